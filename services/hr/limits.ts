@@ -1,0 +1,59 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RequestHandler } from 'express';
+import { ApiError } from '../kit/index.js';
+
+export interface LimitSettings {
+  failureLimit: number;
+  failureWindowSeconds: number;
+  globalLimit: number;
+  globalWindowSeconds: number;
+}
+
+export interface VerifyLimits {
+  /** Step: the global ceiling, counted on every verify request (spec 8). */
+  global: RequestHandler;
+  /** Throws RATE_LIMITED when this employeeId has used up its failures in the window. */
+  assertNotLocked(employeeId: string): Promise<void>;
+  /** Counts one failed verification; successes are never counted (spec 8). */
+  recordFailure(employeeId: string): Promise<void>;
+  /** Test harness `POST /admin/reset-limits`. */
+  reset(): void;
+}
+
+function retryAfterSeconds(rejection: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+}
+
+/** Spec 8 HR limits: failures keyed by employeeId (never the caller's address) and a global ceiling. */
+export function createVerifyLimits(settings: LimitSettings): VerifyLimits {
+  const make = () => ({
+    failures: new RateLimiterMemory({ points: settings.failureLimit, duration: settings.failureWindowSeconds }),
+    all: new RateLimiterMemory({ points: settings.globalLimit, duration: settings.globalWindowSeconds }),
+  });
+  let limiters = make();
+  return {
+    global: async (_req, res, next) => {
+      try {
+        await limiters.all.consume('global');
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        res.set('Retry-After', String(retryAfterSeconds(rejection)));
+        throw new ApiError('RATE_LIMITED');
+      }
+      next();
+    },
+    async assertNotLocked(employeeId) {
+      const state = await limiters.failures.get(employeeId);
+      if (state !== null && state.consumedPoints >= settings.failureLimit) {
+        throw new ApiError('RATE_LIMITED', { message: 'Too many failed verifications for this employee; try again later.' });
+      }
+    },
+    async recordFailure(employeeId) {
+      // Reaching the limit is not an error here; the next request is the one refused.
+      await limiters.failures.penalty(employeeId, 1);
+    },
+    reset() {
+      limiters = make();
+    },
+  };
+}

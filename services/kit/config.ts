@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** An environment flag: `true`/`1` or `false`/`0` (z.coerce.boolean would read "false" as true). */
+export function envFlag(defaultValue: boolean) {
+  return z
+    .enum(['true', 'false', '1', '0'])
+    .default(defaultValue ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+}
+
+export function envPort(defaultValue: number) {
+  return z.coerce.number().int().min(0).max(65535).default(defaultValue);
+}
+
+export function envInt(defaultValue: number, min: number, max: number) {
+  return z.coerce.number().int().min(min).max(max).default(defaultValue);
+}
+
+/** Settings every service shares. */
+export const commonSettings = {
+  PORT: envPort(0).describe('Port to listen on (defaults to the service\'s spec port).'),
+  HOST: z.string().default('127.0.0.1').describe('Interface to listen on.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
+  TEST_HARNESS: envFlag(false).describe('Enables the /admin/* fault-injection endpoints (404 when off).'),
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment against a service's schema at start-up ("fail fast"). Problems
+ * name the setting, never its value, since some settings are keys.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return result.data;
+}

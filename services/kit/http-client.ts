@@ -1,0 +1,87 @@
+import { request } from 'undici';
+import { ConstantBackoff, handleWhen, retry, timeout, TimeoutStrategy, wrap, isTaskCancelledError } from 'cockatiel';
+import { CORRELATION_HEADER } from './correlation.js';
+
+/** Why an outbound call produced no usable answer. */
+export type OutboundFailure = 'timeout' | 'unreachable' | 'bad-response';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly failure: OutboundFailure,
+    readonly target: string,
+  ) {
+    super(`${failure} calling ${target}`);
+    this.name = 'OutboundError';
+  }
+}
+
+export interface OutboundResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface OutboundCall {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  correlationId: string;
+  /** Budget of one attempt, in milliseconds. */
+  timeoutMs: number;
+  /** Total attempts; only timeouts and unreachable peers are retried, and only for safe calls. */
+  attempts?: number;
+}
+
+/**
+ * One outbound JSON call with undici: a per-attempt timeout (cockatiel aborts the request),
+ * bounded attempts, and the correlation id always carried. Any HTTP status is an answer and
+ * is returned, not thrown; only "no answer" and "unreadable answer" throw OutboundError.
+ */
+export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
+  const target = new URL(call.url).origin;
+  const policy = wrap(
+    retry(
+      handleWhen((error) => error instanceof OutboundError && error.failure !== 'bad-response'),
+      { maxAttempts: Math.max(0, (call.attempts ?? 1) - 1), backoff: new ConstantBackoff(0) },
+    ),
+    timeout(call.timeoutMs, TimeoutStrategy.Aggressive),
+  );
+  try {
+    return await policy.execute(({ signal }) => attempt(call, target, signal));
+  } catch (error) {
+    if (error instanceof OutboundError) throw error;
+    if (isTaskCancelledError(error)) throw new OutboundError('timeout', target);
+    throw new OutboundError('unreachable', target);
+  }
+}
+
+async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
+  let response;
+  try {
+    response = await request(call.url, {
+      method: call.method ?? (call.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        accept: 'application/json',
+        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        [CORRELATION_HEADER]: call.correlationId,
+        ...call.headers,
+      },
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal,
+    });
+  } catch (error) {
+    throw new OutboundError(signal.aborted ? 'timeout' : 'unreachable', target);
+  }
+  let text: string;
+  try {
+    text = await response.body.text();
+  } catch {
+    throw new OutboundError(signal.aborted ? 'timeout' : 'bad-response', target);
+  }
+  if (text === '') return { status: response.statusCode, body: undefined };
+  try {
+    return { status: response.statusCode, body: JSON.parse(text) as unknown };
+  } catch {
+    throw new OutboundError('bad-response', target);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What never reaches a log line (spec 1, privacy): secrets by key name at any depth, and any
+ * run of 9-12 digits (the citizen number's shape) inside any string, wherever it hides
+ * (an error message, a URL, a correlation header someone misused).
+ */
+export const REDACTED = '[REDACTED]';
+
+const SECRET_KEYS = new Set([
+  'citizenid',
+  'password',
+  'secret',
+  'client_secret',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'apikey',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'rawaccesstoken',
+]);
+
+const CITIZEN_NUMBER_RUN = /(?<![0-9])[0-9]{9,12}(?![0-9])/g;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
+
+export function scrubString(value: string): string {
+  return value.replace(CITIZEN_NUMBER_RUN, REDACTED);
+}
+
+/** A copy of `value` with secrets removed; cycles and depth are bounded so logging never throws. */
+export function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubString(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[DEPTH]';
+  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = isSecretKey(key) ? REDACTED : scrub(item, depth + 1);
+  }
+  return out;
+}

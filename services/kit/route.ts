@@ -1,0 +1,47 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { DocumentedRoute } from './openapi.js';
+import { parseBody } from './validate.js';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface RouteContext<Body> {
+  body: Body;
+  req: Request;
+  res: Response;
+  correlationId: string;
+}
+
+export interface RouteSpec<S extends z.ZodType | undefined> extends Omit<DocumentedRoute, 'body'> {
+  body?: S;
+  /** Steps run before the body is read (API key, fault harness, rate limits), in order. */
+  steps?: RequestHandler[];
+  handle: (context: RouteContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<Reply> | Reply;
+}
+
+/** A route with its types erased, so a service can keep all of its routes in one table. */
+export interface Route extends DocumentedRoute {
+  mount(router: Router): void;
+}
+
+/**
+ * An endpoint as a short pipeline: named steps, then the body parsed against its schema,
+ * then the handler, whose `{status, body}` is sent as JSON. The same schema documents it.
+ */
+export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSpec<S>): Route {
+  const { steps = [], handle, ...documented } = spec;
+  const terminal: RequestHandler = async (req, res) => {
+    const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
+    const reply = await handle({ body, req, res, correlationId: res.locals.correlationId });
+    res.status(reply.status).json(reply.body);
+  };
+  return {
+    ...documented,
+    mount(router) {
+      router[spec.method](spec.path, ...steps, terminal);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { z } from 'zod';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface BaseConfig {
+  PORT: number;
+  HOST: string;
+  LOG_LEVEL: string;
+}
+
+export interface ServiceDefinition<S extends z.ZodType<BaseConfig>> {
+  service: string;
+  defaultPort: number;
+  configSchema: S;
+  createApp: (config: z.output<S>, logger: Logger) => Express | Promise<Express>;
+}
+
+/** Starts an app and resolves once it listens; port 0 picks a free port (tests). */
+export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+  });
+}
+
+/** Process entry shared by every service: validate config, build the app, listen, stop on signals. */
+export async function runService<S extends z.ZodType<BaseConfig>>(definition: ServiceDefinition<S>): Promise<void> {
+  let config: z.output<S>;
+  try {
+    config = loadConfig(definition.configSchema);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.service}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
+  const app = await definition.createApp(config, logger);
+  const port = config.PORT === 0 ? definition.defaultPort : config.PORT;
+  const server = await listen(app, port, config.HOST);
+  logger.info({ port, host: config.HOST }, 'listening');
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'stopping');
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
