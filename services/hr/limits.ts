@@ -1,6 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { RequestHandler } from 'express';
-import { ApiError } from '../kit/index.js';
+import { ApiError, createCeiling } from '../kit/index.js';
 
 export interface LimitSettings {
   failureLimit: number;
@@ -20,40 +20,26 @@ export interface VerifyLimits {
   reset(): void;
 }
 
-function retryAfterSeconds(rejection: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-}
-
 /** Spec 8 HR limits: failures keyed by employeeId (never the caller's address) and a global ceiling. */
 export function createVerifyLimits(settings: LimitSettings): VerifyLimits {
-  const make = () => ({
-    failures: new RateLimiterMemory({ points: settings.failureLimit, duration: settings.failureWindowSeconds }),
-    all: new RateLimiterMemory({ points: settings.globalLimit, duration: settings.globalWindowSeconds }),
-  });
-  let limiters = make();
+  const makeFailures = () => new RateLimiterMemory({ points: settings.failureLimit, duration: settings.failureWindowSeconds });
+  let failures = makeFailures();
+  const ceiling = createCeiling(settings.globalLimit, settings.globalWindowSeconds);
   return {
-    global: async (_req, res, next) => {
-      try {
-        await limiters.all.consume('global');
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        res.set('Retry-After', String(retryAfterSeconds(rejection)));
-        throw new ApiError('RATE_LIMITED');
-      }
-      next();
-    },
+    global: ceiling.step,
     async assertNotLocked(employeeId) {
-      const state = await limiters.failures.get(employeeId);
+      const state = await failures.get(employeeId);
       if (state !== null && state.consumedPoints >= settings.failureLimit) {
         throw new ApiError('RATE_LIMITED', { message: 'Too many failed verifications for this employee; try again later.' });
       }
     },
     async recordFailure(employeeId) {
       // Reaching the limit is not an error here; the next request is the one refused.
-      await limiters.failures.penalty(employeeId, 1);
+      await failures.penalty(employeeId, 1);
     },
     reset() {
-      limiters = make();
+      failures = makeFailures();
+      ceiling.reset();
     },
   };
 }

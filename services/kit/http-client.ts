@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { ConstantBackoff, handleWhen, retry, timeout, TimeoutStrategy, wrap, isTaskCancelledError } from 'cockatiel';
+import { ConstantBackoff, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
 import { CORRELATION_HEADER } from './correlation.js';
 
 /** Why an outbound call produced no usable answer. */
@@ -39,9 +39,12 @@ export interface OutboundCall {
  */
 export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const target = new URL(call.url).origin;
+  // An aggressive timeout rejects with TaskCancelledError before the aborted request settles.
+  // (instanceof, not cockatiel 3.2's isTaskCancelledError, which tests the wrong property.)
+  const retryable = (error: Error) => error instanceof TaskCancelledError || (error instanceof OutboundError && error.failure !== 'bad-response');
   const policy = wrap(
     retry(
-      handleWhen((error) => error instanceof OutboundError && error.failure !== 'bad-response'),
+      handleWhen(retryable),
       { maxAttempts: Math.max(0, (call.attempts ?? 1) - 1), backoff: new ConstantBackoff(0) },
     ),
     timeout(call.timeoutMs, TimeoutStrategy.Aggressive),
@@ -50,7 +53,7 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
     return await policy.execute(({ signal }) => attempt(call, target, signal));
   } catch (error) {
     if (error instanceof OutboundError) throw error;
-    if (isTaskCancelledError(error)) throw new OutboundError('timeout', target);
+    if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
     throw new OutboundError('unreachable', target);
   }
 }

@@ -13,3 +13,4 @@ export * from './http-client.js';
 export * from './app.js';
 export * from './server.js';
 export * from './error-middleware.js';
+export * from './rate-ceiling.js';

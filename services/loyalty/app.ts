@@ -1,6 +1,5 @@
 import type { Express } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError, createFaultHarness, createServiceApp, healthRoute, requireApiKey, route, type Logger, type Route } from '../kit/index.js';
+import { createCeiling, createFaultHarness, createServiceApp, healthRoute, requireApiKey, route, type Logger, type Route } from '../kit/index.js';
 import type { LoyaltyConfig } from './config.js';
 import { createMemberLookup, loadMembers, type MemberLookup } from './members.js';
 import { LookupRequest, LookupResponse } from './schemas.js';
@@ -13,7 +12,7 @@ export interface LoyaltyDeps {
 export function createApp(config: LoyaltyConfig, logger: Logger, deps: LoyaltyDeps = {}): Express {
   const lookup = deps.lookup ?? createMemberLookup(loadMembers(config.LOYALTY_FIXTURE));
   const faults = createFaultHarness({ unavailable: 'LOYALTY_SERVICE_UNAVAILABLE', timeout: 'LOYALTY_SERVICE_TIMEOUT' });
-  const ceiling = new RateLimiterMemory({ points: config.LOYALTY_GLOBAL_LIMIT, duration: config.LOYALTY_GLOBAL_WINDOW_SECONDS });
+  const ceiling = createCeiling(config.LOYALTY_GLOBAL_LIMIT, config.LOYALTY_GLOBAL_WINDOW_SECONDS);
 
   const routes: Route[] = [
     healthRoute('loyalty', () => ({ ready: true, detail: { fault: faults.current() } })),
@@ -23,19 +22,7 @@ export function createApp(config: LoyaltyConfig, logger: Logger, deps: LoyaltyDe
       summary: 'Member tier verdict for an email.',
       security: 'apiKey',
       body: LookupRequest,
-      steps: [
-        requireApiKey(config.LOYALTY_API_KEY),
-        async (_req, res, next) => {
-          try {
-            await ceiling.consume('global');
-          } catch (rejection) {
-            if (!(rejection instanceof RateLimiterRes)) throw rejection;
-            res.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-            throw new ApiError('RATE_LIMITED');
-          }
-          next();
-        },
-      ],
+      steps: [requireApiKey(config.LOYALTY_API_KEY), ceiling.step],
       responses: {
         200: { description: 'Member or {found:false}.', schema: LookupResponse },
         400: { description: 'INVALID_REQUEST' },

@@ -1,0 +1,70 @@
+/**
+ * Helpers for end-to-end tests against a running Keycloak (IDP_URL) and HR (HR_URL). The test
+ * runner starts both once per run (scripts/kc.sh start --fresh); unreachable means failure.
+ */
+export const IDP_URL = process.env['IDP_URL'] ?? 'http://localhost:8080';
+export const HR_URL = process.env['HR_URL'] ?? 'http://localhost:3001';
+export const TOKEN_URL = `${IDP_URL}/realms/wifi/protocol/openid-connect/token`;
+
+// Dev defaults from realm-export.json (kc-extension/README.md, "Clients and secrets").
+export const PORTAL_API = { id: 'wifi-portal-api', secret: process.env['WIFI_PORTAL_API_SECRET'] ?? 'dev-portal-api-secret' };
+export const EMPLOYEE_API = {
+  id: 'wifi-portal-employee-api',
+  secret: process.env['WIFI_PORTAL_EMPLOYEE_API_SECRET'] ?? 'dev-portal-employee-api-secret',
+};
+
+export interface TokenReply {
+  status: number;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export async function tokenRequest(form: Record<string, string>, headers: Record<string, string> = {}): Promise<TokenReply> {
+  const response = await fetch(TOKEN_URL, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form),
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+export const employeeGrant = (employeeId: string, citizenId: string, headers: Record<string, string> = {}): Promise<TokenReply> =>
+  tokenRequest({ grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId }, headers);
+
+export const customerGrant = (username: string, password: string): Promise<TokenReply> =>
+  tokenRequest({ grant_type: 'password', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, scope: 'openid', username, password });
+
+export const clientCredentialsGrant = (): Promise<TokenReply> =>
+  tokenRequest({ grant_type: 'client_credentials', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret });
+
+export function jwtClaims(token: unknown): Record<string, unknown> {
+  const payload = String(token).split('.')[1] ?? '';
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+async function hrPost(path: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${HR_URL}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`HR ${path} answered ${response.status}: is HR running with TEST_HARNESS=true?`);
+}
+
+export const hrFault = (mode: 'none' | 'timeout' | 'unavailable', delayMs = 0): Promise<void> => hrPost('/admin/fault', { mode, delayMs });
+export const hrResetLimits = (): Promise<void> => hrPost('/admin/reset-limits');
+
+/** Throws (failing the run) when Keycloak's realm or HR does not answer. */
+export async function requireServices(): Promise<void> {
+  const realm = await fetch(`${IDP_URL}/realms/wifi`).catch((error: unknown) => {
+    throw new Error(`Keycloak is unreachable at ${IDP_URL}: ${String(error)}`);
+  });
+  if (!realm.ok) throw new Error(`Keycloak realm wifi answered ${realm.status} at ${IDP_URL}`);
+  const hr = await fetch(`${HR_URL}/health`).catch((error: unknown) => {
+    throw new Error(`HR is unreachable at ${HR_URL}: ${String(error)}`);
+  });
+  if (!hr.ok) throw new Error(`HR health answered ${hr.status} at ${HR_URL}`);
+}
+
+export const randomEmployeeId = (prefix: string): string => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;

@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { ExecutionContext } from 'ava';
+import type { Express } from 'express';
+import { createLogger, listen, type Logger } from '../../services/kit/index.js';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON object body; empty when the body is not a JSON object. */
+  body: Record<string, unknown>;
+}
+
+export interface Booted {
+  url: string;
+  request(method: string, path: string, options?: { json?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Answer>;
+}
+
+/** Starts an app on a free port, as the process would, and gives a small client for it; closed when the test ends. */
+export async function boot(t: ExecutionContext, app: Express): Promise<Booted> {
+  const server: Server = await listen(app, 0);
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      let body: string | undefined = options.raw;
+      if (options.json !== undefined) {
+        body = JSON.stringify(options.json);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(url + path, { method, headers, body });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: parseObject(text) };
+    },
+  };
+}
+
+/** A real pino logger whose lines are kept in memory, to assert on what a service logged. */
+export function capturingLogger(service = 'test'): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: createLogger({ service, level: 'trace', destination }), lines };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

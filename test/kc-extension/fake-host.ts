@@ -1,0 +1,108 @@
+import type { AuthHost, HttpReply, UserView } from '../../kc-extension/host/auth-host.js';
+
+export interface HttpCall {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  timeoutMs: number;
+}
+
+export interface FakeHost extends AuthHost {
+  users: AuthHost['users'] & { all: Map<string, UserView & { attributes: Record<string, string> }> };
+  httpCalls: HttpCall[];
+  logs: string[];
+  events: Record<string, string>;
+  counterEntries: Map<string, Record<string, string>>;
+  /** Advances the fake clock. */
+  advance(ms: number): void;
+}
+
+export const HR_CONFIG = {
+  hrUrl: 'http://hr.test',
+  hrApiKey: 'test-key',
+  hrTimeoutMs: '3000',
+  hrAttempts: '2',
+  submitLimit: '5',
+  submitWindowSeconds: '900',
+};
+
+export const hrOk = (body: unknown): HttpReply => ({ kind: 'response', status: 200, body: JSON.stringify(body) });
+export const hrStatus = (status: number): HttpReply => ({ kind: 'response', status, body: '{}' });
+export const ACTIVE = { verified: true, active: true, employeeRef: 'HR-A-0001', company: 'MEMBER_A', wifiEligible: true };
+export const NO_MATCH = { verified: false, active: false, reason: 'NOT_FOUND_OR_MISMATCH' };
+
+/**
+ * An in-memory AuthHost: the same facade the wrapper provides inside Keycloak. HTTP replies
+ * are scripted in order; the last one repeats.
+ */
+export function fakeHost(options: {
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  config?: Record<string, string>;
+  replies?: HttpReply[];
+  users?: Array<{ username: string; enabled?: boolean; attributes?: Record<string, string> }>;
+} = {}): FakeHost {
+  let now = 1_000_000;
+  let ids = 0;
+  const all = new Map<string, UserView & { attributes: Record<string, string> }>();
+  const view = (id: string): UserView => {
+    const user = all.get(id)!;
+    return { id: user.id, username: user.username, enabled: user.enabled, employeeRef: user.attributes['employee_ref'] };
+  };
+  for (const user of options.users ?? []) {
+    const id = `user-${++ids}`;
+    all.set(id, { id, username: user.username, enabled: user.enabled ?? true, employeeRef: undefined, attributes: { ...user.attributes } });
+  }
+  const replies = [...(options.replies ?? [hrOk(ACTIVE)])];
+  const httpCalls: HttpCall[] = [];
+  const logs: string[] = [];
+  const events: Record<string, string> = {};
+  const counterEntries = new Map<string, Record<string, string>>();
+  const form = options.form ?? {};
+  const headers = options.headers ?? {};
+  return {
+    request: {
+      formParam: (name) => form[name],
+      header: (name) => headers[name],
+    },
+    config: options.config ?? HR_CONFIG,
+    http: {
+      postJson: (url, hdrs, body, timeoutMs) => {
+        httpCalls.push({ url, headers: hdrs, body, timeoutMs });
+        return replies.length > 1 ? replies.shift()! : replies[0]!;
+      },
+    },
+    users: {
+      all,
+      findByAttribute: (name, value) => [...all.values()].filter((u) => u.attributes[name] === value).map((u) => view(u.id)),
+      findByUsername: (username) => {
+        const found = [...all.values()].find((u) => u.username === username);
+        return found === undefined ? undefined : view(found.id);
+      },
+      create: (username) => {
+        const id = `user-${++ids}`;
+        all.set(id, { id, username, enabled: true, employeeRef: undefined, attributes: {} });
+        return view(id);
+      },
+      setAttributes: (userId, attributes) => Object.assign(all.get(userId)!.attributes, attributes),
+    },
+    counters: {
+      get: (key) => counterEntries.get(key),
+      put: (key, _ttl, value) => void counterEntries.set(key, value),
+      remove: (key) => void counterEntries.delete(key),
+    },
+    counterEntries,
+    log: {
+      info: (m) => void logs.push(`info ${m}`),
+      warn: (m) => void logs.push(`warn ${m}`),
+      error: (m) => void logs.push(`error ${m}`),
+    },
+    logs,
+    events,
+    eventDetail: (key, value) => void (events[key] = value),
+    newUuid: () => '00000000-0000-4000-8000-000000000001',
+    nowMs: () => now,
+    advance: (ms) => void (now += ms),
+    httpCalls,
+  };
+}

@@ -1,0 +1,62 @@
+import test from 'ava';
+import { adaptAuthHost, type JavaAuthHost } from '../../../kc-extension/host/java-auth-host.js';
+
+function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    formParam: (name) => (name === 'employeeId' ? 'A-1001' : null),
+    header: () => null,
+    configJson: () => '{"hrUrl":"http://hr.test"}',
+    newUuid: () => 'uuid',
+    nowMs: () => 42,
+    log: (level, message) => void calls.push(`log ${level} ${message}`),
+    eventDetail: (key, value) => void calls.push(`event ${key}=${value}`),
+    httpPostJson: (url, headersJson, body, timeoutMs) => {
+      calls.push(`post ${url} ${headersJson} ${body} ${timeoutMs}`);
+      return '{"status":200,"body":"{}"}';
+    },
+    findUsersByAttribute: () => '[{"id":"u1","username":"emp-a","enabled":true,"employeeRef":null}]',
+    findUserByUsername: () => null,
+    createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"employeeRef":null}`,
+    setUserAttributes: (id, json) => void calls.push(`attrs ${id} ${json}`),
+    counterGet: () => null,
+    counterPut: (key, ttl, json) => void calls.push(`put ${key} ${ttl} ${json}`),
+    counterRemove: (key) => void calls.push(`remove ${key}`),
+    ...overrides,
+  };
+}
+
+test('Java nulls become undefined and JSON strings become values', (t) => {
+  const host = adaptAuthHost(rawHost());
+  t.is(host.request.formParam('employeeId'), 'A-1001');
+  t.is(host.request.formParam('citizenId'), undefined);
+  t.is(host.request.header('X-Correlation-ID'), undefined);
+  t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
+  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, employeeRef: undefined }]);
+  t.is(host.users.findByUsername('nobody'), undefined);
+  t.is(host.counters.get('k'), undefined);
+  t.is(host.users.create('emp-b').username, 'emp-b');
+});
+
+test('structured values are handed to Java as JSON strings', (t) => {
+  const raw = rawHost();
+  const host = adaptAuthHost(raw);
+  t.deepEqual(host.http.postJson('http://hr.test/v', { 'X-API-Key': 'k' }, { a: 1 }, 3000), { kind: 'response', status: 200, body: '{}' });
+  host.users.setAttributes('u1', { company: 'MEMBER_A' });
+  host.counters.put('k', 60, { count: '1' });
+  host.log.warn('careful');
+  t.deepEqual(raw.calls, [
+    'post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000',
+    'attrs u1 {"company":"MEMBER_A"}',
+    'put k 60 {"count":"1"}',
+    'log warn careful',
+  ]);
+});
+
+test('transport failures from Java become typed replies', (t) => {
+  for (const failure of ['timeout', 'unreachable'] as const) {
+    const host = adaptAuthHost(rawHost({ httpPostJson: () => JSON.stringify({ failure }) }));
+    t.deepEqual(host.http.postJson('http://x', {}, {}, 1), { kind: failure });
+  }
+});

@@ -1,0 +1,65 @@
+import test from 'ava';
+import { assertError } from '../../helpers/error-shape.js';
+import { ACTIVE, PARTNER, hrService } from './hr-service.js';
+
+const WRONG = { employeeId: ACTIVE.employeeId, citizenId: '079201009999' };
+
+test('five failures for one employeeId within the window, then RATE_LIMITED even for the right number', async (t) => {
+  const { verify } = await hrService(t);
+  for (let i = 0; i < 5; i += 1) t.like((await verify(WRONG)).body, { verified: false });
+  const blocked = await verify(ACTIVE);
+  assertError(t, blocked, 429, 'RATE_LIMITED');
+});
+
+test('the failure limit is keyed by employeeId, not by caller: another employee is unaffected', async (t) => {
+  const { verify } = await hrService(t);
+  for (let i = 0; i < 5; i += 1) await verify(WRONG);
+  t.like((await verify(PARTNER)).body, { verified: true, active: true });
+});
+
+test('successful verifications are not counted', async (t) => {
+  const { verify } = await hrService(t);
+  for (let i = 0; i < 8; i += 1) t.like((await verify(ACTIVE)).body, { verified: true });
+  for (let i = 0; i < 4; i += 1) await verify(WRONG);
+  t.like((await verify(ACTIVE)).body, { verified: true });
+});
+
+test('four failures leave the fifth attempt answered', async (t) => {
+  const { verify } = await hrService(t);
+  for (let i = 0; i < 4; i += 1) await verify(WRONG);
+  t.is((await verify(ACTIVE)).status, 200);
+});
+
+test('the failure window expires', async (t) => {
+  const { verify } = await hrService(t, { HR_FAILURE_WINDOW_SECONDS: '1' });
+  for (let i = 0; i < 5; i += 1) await verify(WRONG);
+  assertError(t, await verify(ACTIVE), 429, 'RATE_LIMITED');
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  t.like((await verify(ACTIVE)).body, { verified: true });
+});
+
+test('the global ceiling answers 429 RATE_LIMITED with Retry-After once exceeded', async (t) => {
+  const { verify } = await hrService(t, { HR_GLOBAL_LIMIT: '3' });
+  for (let i = 0; i < 3; i += 1) t.is((await verify(ACTIVE)).status, 200);
+  const over = await verify(PARTNER);
+  assertError(t, over, 429, 'RATE_LIMITED');
+  t.regex(String(over.headers.get('retry-after')), /^\d+$/);
+});
+
+test('the default global ceiling is 600 per window', async (t) => {
+  const { verify } = await hrService(t);
+  const answers = await Promise.all(Array.from({ length: 601 }, () => verify(ACTIVE)));
+  t.is(answers.filter((answer) => answer.status === 200).length, 600);
+  t.is(answers.filter((answer) => answer.status === 429).length, 1);
+});
+
+test('POST /admin/reset-limits clears both limits', async (t) => {
+  const { service, verify } = await hrService(t, { HR_GLOBAL_LIMIT: '7' });
+  for (let i = 0; i < 5; i += 1) await verify(WRONG);
+  await verify(ACTIVE);
+  await verify(ACTIVE);
+  assertError(t, await verify(PARTNER), 429, 'RATE_LIMITED');
+  const reset = await service.request('POST', '/admin/reset-limits');
+  t.is(reset.status, 200);
+  t.like((await verify(ACTIVE)).body, { verified: true });
+});

@@ -1,0 +1,91 @@
+import test, { type ExecutionContext } from 'ava';
+import { z } from 'zod';
+import { createServiceApp, healthRoute, route, type Readiness } from '../../../services/kit/index.js';
+import { assertError } from '../../helpers/error-shape.js';
+import { boot, capturingLogger } from '../../helpers/service.js';
+
+const Echo = z.object({ name: z.string().min(1), count: z.number().int().max(10) });
+
+async function kitApp(t: ExecutionContext, readiness?: () => Readiness) {
+  const { logger, lines } = capturingLogger();
+  const app = createServiceApp({
+    service: 'kit-test',
+    logger,
+    routes: [
+      healthRoute('kit-test', readiness),
+      route({ method: 'post', path: '/echo', summary: 'echo', body: Echo, responses: { 200: { description: 'ok' } }, handle: ({ body }) => ({ status: 200, body }) }),
+      route({
+        method: 'get',
+        path: '/boom',
+        summary: 'fails',
+        responses: {},
+        handle: () => {
+          throw new Error('database password=hunter2 at /secret/path');
+        },
+      }),
+    ],
+  });
+  return { service: await boot(t, app), lines };
+}
+
+test('a valid body reaches the handler', async (t) => {
+  const { service } = await kitApp(t);
+  const answer = await service.request('POST', '/echo', { json: { name: 'a', count: 2 } });
+  t.is(answer.status, 200);
+  t.deepEqual(answer.body, { name: 'a', count: 2 });
+});
+
+const BAD_BODIES: Array<[string, { raw?: string; json?: unknown; headers?: Record<string, string> }]> = [
+  ['non-JSON text', { raw: '{"name":', headers: { 'content-type': 'application/json' } }],
+  ['a wrong content type', { raw: 'name=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+  ['no body at all', {}],
+  ['a missing field', { json: { count: 1 } }],
+  ['a wrong type', { json: { name: 'a', count: '1' } }],
+  ['a value just outside its limit', { json: { name: 'a', count: 11 } }],
+  ['a JSON array', { json: [1, 2] }],
+  ['a JSON string primitive', { raw: '"text"', headers: { 'content-type': 'application/json' } }],
+  ['an oversized body', { json: { name: 'x'.repeat(40_000), count: 1 } }],
+];
+
+for (const [what, options] of BAD_BODIES) {
+  test(`${what} gets 400 INVALID_REQUEST in the error shape`, async (t) => {
+    const { service } = await kitApp(t);
+    assertError(t, await service.request('POST', '/echo', options), 400, 'INVALID_REQUEST');
+  });
+}
+
+test('an unknown route gets 404 in the error shape', async (t) => {
+  const { service } = await kitApp(t);
+  assertError(t, await service.request('GET', '/nowhere'), 404, 'NOT_FOUND');
+});
+
+test('an unexpected exception is a generic 500 that leaks nothing, and is logged without its secret', async (t) => {
+  const { service, lines } = await kitApp(t);
+  const answer = await service.request('GET', '/boom');
+  assertError(t, answer, 500, 'INTERNAL_ERROR');
+  t.false(answer.text.includes('hunter2'));
+  t.false(answer.text.includes('/secret/path'));
+  t.true(lines.some((line) => line.includes('unexpected error')));
+});
+
+test('health answers UP with the service name', async (t) => {
+  const { service } = await kitApp(t);
+  const answer = await service.request('GET', '/health');
+  t.is(answer.status, 200);
+  t.like(answer.body, { status: 'UP', service: 'kit-test' });
+});
+
+test('health answers 503 with an error object when not ready', async (t) => {
+  const { service } = await kitApp(t, () => ({ ready: false, code: 'DMN_UNAVAILABLE', message: 'no model' }));
+  assertError(t, await service.request('GET', '/health'), 503, 'DMN_UNAVAILABLE');
+});
+
+test('the OpenAPI document is built from the same schema that validates the body', async (t) => {
+  const { service } = await kitApp(t);
+  const answer = await service.request('GET', '/openapi.json');
+  t.is(answer.status, 200);
+  const paths = answer.body.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { maximum?: number }> } }> } }>>;
+  const schema = paths['/echo']?.post?.requestBody?.content['application/json']?.schema;
+  t.is(schema?.properties.count?.maximum, 10);
+  t.truthy(paths['/health']?.get);
+});

@@ -1,0 +1,22 @@
+import test from 'ava';
+import { z } from 'zod';
+import { ConfigError, commonSettings, envFlag, loadConfig } from '../../../services/kit/index.js';
+
+const Schema = z.object({ ...commonSettings, FEATURE: envFlag(false), SECRET_KEY: z.string().min(8).default('dev-secret-key') });
+
+test('every setting has a working default', (t) => {
+  const config = loadConfig(Schema, {});
+  t.like(config, { PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'info', TEST_HARNESS: false, FEATURE: false, SECRET_KEY: 'dev-secret-key' });
+});
+
+test('flags read "false" as false and "1" as true', (t) => {
+  t.false(loadConfig(Schema, { FEATURE: 'false' }).FEATURE);
+  t.true(loadConfig(Schema, { FEATURE: '1' }).FEATURE);
+});
+
+test('a bad setting fails at start-up naming the setting but not its value', (t) => {
+  const error = t.throws(() => loadConfig(Schema, { PORT: 'http', SECRET_KEY: 'short' }), { instanceOf: ConfigError });
+  t.true(error?.message.includes('PORT'));
+  t.true(error?.message.includes('SECRET_KEY'));
+  t.false(error?.message.includes('short'));
+});

@@ -1,0 +1,67 @@
+import test from 'ava';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callJson, OutboundError } from '../../../services/kit/index.js';
+
+type Behaviour = (attempt: number) => { delayMs?: number; status?: number; text?: string };
+
+async function peer(behaviour: Behaviour) {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    const { delayMs = 0, status = 200, text = '{"ok":true}' } = behaviour(seen.length);
+    setTimeout(() => {
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+  return {
+    url,
+    seen,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+const CORR = 'corr-123e4567-e89b-42d3-a456-426614174000';
+
+test('an answer of any status is returned with its parsed body and the correlation id is carried', async (t) => {
+  const server = await peer(() => ({ status: 429, text: '{"code":"RATE_LIMITED"}' }));
+  const answer = await callJson({ url: server.url, body: { a: 1 }, correlationId: CORR, timeoutMs: 1000 });
+  t.deepEqual(answer, { status: 429, body: { code: 'RATE_LIMITED' } });
+  t.is(server.seen[0]?.['x-correlation-id'], CORR);
+  await server.close();
+});
+
+test('a peer slower than the budget is a timeout, retried up to the attempt count', async (t) => {
+  const server = await peer(() => ({ delayMs: 400 }));
+  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 100, attempts: 2 }), { instanceOf: OutboundError });
+  t.is(error?.failure, 'timeout');
+  t.is(server.seen.length, 2);
+  await server.close();
+});
+
+test('a second attempt that answers in time succeeds', async (t) => {
+  const server = await peer((n) => (n === 1 ? { delayMs: 400 } : {}));
+  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 150, attempts: 2 });
+  t.is(answer.status, 200);
+  t.is(server.seen.length, 2);
+  await server.close();
+});
+
+test('a closed port is unreachable', async (t) => {
+  const server = await peer(() => ({}));
+  const url = server.url;
+  await server.close();
+  const error = await t.throwsAsync(callJson({ url, correlationId: CORR, timeoutMs: 500 }), { instanceOf: OutboundError });
+  t.is(error?.failure, 'unreachable');
+});
+
+test('a body that is not JSON is a bad response and is not retried', async (t) => {
+  const server = await peer(() => ({ text: '<html>' }));
+  const error = await t.throwsAsync(callJson({ url: server.url, correlationId: CORR, timeoutMs: 500, attempts: 3 }), { instanceOf: OutboundError });
+  t.is(error?.failure, 'bad-response');
+  t.is(server.seen.length, 1);
+  await server.close();
+});
