@@ -1,0 +1,34 @@
+# The two commands a new user needs (README): `make up` and `make test`. Both install what
+# they need first: npm packages from the lock file, the pinned Keycloak distribution and the
+# Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
+.PHONY: up test install build bench kc-build kc-start kc-stop
+
+NODE_STAMP := node_modules/.install-stamp
+
+up: build kc-build
+	node --import tsx scripts/up.ts
+
+test: build kc-build
+	node --import tsx scripts/test-run.ts
+
+install: $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+build: install
+	npm run build
+
+bench: build kc-build
+	npm run bench
+
+# Keycloak runtime (kc-extension/README.md)
+kc-build: install
+	scripts/kc.sh build
+
+kc-start:
+	scripts/kc.sh start
+
+kc-stop:
+	scripts/kc.sh stop

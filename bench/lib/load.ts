@@ -1,0 +1,112 @@
+// Shared benchmark plumbing: run a server in its own process (so the load generator does not
+// steal its event loop), drive it with autocannon, write results as JSON.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx <entry>` with env, waits for `GET /health` 200. */
+export async function startServer(entry: string, port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${entry} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  connections?: number;
+  seconds?: number;
+}
+
+/** One autocannon run (POST with a JSON body when given). */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    connections: options.connections ?? 32,
+    duration: options.seconds ?? 10,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** A short run whose figures are thrown away, so the JIT and connection pools are warm. */
+export async function warm(options: LoadOptions): Promise<void> {
+  await load({ ...options, seconds: 2 });
+}
+
+/**
+ * Runs the two loads alternately for `rounds` rounds and keeps each one's best round, so a
+ * burst of unrelated load on a shared machine does not bias the comparison to one side.
+ */
+export async function compare(a: LoadOptions, b: LoadOptions, rounds = 3): Promise<[LoadResult, LoadResult]> {
+  const best = (x: LoadResult | undefined, y: LoadResult) => (x === undefined || y.requestsPerSecond > x.requestsPerSecond ? y : x);
+  let bestA: LoadResult | undefined;
+  let bestB: LoadResult | undefined;
+  for (let round = 0; round < rounds; round += 1) {
+    bestA = best(bestA, await load(a));
+    bestB = best(bestB, await load(b));
+  }
+  return [bestA as LoadResult, bestB as LoadResult];
+}
+
+export function writeResult(name: string, result: unknown): string {
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
+
+export function machine() {
+  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+}

@@ -1,0 +1,128 @@
+// Starts and stops the whole platform as local processes: Keycloak through scripts/kc.sh,
+// each built service with node. Used by `make up` (scripts/up.ts) and `make test`
+// (scripts/test-run.ts). Only processes started here are stopped, by their pid.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+const LOG_DIR = join(ROOT, '.run', 'logs');
+
+/** Spec ports. A service joins the platform as soon as its main.ts exists. */
+export const SERVICES = [
+  { name: 'hr', port: 3001 },
+  { name: 'entitlement', port: 3002 },
+  { name: 'session', port: 3003 },
+  { name: 'decision', port: 3005 },
+  { name: 'loyalty', port: 3006 },
+  { name: 'portal', port: 3000 },
+] as const;
+
+export const KEYCLOAK_PORT = 8080;
+
+export interface Started {
+  name: string;
+  url: string;
+  log: string;
+}
+
+export interface Platform {
+  started: Started[];
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  /** Extra environment for every service (e.g. TEST_HARNESS=true). */
+  env?: Record<string, string>;
+  keycloak: boolean;
+  /** Start Keycloak from an empty database (tests). */
+  freshKeycloak?: boolean;
+}
+
+async function portInUse(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`no healthy answer within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function keycloak(command: 'start' | 'stop', fresh: boolean, env: Record<string, string>): void {
+  const args = command === 'start' && fresh ? ['start', '--fresh'] : [command];
+  const result = spawnSync(join(ROOT, 'scripts', 'kc.sh'), args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0 && command === 'start') throw new Error(`scripts/kc.sh ${args.join(' ')} failed`);
+}
+
+/** Starts every service that exists (and Keycloak), waits until each answers /health. */
+export async function startPlatform(options: PlatformOptions): Promise<Platform> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const present = SERVICES.filter((service) => existsSync(join(ROOT, 'services', service.name, 'main.ts')));
+  const busy = [];
+  for (const { name, port } of present) if (await portInUse(port)) busy.push(`${name} (${port})`);
+  if (options.keycloak && (await portInUse(KEYCLOAK_PORT))) busy.push(`keycloak (${KEYCLOAK_PORT})`);
+  if (busy.length > 0) throw new Error(`ports already in use: ${busy.join(', ')}; stop what runs there first`);
+
+  const children: ChildProcess[] = [];
+  const started: Started[] = [];
+  let keycloakStarted = false;
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+    if (keycloakStarted) keycloak('stop', false, {});
+  };
+  try {
+    for (const { name, port } of present) {
+      const log = join(LOG_DIR, `${name}.log`);
+      const out = createWriteStream(log);
+      const child = spawn(process.execPath, [join(ROOT, 'dist', 'services', name, 'main.js')], {
+        cwd: ROOT,
+        env: { ...process.env, ...options.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.pipe(out);
+      child.stderr?.pipe(out);
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitHealthy(url, child, 20_000).catch((error: Error) => {
+        throw new Error(`${name} did not start: ${error.message} (see ${log})`);
+      });
+      started.push({ name, url, log });
+    }
+    if (options.keycloak) {
+      keycloakStarted = true;
+      keycloak('start', options.freshKeycloak ?? false, options.env ?? {});
+      started.push({ name: 'keycloak', url: `http://localhost:${KEYCLOAK_PORT}`, log: join(ROOT, '.run', 'keycloak.log') });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { started, stop };
+}
