@@ -1,0 +1,67 @@
+import type { HitPolicy } from './hit-policy.js';
+import type { Slots } from './slots.js';
+import type { Conform } from './type-ref.js';
+import type { UnaryTest } from './unary-test.js';
+
+/** Reads a value from the evaluation's slots, or a `CellFailure` naming what went wrong. */
+export type Reader = (slots: Slots) => unknown;
+
+export interface CompiledInputClause {
+  readonly cell: string;
+  /** Input expression, typeRef check and input values check in one step. */
+  readonly read: Reader;
+}
+
+export interface CompiledRule {
+  /** 1-based position in the table; 0 for the default outputs. */
+  readonly number: number;
+  /** Only the cells that test something: `-` cells are dropped at compile time. */
+  readonly tests: readonly { readonly input: number; readonly test: UnaryTest }[];
+  /** The rule's outputs, checked against typeRef and output values. */
+  readonly row: Reader;
+}
+
+export interface CompiledTable {
+  readonly decision: string;
+  /** Where the decision's result goes, for the decisions that require it. */
+  readonly slot: number;
+  readonly inputs: readonly CompiledInputClause[];
+  readonly rules: readonly CompiledRule[];
+  /** The default output entries acting as the only hit when no rule matches. */
+  readonly defaults: CompiledRule | null;
+  readonly policy: HitPolicy;
+  /** Every result is JSON as computed (all outputs are literals), so none needs converting. */
+  readonly json: boolean;
+}
+
+export interface PlanInput {
+  readonly name: string;
+  readonly slot: number;
+  /** The name is also a property every object inherits (`toString`), so presence needs an own-property check. */
+  readonly inherited: boolean;
+  readonly conform: Conform;
+  /** The first decision (in evaluation order) that reads it, for error messages; null when none does. */
+  readonly readBy: string | null;
+}
+
+/** What evaluating one decision (or the whole model) takes: its inputs and tables in dependency order. */
+export interface Plan {
+  readonly inputs: readonly PlanInput[];
+  readonly steps: readonly CompiledTable[];
+  /** Decisions whose results are returned: the one asked for, or all of them. */
+  readonly returned: readonly CompiledTable[];
+  /** The results object with every returned decision already a key, so filling it adds no property. */
+  readonly results: Readonly<Record<string, null>>;
+}
+
+export interface CompiledModel {
+  readonly name: string;
+  /** Decision names in dependency order. */
+  readonly decisions: readonly string[];
+  /** Every input the model declares; evaluating all decisions needs all of them (spec 2.8). */
+  readonly inputs: readonly string[];
+  /** How many slots an evaluation needs: one per input, then one per decision. */
+  readonly slotCount: number;
+  readonly all: Plan;
+  readonly byDecision: ReadonlyMap<string, Plan>;
+}

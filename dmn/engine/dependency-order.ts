@@ -1,0 +1,31 @@
+/**
+ * Orders decisions so each comes after the decisions it requires (DMN 1.3 section 6.3.2
+ * information requirements). Returns the cycle, as names, when there is no such order.
+ */
+export function dependencyOrder(requires: ReadonlyMap<string, readonly string[]>): { order: string[] } | { cycle: string[] } {
+  const order: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: string[] = [];
+
+  const visit = (name: string): string[] | null => {
+    const seen = state.get(name);
+    if (seen === 'done') return null;
+    if (seen === 'visiting') return [...path.slice(path.indexOf(name)), name];
+    state.set(name, 'visiting');
+    path.push(name);
+    for (const required of requires.get(name) ?? []) {
+      const cycle = visit(required);
+      if (cycle !== null) return cycle;
+    }
+    path.pop();
+    state.set(name, 'done');
+    order.push(name);
+    return null;
+  };
+
+  for (const name of requires.keys()) {
+    const cycle = visit(name);
+    if (cycle !== null) return { cycle };
+  }
+  return { order };
+}

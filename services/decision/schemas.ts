@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+// Spec 2.8 and 4.5: decision service bodies.
+export const EvaluateRequest = z.object({
+  inputs: z.record(z.string(), z.unknown()).describe('Every input the evaluated decisions declare; null is a value, absent is an error.'),
+  decision: z.string().min(1).optional().describe('Evaluate just this decision (and the decisions it requires).'),
+});
+export type EvaluateRequest = z.output<typeof EvaluateRequest>;
+
+export const EvaluateResponse = z.object({
+  model: z.string(),
+  results: z.record(z.string(), z.unknown()).describe('Outputs by decision name.'),
+  correlationId: z.string(),
+  timestamp: z.iso.datetime(),
+});
+
+const ModelEntry = z.object({
+  model: z.string(),
+  file: z.string(),
+  decisions: z.array(z.string()),
+  inputs: z.array(z.string()),
+});
+
+export const ModelList = z.object({ models: z.array(ModelEntry), loadedAt: z.iso.datetime() });
+
+export const ReloadResponse = ModelList.extend({ reloaded: z.literal(true) });

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { runInContext, createContext } from 'node:vm';
+import test from 'ava';
+import { build } from 'esbuild';
+
+// The engine also runs inside Keycloak's GraalJS (DESIGN "Layout"): bundled for a neutral
+// platform, it must load and evaluate in a bare context without require, process or Buffer.
+test('the engine bundles for a neutral platform and evaluates WifiEntitlement in a bare vm context', async (t) => {
+  const bundle = await build({
+    entryPoints: ['dmn/engine/index.ts'],
+    bundle: true,
+    platform: 'neutral',
+    format: 'iife',
+    globalName: 'DmnEngine',
+    write: false,
+    logLevel: 'silent',
+  });
+  t.deepEqual(bundle.errors, []);
+  const code = bundle.outputFiles[0]?.text ?? '';
+
+  const context = createContext({
+    xml: await readFile('dmn/models/WifiEntitlement.dmn', 'utf8'),
+    inputs: JSON.stringify({ userType: 'CUSTOMER', employeeVerified: null, company: null, memberTier: 'GOLD', wifiBenefit: true }),
+  });
+  t.is(runInContext('[typeof require, typeof process, typeof Buffer, typeof module].join()', context), 'undefined,undefined,undefined,undefined');
+  runInContext(code, context);
+  const answer: unknown = await runInContext(
+    `DmnEngine.loadModel(xml).then((model) => JSON.stringify(model.ok ? DmnEngine.evaluate(model.value, JSON.parse(inputs)) : model.error))`,
+    context,
+  );
+  t.like(JSON.parse(String(answer)), {
+    ok: true,
+    results: {
+      WifiEntitlement: { eligible: true, entitlementType: 'WIFI_CUSTOMER_BASIC', ttlSeconds: 3600 },
+      LoyaltyTier: { eligible: true, entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BOOST', ttlSeconds: 7200 },
+    },
+  });
+});
