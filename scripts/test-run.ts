@@ -1,12 +1,21 @@
 // `make test`: starts the platform once (Keycloak on a fresh database, every service with the
-// test harness on), runs the whole ava suite against it, stops what it started. ava reports in
-// TAP, passed through as it comes, and the run ends with a plain "N passed, N failed" line.
+// test harness on), runs the whole ava suite against it, stops what it started. Unit tests run
+// in parallel; end-to-end files then run one at a time, because they share one platform and
+// some flip its fault modes. ava reports in TAP, passed through as it comes, and the run ends
+// with a plain "N passed, N failed" line. Arguments (file globs) replace the default selection.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT, startPlatform } from './platform.js';
 
-function runAva(args: string[]): Promise<{ status: number; passed: number; failed: number; skipped: number }> {
+interface Outcome {
+  status: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function runAva(args: string[]): Promise<Outcome> {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const ava = spawn(process.execPath, [join(ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...args], {
     cwd: ROOT,
@@ -23,9 +32,16 @@ function runAva(args: string[]): Promise<{ status: number; passed: number; faile
 }
 
 const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true' } });
-let result = { status: 1, passed: 0, failed: 0, skipped: 0 };
+const phases = process.argv.length > 2 ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
+const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };
 try {
-  result = await runAva(process.argv.slice(2));
+  for (const args of phases) {
+    const phase = await runAva(args);
+    result.status ||= phase.status;
+    result.passed += phase.passed;
+    result.failed += phase.failed;
+    result.skipped += phase.skipped;
+  }
 } finally {
   await platform.stop();
 }
