@@ -8,13 +8,22 @@ export interface HttpCall {
 }
 
 export interface FakeHost extends AuthHost {
-  users: AuthHost['users'] & { all: Map<string, UserView & { attributes: Record<string, string> }> };
+  users: AuthHost['users'] & { all: Map<string, StoredUser> };
   httpCalls: HttpCall[];
+  /** Attribute names of each setAttributes call. */
+  attributeWrites: string[][];
   logs: string[];
   events: Record<string, string>;
   counterEntries: Map<string, Record<string, string>>;
   /** Advances the fake clock. */
   advance(ms: number): void;
+}
+
+interface StoredUser {
+  id: string;
+  username: string;
+  enabled: boolean;
+  attributes: Record<string, string>;
 }
 
 export const HR_CONFIG = {
@@ -44,17 +53,18 @@ export function fakeHost(options: {
 } = {}): FakeHost {
   let now = 1_000_000;
   let ids = 0;
-  const all = new Map<string, UserView & { attributes: Record<string, string> }>();
+  const all = new Map<string, StoredUser>();
   const view = (id: string): UserView => {
     const user = all.get(id)!;
-    return { id: user.id, username: user.username, enabled: user.enabled, employeeRef: user.attributes['employee_ref'] };
+    return { id: user.id, username: user.username, enabled: user.enabled, attributes: { ...user.attributes } };
   };
   for (const user of options.users ?? []) {
     const id = `user-${++ids}`;
-    all.set(id, { id, username: user.username, enabled: user.enabled ?? true, employeeRef: undefined, attributes: { ...user.attributes } });
+    all.set(id, { id, username: user.username, enabled: user.enabled ?? true, attributes: { ...user.attributes } });
   }
   const replies = [...(options.replies ?? [hrOk(ACTIVE)])];
   const httpCalls: HttpCall[] = [];
+  const attributeWrites: string[][] = [];
   const logs: string[] = [];
   const events: Record<string, string> = {};
   const counterEntries = new Map<string, Record<string, string>>();
@@ -81,10 +91,13 @@ export function fakeHost(options: {
       },
       create: (username) => {
         const id = `user-${++ids}`;
-        all.set(id, { id, username, enabled: true, employeeRef: undefined, attributes: {} });
+        all.set(id, { id, username, enabled: true, attributes: {} });
         return view(id);
       },
-      setAttributes: (userId, attributes) => Object.assign(all.get(userId)!.attributes, attributes),
+      setAttributes: (userId, attributes) => {
+        attributeWrites.push(Object.keys(attributes));
+        Object.assign(all.get(userId)!.attributes, attributes);
+      },
     },
     counters: {
       get: (key) => counterEntries.get(key),
@@ -104,5 +117,6 @@ export function fakeHost(options: {
     nowMs: () => now,
     advance: (ms) => void (now += ms),
     httpCalls,
+    attributeWrites,
   };
 }

@@ -37,3 +37,13 @@ test('the svc-admin module serves its public shell page', async (t) => {
   t.is(response.status, 200);
   t.regex(await response.text(), /Member-company module/);
 });
+
+test('two quick wrong passwords hold the account: the right password is then refused', async (t) => {
+  // spec 8: 2 failures within 200 ms hold the account for 60 s. dave@example.com exists for this.
+  // Back to back, not concurrent: Keycloak measures the gap from the previous recorded failure.
+  t.not((await customerGrant('dave@example.com', 'wrong-1')).status, 200);
+  t.not((await customerGrant('dave@example.com', 'wrong-2')).status, 200);
+  const right = await customerGrant('dave@example.com', 'dave-demo-pass');
+  t.not(right.status, 200);
+  t.false('access_token' in right.body);
+});

@@ -26,6 +26,16 @@ test('an existing account carrying the employee reference is reused and refreshe
   t.is(host.users.all.size, 1);
   t.is(host.users.all.get('user-1')?.attributes['company'], 'MEMBER_B');
   t.is(host.users.all.get('user-1')?.attributes['employee_verified'], 'true');
+  t.deepEqual(host.attributeWrites, [['user_type', 'employee_verified', 'company']]);
+});
+
+test('a repeat login with unchanged HR data writes no attributes', (t) => {
+  const host = fakeHost({
+    form: form(),
+    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }],
+  });
+  t.is(authenticateEmployee(host).type, 'success');
+  t.deepEqual(host.attributeWrites, []);
 });
 
 test('HR is called with the configured key, timeout, body and a correlation id', (t) => {

@@ -16,9 +16,10 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
       calls.push(`post ${url} ${headersJson} ${body} ${timeoutMs}`);
       return '{"status":200,"body":"{}"}';
     },
-    findUsersByAttribute: () => '[{"id":"u1","username":"emp-a","enabled":true,"employeeRef":null}]',
+    findUsersByAttribute: () =>
+      '[{"id":"u1","username":"emp-a","enabled":true,"attributes":{"employee_ref":"HR-1","company":null}}]',
     findUserByUsername: () => null,
-    createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"employeeRef":null}`,
+    createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"attributes":{}}`,
     setUserAttributes: (id, json) => void calls.push(`attrs ${id} ${json}`),
     counterGet: () => null,
     counterPut: (key, ttl, json) => void calls.push(`put ${key} ${ttl} ${json}`),
@@ -33,7 +34,7 @@ test('Java nulls become undefined and JSON strings become values', (t) => {
   t.is(host.request.formParam('citizenId'), undefined);
   t.is(host.request.header('X-Correlation-ID'), undefined);
   t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
-  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, employeeRef: undefined }]);
+  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, attributes: { employee_ref: 'HR-1' } }]);
   t.is(host.users.findByUsername('nobody'), undefined);
   t.is(host.counters.get('k'), undefined);
   t.is(host.users.create('emp-b').username, 'emp-b');

@@ -1,24 +1,21 @@
 package wifi.kc;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Outbound HTTP for JS: one POST with a JSON body; faults come back as values, never throws. */
+/**
+ * Outbound HTTP for JS: one blocking POST with a JSON body; faults come back as values, never
+ * throws. HttpURLConnection keeps connections alive and, being synchronous, costs no thread
+ * hand-off on the login path.
+ */
 final class HttpFacade {
-
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
 
     private HttpFacade() {
     }
@@ -26,26 +23,48 @@ final class HttpFacade {
     /** Returns {@code {"status":n,"body":"..."}} or {@code {"failure":"timeout"|"unreachable"}}. */
     static String postJson(String url, String headersJson, String body, int timeoutMs) {
         Map<String, Object> result = new LinkedHashMap<>();
+        HttpURLConnection connection = null;
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofMillis(timeoutMs))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-            Json.readObject(headersJson).forEach((name, value) -> request.header(name, String.valueOf(value)));
-            HttpResponse<String> response = CLIENT.send(request.build(),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            result.put("status", response.statusCode());
-            result.put("body", response.body());
-        } catch (HttpConnectTimeoutException e) {
-            result.put("failure", "unreachable");
-        } catch (HttpTimeoutException e) {
+            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout(timeoutMs);
+            connection.setReadTimeout(timeoutMs);
+            connection.setInstanceFollowRedirects(false);
+            connection.setRequestMethod("POST");
+            connection.setDoOutput(true);
+            connection.setRequestProperty("Content-Type", "application/json");
+            connection.setRequestProperty("Accept", "application/json");
+            for (Map.Entry<String, Object> header : Json.readObject(headersJson).entrySet()) {
+                connection.setRequestProperty(header.getKey(), String.valueOf(header.getValue()));
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            connection.setFixedLengthStreamingMode(bytes.length);
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(bytes);
+            }
+            int status = connection.getResponseCode();
+            InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+            String text = "";
+            if (in != null) {
+                try (in) {
+                    text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }
+            result.put("status", status);
+            result.put("body", text);
+        } catch (SocketTimeoutException e) {
             result.put("failure", "timeout");
+            disconnect(connection);
         } catch (IOException | IllegalArgumentException e) {
             result.put("failure", "unreachable");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            result.put("failure", "unreachable");
+            disconnect(connection);
         }
         return Json.write(result);
+    }
+
+    private static void disconnect(HttpURLConnection connection) {
+        // A timed-out connection may still receive the late answer: never reuse it.
+        if (connection != null) {
+            connection.disconnect();
+        }
     }
 }

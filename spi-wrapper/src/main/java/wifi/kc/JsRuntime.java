@@ -15,6 +15,7 @@ import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.IOAccess;
+import org.jboss.logging.Logger;
 
 /**
  * GraalJS host: one shared Engine, the bundle's Source parsed once, and a bounded pool of
@@ -25,6 +26,8 @@ final class JsRuntime implements AutoCloseable {
 
     private static final String BUNDLE = "/kc-extension/wifi-extension.js";
     private static final String GLOBAL = "WifiExtension";
+    private static final Logger LOG = Logger.getLogger(JsRuntime.class);
+    private static final int WARM_UP_ROUNDS = 500;
     private static final int IDLE_CONTEXTS = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
 
     private static JsRuntime shared;
@@ -50,6 +53,8 @@ final class JsRuntime implements AutoCloseable {
                     .option("engine.WarnInterpreterOnly", "false")
                     .build();
             source = Source.newBuilder("js", readBundle(), "wifi-extension.js").build();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot parse extension bundle", e);
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -73,11 +78,15 @@ final class JsRuntime implements AutoCloseable {
         }
     }
 
-    /** Creates one Context ahead of the first request so the first login is not the slow one. */
+    /**
+     * Creates a Context and runs the bundle's in-memory warm-up in it, so that the first logins
+     * find a parsed bundle and a JVM that has compiled the interpreter's hot paths.
+     */
     void warmUp() {
-        Context context = newContext();
-        if (!idle.offer(context)) {
-            context.close();
+        try {
+            call("warmUp", WARM_UP_ROUNDS);
+        } catch (RuntimeException e) {
+            LOG.warnf("extension warm-up failed: %s", e.getClass().getName());
         }
     }
 

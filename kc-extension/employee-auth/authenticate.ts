@@ -1,0 +1,72 @@
+import type { AuthHost, AuthOutcome } from '../host/auth-host.js';
+import { linkAccount } from './account-link.js';
+import { correlationId } from './correlation.js';
+import { readCredentials } from './credentials.js';
+import { verifyWithHr } from './hr-verify.js';
+import { refuse } from './refusals.js';
+import { readSettings } from './settings.js';
+import { createSubmitLimit } from './submit-limit.js';
+
+/**
+ * The employee direct-grant authenticator (spec 4.1 rule 3, 4.8). The citizen number is read
+ * from the form, sent to HR and dropped: it is never logged, stored, put in an event, a note
+ * or a token, and never used as the attempted username.
+ */
+export function authenticateEmployee(host: AuthHost): AuthOutcome {
+  const corr = correlationId(host.request, () => host.newUuid());
+  host.eventDetail('correlation_id', corr);
+
+  const settings = readSettings(host.config);
+  if (settings === undefined) {
+    host.log.error(`employee authenticator has no usable HR config correlation_id=${corr}`);
+    return refuse('hr_unavailable');
+  }
+
+  const credentials = readCredentials(host.request);
+  if (credentials.kind === 'missing') return refuse('invalid_request');
+
+  const submits = createSubmitLimit(host.counters, () => host.nowMs(), settings.submitLimit, settings.submitWindowSeconds);
+  const { employeeId } = credentials;
+  if (submits.isExhausted(employeeId)) {
+    host.log.warn(`employee submit limit reached correlation_id=${corr}`);
+    return refuse('rate_limited');
+  }
+  if (credentials.kind === 'malformed') {
+    submits.recordFailure(employeeId);
+    return refuse('invalid_grant');
+  }
+
+  const verdict = verifyWithHr(host.http, host.log, settings, credentials, corr);
+  switch (verdict.kind) {
+    case 'noMatch':
+      submits.recordFailure(employeeId);
+      return refuse('invalid_grant');
+    case 'inactive':
+      if (verdict.employeeRef !== undefined) host.eventDetail('employee_ref', verdict.employeeRef);
+      return refuse('employee_inactive');
+    case 'rateLimited':
+      return refuse('rate_limited');
+    case 'timeout':
+      return refuse('hr_timeout');
+    case 'unavailable':
+      return refuse('hr_unavailable');
+    case 'active':
+      break;
+  }
+
+  host.eventDetail('employee_ref', verdict.employeeRef);
+  const link = linkAccount(host.users, employeeId, verdict.employeeRef);
+  if (link.kind === 'conflict') {
+    host.log.error(`IDENTITY_LINK_CONFLICT employee_ref=${verdict.employeeRef}: ${link.reason}; manual fix needed correlation_id=${corr}`);
+    return refuse('identity_link_conflict');
+  }
+  if (link.kind === 'disabled') return refuse('account_disabled');
+
+  const claims = { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: verdict.employeeRef, company: verdict.company } as const;
+  // Rewriting unchanged attributes costs database writes on every login; write only changes.
+  const changed = Object.entries(claims).filter(([name, value]) => link.user.attributes[name as keyof typeof claims] !== value);
+  if (changed.length > 0) host.users.setAttributes(link.user.id, Object.fromEntries(changed));
+  submits.clear(employeeId);
+  host.log.info(`employee signed in employee_ref=${verdict.employeeRef} correlation_id=${corr}`);
+  return { type: 'success', userId: link.user.id };
+}

@@ -1,0 +1,83 @@
+import type { HttpPort, HttpReply, Log } from '../host/auth-host.js';
+import type { EmployeeAuthSettings } from './settings.js';
+
+/** What HR said about one (employeeId, citizenId) pair, reduced to what the flow acts on. */
+export type HrVerdict =
+  | { kind: 'active'; employeeRef: string; company: string }
+  | { kind: 'inactive'; employeeRef: string | undefined }
+  | { kind: 'noMatch' }
+  | { kind: 'rateLimited' }
+  | { kind: 'timeout' }
+  | { kind: 'unavailable' };
+
+interface Attempt {
+  verdict: HrVerdict;
+  /** Timeouts, 5xx and transport faults may pass on a second try. */
+  retryable: boolean;
+}
+
+const final = (verdict: HrVerdict): Attempt => ({ verdict, retryable: false });
+const transient = (verdict: HrVerdict): Attempt => ({ verdict, retryable: true });
+
+function parseBody(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+// spec 2.5 and 4.2 rule 1: a 200 authenticates only when verified and active.
+function readVerdict(body: string): HrVerdict | undefined {
+  const parsed = parseBody(body);
+  if (parsed === undefined || typeof parsed['verified'] !== 'boolean' || typeof parsed['active'] !== 'boolean') {
+    return undefined;
+  }
+  if (!parsed['verified']) return { kind: 'noMatch' };
+  const employeeRef = text(parsed['employeeRef']);
+  if (!parsed['active']) return { kind: 'inactive', employeeRef };
+  const company = text(parsed['company']);
+  return employeeRef !== undefined && company !== undefined ? { kind: 'active', employeeRef, company } : undefined;
+}
+
+function classify(reply: HttpReply, log: Log, correlationId: string): Attempt {
+  if (reply.kind === 'timeout') return transient({ kind: 'timeout' });
+  if (reply.kind === 'unreachable') return transient({ kind: 'unavailable' });
+  if (reply.status === 200) {
+    const verdict = readVerdict(reply.body);
+    if (verdict !== undefined) return final(verdict);
+    log.warn(`HR verify answered an unreadable body correlation_id=${correlationId}`);
+    return final({ kind: 'unavailable' });
+  }
+  if (reply.status === 429) return final({ kind: 'rateLimited' });
+  if (reply.status === 504) return transient({ kind: 'timeout' });
+  if (reply.status >= 500) return transient({ kind: 'unavailable' });
+  // 400/401/403: the request or the key is wrong; repeating it cannot help.
+  log.error(`HR verify refused the call with HTTP ${reply.status} correlation_id=${correlationId}`);
+  return final({ kind: 'unavailable' });
+}
+
+/**
+ * Calls HR verify with the configured key, per-attempt timeout and attempts (spec 8; HR is
+ * read-only, so a retry is safe). Never throws; every fault is a verdict that grants nothing.
+ */
+export function verifyWithHr(
+  http: HttpPort,
+  log: Log,
+  settings: EmployeeAuthSettings,
+  pair: { employeeId: string; citizenId: string },
+  correlationId: string,
+): HrVerdict {
+  const url = `${settings.hrUrl}/api/v1/employees/verify`;
+  const headers = { 'X-API-Key': settings.hrApiKey, 'X-Correlation-ID': correlationId };
+  const body = { employeeId: pair.employeeId, citizenId: pair.citizenId };
+  let attempt = transient({ kind: 'unavailable' });
+  for (let n = 1; n <= settings.hrAttempts && attempt.retryable; n++) {
+    attempt = classify(http.postJson(url, headers, body, settings.hrTimeoutMs), log, correlationId);
+    if (attempt.retryable) log.warn(`HR verify attempt ${n} failed (${attempt.verdict.kind}) correlation_id=${correlationId}`);
+  }
+  return attempt.verdict;
+}

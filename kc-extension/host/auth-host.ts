@@ -1,0 +1,82 @@
+/**
+ * The typed facade the employee authenticator is written against. The wrapper's Java objects
+ * are adapted to it in java-auth-host.ts; unit tests pass a fake with the same shape.
+ */
+
+export interface TokenRequest {
+  /** A decoded form field of the token request, or undefined when absent. */
+  formParam(name: string): string | undefined;
+  header(name: string): string | undefined;
+}
+
+export type HttpReply =
+  | { kind: 'response'; status: number; body: string }
+  | { kind: 'timeout' }
+  | { kind: 'unreachable' };
+
+export interface HttpPort {
+  /** POSTs `body` as JSON; never throws, transport faults come back as values. */
+  postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): HttpReply;
+}
+
+/** The attributes the employee flow reads and writes (they become token claims). */
+export type EmploymentAttribute = 'user_type' | 'employee_verified' | 'employee_ref' | 'company';
+
+export interface UserView {
+  id: string;
+  username: string;
+  enabled: boolean;
+  attributes: Partial<Record<EmploymentAttribute, string>>;
+}
+
+export interface UserStore {
+  findByAttribute(name: string, value: string): UserView[];
+  findByUsername(username: string): UserView | undefined;
+  create(username: string): UserView;
+  setAttributes(userId: string, attributes: Partial<Record<EmploymentAttribute, string>>): void;
+}
+
+/** Short-lived shared key/value entries (Keycloak's single-use object store). */
+export interface CounterStore {
+  get(key: string): Record<string, string> | undefined;
+  put(key: string, ttlSeconds: number, value: Record<string, string>): void;
+  remove(key: string): void;
+}
+
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface AuthHost {
+  request: TokenRequest;
+  /** The authenticator config (admin console); empty when none is attached. */
+  config: Record<string, string>;
+  http: HttpPort;
+  users: UserStore;
+  counters: CounterStore;
+  log: Log;
+  /** Adds a detail to Keycloak's login event for this request. */
+  eventDetail(key: string, value: string): void;
+  newUuid(): string;
+  nowMs(): number;
+}
+
+export interface RefusalBody {
+  error: string;
+  error_description: string;
+}
+
+/** What the authenticator decided; the wrapper turns it into context.success()/failure(). */
+export type AuthOutcome =
+  | { type: 'success'; userId: string }
+  | { type: 'failure'; status: number; flowError: FlowError; eventError: string; body: RefusalBody };
+
+/** The subset of Keycloak's AuthenticationFlowError the authenticator uses. */
+export type FlowError =
+  | 'INVALID_CREDENTIALS'
+  | 'ACCESS_DENIED'
+  | 'USER_DISABLED'
+  | 'USER_TEMPORARILY_DISABLED'
+  | 'INTERNAL_ERROR';

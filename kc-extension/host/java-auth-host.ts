@@ -1,0 +1,90 @@
+import type { AuthHost, AuthOutcome, HttpReply, UserView } from './auth-host.js';
+
+/**
+ * The raw Java object the wrapper hands in (spi-wrapper AuthHostFacade). Structured values
+ * cross the border as JSON strings; only this folder knows that.
+ */
+export interface JavaAuthHost {
+  formParam(name: string): string | null;
+  header(name: string): string | null;
+  configJson(): string;
+  newUuid(): string;
+  nowMs(): number;
+  log(level: string, message: string): void;
+  eventDetail(key: string, value: string): void;
+  httpPostJson(url: string, headersJson: string, body: string, timeoutMs: number): string;
+  findUsersByAttribute(name: string, value: string): string;
+  findUserByUsername(username: string): string | null;
+  createUser(username: string): string;
+  setUserAttributes(userId: string, attributesJson: string): void;
+  counterGet(key: string): string | null;
+  counterPut(key: string, ttlSeconds: number, valueJson: string): void;
+  counterRemove(key: string): void;
+}
+
+interface JavaUser {
+  id: string;
+  username: string;
+  enabled: boolean;
+  attributes: Record<string, string | null>;
+}
+
+interface JavaHttpReply {
+  status?: number;
+  body?: string;
+  failure?: 'timeout' | 'unreachable';
+}
+
+const toUser = (user: JavaUser): UserView => ({
+  id: user.id,
+  username: user.username,
+  enabled: user.enabled,
+  attributes: Object.fromEntries(Object.entries(user.attributes).filter(([, value]) => value !== null)) as UserView['attributes'],
+});
+
+const toHttpReply = (reply: JavaHttpReply): HttpReply =>
+  reply.failure !== undefined
+    ? { kind: reply.failure }
+    : { kind: 'response', status: reply.status ?? 0, body: reply.body ?? '' };
+
+/** Wraps the Java facade in the typed AuthHost. */
+export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
+  return {
+    request: {
+      formParam: (name) => raw.formParam(name) ?? undefined,
+      header: (name) => raw.header(name) ?? undefined,
+    },
+    config: JSON.parse(raw.configJson()) as Record<string, string>,
+    http: {
+      postJson: (url, headers, body, timeoutMs) =>
+        toHttpReply(JSON.parse(raw.httpPostJson(url, JSON.stringify(headers), JSON.stringify(body), timeoutMs)) as JavaHttpReply),
+    },
+    users: {
+      findByAttribute: (name, value) => (JSON.parse(raw.findUsersByAttribute(name, value)) as JavaUser[]).map(toUser),
+      findByUsername: (username) => {
+        const found = raw.findUserByUsername(username);
+        return found === null ? undefined : toUser(JSON.parse(found) as JavaUser);
+      },
+      create: (username) => toUser(JSON.parse(raw.createUser(username)) as JavaUser),
+      setAttributes: (userId, attributes) => raw.setUserAttributes(userId, JSON.stringify(attributes)),
+    },
+    counters: {
+      get: (key) => {
+        const found = raw.counterGet(key);
+        return found === null ? undefined : (JSON.parse(found) as Record<string, string>);
+      },
+      put: (key, ttlSeconds, value) => raw.counterPut(key, ttlSeconds, JSON.stringify(value)),
+      remove: (key) => raw.counterRemove(key),
+    },
+    log: {
+      info: (message) => raw.log('info', message),
+      warn: (message) => raw.log('warn', message),
+      error: (message) => raw.log('error', message),
+    },
+    eventDetail: (key, value) => raw.eventDetail(key, value),
+    newUuid: () => raw.newUuid(),
+    nowMs: () => raw.nowMs(),
+  };
+}
+
+export const outcomeToJava = (outcome: AuthOutcome): string => JSON.stringify(outcome);

@@ -1,0 +1,152 @@
+package wifi.kc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.graalvm.polyglot.HostAccess;
+import org.jboss.logging.Logger;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.models.AuthenticatorConfigModel;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+
+/**
+ * What the employee authenticator's JS may touch (kc-extension/host/java-auth-host.ts is its
+ * typed mirror). Plain strings and numbers only; structured values travel as JSON strings.
+ */
+public final class AuthHostFacade {
+
+    private static final Logger LOG = Logger.getLogger("wifi.kc.employee-auth");
+    /** The attributes the employee flow reads and writes (spec 2.4 claims). */
+    private static final List<String> VIEWED_ATTRIBUTES = List.of("user_type", "employee_verified", "employee_ref", "company");
+
+    private final AuthenticationFlowContext context;
+    private final KeycloakSession session;
+    private final RealmModel realm;
+
+    AuthHostFacade(AuthenticationFlowContext context) {
+        this.context = context;
+        this.session = context.getSession();
+        this.realm = context.getRealm();
+    }
+
+    @HostAccess.Export
+    public String formParam(String name) {
+        return context.getHttpRequest().getDecodedFormParameters().getFirst(name);
+    }
+
+    @HostAccess.Export
+    public String header(String name) {
+        return context.getHttpRequest().getHttpHeaders().getHeaderString(name);
+    }
+
+    @HostAccess.Export
+    public String configJson() {
+        AuthenticatorConfigModel config = context.getAuthenticatorConfig();
+        return Json.write(config == null || config.getConfig() == null ? Map.of() : config.getConfig());
+    }
+
+    @HostAccess.Export
+    public String newUuid() {
+        return UUID.randomUUID().toString();
+    }
+
+    @HostAccess.Export
+    public double nowMs() {
+        return System.currentTimeMillis();
+    }
+
+    @HostAccess.Export
+    public void log(String level, String message) {
+        switch (level) {
+            case "error" -> LOG.error(message);
+            case "warn" -> LOG.warn(message);
+            case "info" -> LOG.info(message);
+            default -> LOG.debug(message);
+        }
+    }
+
+    @HostAccess.Export
+    public void eventDetail(String key, String value) {
+        context.getEvent().detail(key, value);
+    }
+
+    @HostAccess.Export
+    public String httpPostJson(String url, String headersJson, String body, int timeoutMs) {
+        return HttpFacade.postJson(url, headersJson, body, timeoutMs);
+    }
+
+    @HostAccess.Export
+    public String findUsersByAttribute(String name, String value) {
+        List<Map<String, Object>> users = session.users()
+                .searchForUserByUserAttributeStream(realm, name, value)
+                .limit(10)
+                .map(AuthHostFacade::view)
+                .collect(Collectors.toCollection(ArrayList::new));
+        return Json.write(users);
+    }
+
+    @HostAccess.Export
+    public String findUserByUsername(String username) {
+        UserModel user = session.users().getUserByUsername(realm, username);
+        return user == null ? null : Json.write(view(user));
+    }
+
+    @HostAccess.Export
+    public String createUser(String username) {
+        UserModel user = session.users().addUser(realm, username);
+        user.setEnabled(true);
+        return Json.write(view(user));
+    }
+
+    @HostAccess.Export
+    public void setUserAttributes(String userId, String attributesJson) {
+        UserModel user = requireUser(userId);
+        Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
+    }
+
+    @HostAccess.Export
+    public String counterGet(String key) {
+        Map<String, String> notes = session.singleUseObjects().get(key);
+        return notes == null ? null : Json.write(notes);
+    }
+
+    @HostAccess.Export
+    public void counterPut(String key, int ttlSeconds, String valueJson) {
+        Map<String, String> notes = new HashMap<>();
+        Json.readObject(valueJson).forEach((name, value) -> notes.put(name, String.valueOf(value)));
+        session.singleUseObjects().put(key, ttlSeconds, notes);
+    }
+
+    @HostAccess.Export
+    public void counterRemove(String key) {
+        session.singleUseObjects().remove(key);
+    }
+
+    UserModel requireUser(String userId) {
+        UserModel user = session.users().getUserById(realm, userId);
+        if (user == null) {
+            throw new IllegalStateException("user vanished during authentication");
+        }
+        return user;
+    }
+
+    private static Map<String, Object> view(UserModel user) {
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        for (String name : VIEWED_ATTRIBUTES) {
+            attributes.put(name, user.getFirstAttribute(name));
+        }
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", user.getId());
+        view.put("username", user.getUsername());
+        view.put("enabled", user.isEnabled());
+        view.put("attributes", attributes);
+        return view;
+    }
+}

@@ -1,0 +1,50 @@
+package wifi.kc;
+
+import org.keycloak.Config;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.services.resource.RealmResourceProvider;
+import org.keycloak.services.resource.RealmResourceProviderFactory;
+
+/** Mounts the member-company module at /realms/{realm}/svc-admin (spec 4.7). */
+public final class SvcAdminResourceProviderFactory implements RealmResourceProviderFactory {
+
+    private JsRuntime runtime;
+
+    @Override
+    public String getId() {
+        return "svc-admin";
+    }
+
+    @Override
+    public RealmResourceProvider create(KeycloakSession session) {
+        JsRuntime current = runtime;
+        return new RealmResourceProvider() {
+            @Override
+            public Object getResource() {
+                return new SvcAdminResource(current);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+        runtime = JsRuntime.acquire();
+    }
+
+    @Override
+    public void close() {
+        if (runtime != null) {
+            JsRuntime.release();
+            runtime = null;
+        }
+    }
+}
