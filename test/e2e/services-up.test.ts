@@ -2,7 +2,7 @@ import test from 'ava';
 import { URLS } from './platform-urls.js';
 
 // The platform runner started these as processes on their spec ports; an absent one fails here.
-for (const [name, url] of [['hr', URLS.hr], ['loyalty', URLS.loyalty]] as const) {
+for (const [name, url] of [['hr', URLS.hr], ['loyalty', URLS.loyalty], ['decision', URLS.decision]] as const) {
   test(`${name} runs as its own process on its spec port and answers health`, async (t) => {
     const response = await fetch(`${url}/health`);
     t.is(response.status, 200);
@@ -29,4 +29,15 @@ test('the loyalty process answers a demo member over real HTTP with its default 
   });
   t.is(response.status, 200);
   t.like(await response.json(), { found: true, tier: 'SILVER' });
+});
+
+test('the decision process evaluates WifiEntitlement from dmn/models over real HTTP', async (t) => {
+  const response = await fetch(`${URLS.decision}/api/v1/decisions/WifiEntitlement/evaluate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { userType: 'EMPLOYEE', employeeVerified: true, company: 'MEMBER_B' }, decision: 'WifiEntitlement' }),
+  });
+  t.is(response.status, 200);
+  const body = (await response.json()) as { results: Record<string, Record<string, unknown>> };
+  t.like(body.results.WifiEntitlement, { eligible: true, entitlementType: 'WIFI_EMPLOYEE_PACKAGE', ttlSeconds: 14400 });
 });
