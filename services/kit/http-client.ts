@@ -72,7 +72,7 @@ async function attempt(call: OutboundCall, target: string, signal: AbortSignal):
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
       signal,
     });
-  } catch (error) {
+  } catch {
     throw new OutboundError(signal.aborted ? 'timeout' : 'unreachable', target);
   }
   let text: string;
