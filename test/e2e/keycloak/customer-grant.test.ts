@@ -1,5 +1,17 @@
 import test from 'ava';
-import { EMPLOYEE_API, IDP_URL, clientCredentialsGrant, customerGrant, jwtClaims, requireServices, tokenRequest } from './kc-client.js';
+import {
+  EMPLOYEE_API,
+  IDP_URL,
+  adminToken,
+  bruteForceStatus,
+  clearBruteForce,
+  clientCredentialsGrant,
+  customerGrant,
+  jwtClaims,
+  requireServices,
+  tokenRequest,
+  userIdOf,
+} from './kc-client.js';
 
 test.before(requireServices);
 
@@ -40,10 +52,33 @@ test('the svc-admin module serves its public shell page', async (t) => {
 
 test('two quick wrong passwords hold the account: the right password is then refused', async (t) => {
   // spec 8: 2 failures within 200 ms hold the account for 60 s. dave@example.com exists for this.
-  // Back to back, not concurrent: Keycloak measures the gap from the previous recorded failure.
-  t.not((await customerGrant('dave@example.com', 'wrong-1')).status, 200);
-  t.not((await customerGrant('dave@example.com', 'wrong-2')).status, 200);
-  const right = await customerGrant('dave@example.com', 'dave-demo-pass');
-  t.not(right.status, 200);
-  t.false('access_token' in right.body);
+  // Keycloak compares the time of a failure with the one it recorded before (its `lastFailure`).
+  // Each try reads that record after each failure, so the gap is Keycloak's own; a try whose gap
+  // exceeded the window (a busy machine) proves nothing either way: clear the record and repeat.
+  const QUICK_WINDOW_MS = 200;
+  const admin = await adminToken();
+  const dave = await userIdOf(admin, 'dave@example.com');
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    await clearBruteForce(admin, dave);
+    // Positive control: the right password works while no failure is recorded.
+    t.is((await customerGrant('dave@example.com', 'dave-demo-pass')).status, 200);
+    await clearBruteForce(admin, dave);
+    t.not((await customerGrant('dave@example.com', 'wrong-1')).status, 200);
+    const first = await bruteForceStatus(admin, dave);
+    t.not((await customerGrant('dave@example.com', 'wrong-2')).status, 200);
+    const second = await bruteForceStatus(admin, dave);
+    t.is(second.numFailures, 2);
+    if (second.lastFailure - first.lastFailure >= QUICK_WINDOW_MS) {
+      t.log(`attempt ${attempt}: failures ${second.lastFailure - first.lastFailure} ms apart, repeating`);
+      continue;
+    }
+    // Two failures are far below the five of the ordinary lockout: only the quick check holds.
+    t.true(second.disabled, 'two failures inside the window hold the account');
+    const right = await customerGrant('dave@example.com', 'dave-demo-pass');
+    t.not(right.status, 200);
+    t.false('access_token' in right.body);
+    await clearBruteForce(admin, dave);
+    return;
+  }
+  t.fail('no two failures landed inside the quick-login window in 10 attempts');
 });

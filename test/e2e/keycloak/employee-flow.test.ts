@@ -5,6 +5,7 @@ import {
   employeeGrant,
   hrFault,
   hrResetLimits,
+  hrVerify,
   jwtClaims,
   randomEmployeeId,
   requireServices,
@@ -97,9 +98,16 @@ test.serial('an unavailable HR never yields a token and reads as hr_unavailable'
 test.serial('the sixth failed submit for one employee id within the window is rate limited', async (t) => {
   const employeeId = randomEmployeeId('LIMIT');
   for (let i = 1; i <= 5; i++) t.is((await employeeGrant(employeeId, '079201009999')).status, 401);
+  // HR counts the same five failures and would answer 429 itself: clear its count, so only the
+  // authenticator's own limit can refuse the sixth submit.
+  await hrResetLimits();
   const sixth = await employeeGrant(employeeId, '079201009999');
   t.is(sixth.status, 429);
-  t.is(sixth.body['error'], 'rate_limited');
+  t.deepEqual(sixth.body, { error: 'rate_limited', error_description: 'RATE_LIMITED' });
+  // HR itself still answers this id normally: the 429 did not come from HR.
+  const hr = await hrVerify(employeeId, '079201009999');
+  t.is(hr.status, 200);
+  t.is(hr.body['verified'], false);
 });
 
 test.serial('a canary citizen number sent through every employee path is absent from Keycloak logs and database', async (t) => {

@@ -52,6 +52,17 @@ async function hrPost(path: string, body?: unknown): Promise<void> {
   if (!response.ok) throw new Error(`HR ${path} answered ${response.status}: is HR running with TEST_HARNESS=true?`);
 }
 
+/** HR verify called directly (not through Keycloak), to tell HR's answers from the authenticator's. */
+export async function hrVerify(employeeId: string, citizenId: string): Promise<TokenReply> {
+  const response = await fetch(`${HR_URL}/api/v1/employees/verify`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': process.env['HR_API_KEY'] ?? 'dev-hr-key' },
+    body: JSON.stringify({ employeeId, citizenId }),
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as Record<string, unknown> };
+}
+
 export const hrFault = (mode: 'none' | 'timeout' | 'unavailable', delayMs = 0): Promise<void> => hrPost('/admin/fault', { mode, delayMs });
 export const hrResetLimits = (): Promise<void> => hrPost('/admin/reset-limits');
 
@@ -68,3 +79,52 @@ export async function requireServices(): Promise<void> {
 }
 
 export const randomEmployeeId = (prefix: string): string => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** A master-realm admin token (development bootstrap admin of scripts/kc.sh). */
+export async function adminToken(): Promise<string> {
+  const response = await fetch(`${IDP_URL}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin',
+      password: process.env['KC_BOOTSTRAP_ADMIN_PASSWORD'] ?? 'admin',
+    }),
+  });
+  if (!response.ok) throw new Error(`admin token: ${response.status}`);
+  return String(((await response.json()) as Record<string, unknown>)['access_token']);
+}
+
+/** Admin REST call on realm `wifi`; answers the parsed JSON body (undefined when empty). */
+export async function adminApi(token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${IDP_URL}/admin/realms/wifi${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status}`);
+  const text = await response.text();
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+export async function userIdOf(token: string, username: string): Promise<string> {
+  const users = (await adminApi(token, 'GET', `/users?exact=true&username=${encodeURIComponent(username)}`)) as { id: string }[];
+  const id = users[0]?.id;
+  if (id === undefined) throw new Error(`no user ${username}`);
+  return id;
+}
+
+/** Keycloak's brute-force record of a user: failures so far, held or not, last failure (ms). */
+export interface BruteForceStatus {
+  numFailures: number;
+  disabled: boolean;
+  lastFailure: number;
+}
+
+export const bruteForceStatus = async (token: string, userId: string): Promise<BruteForceStatus> =>
+  (await adminApi(token, 'GET', `/attack-detection/brute-force/users/${userId}`)) as BruteForceStatus;
+
+export const clearBruteForce = async (token: string, userId: string): Promise<void> => {
+  await adminApi(token, 'DELETE', `/attack-detection/brute-force/users/${userId}`);
+};
