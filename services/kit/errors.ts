@@ -21,6 +21,9 @@ export const ERROR_CATALOGUE = {
   DMN_EVALUATION_ERROR: { status: 422, message: 'The decision model could not be evaluated.' },
   MODEL_NOT_FOUND: { status: 404, message: 'No decision model has that name.' },
   NOT_FOUND: { status: 404, message: 'Nothing exists at this address.' },
+  // IETF httpapi Idempotency-Key draft: a key reused with another payload, or still in flight.
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used for a different request.' },
+  IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, message: 'A request with this Idempotency-Key is still being processed.' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'A service this request needs is unavailable.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },

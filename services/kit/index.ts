@@ -14,3 +14,4 @@ export * from './app.js';
 export * from './server.js';
 export * from './error-middleware.js';
 export * from './rate-ceiling.js';
+export * from './idempotency-key.js';

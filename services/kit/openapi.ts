@@ -9,6 +9,8 @@ export interface DocumentedRoute {
   summary: string;
   security?: Security;
   body?: z.ZodType;
+  /** Path parameters' schemas; a `:name` in the path without one is documented as a string. */
+  params?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 }
 
@@ -25,6 +27,18 @@ function jsonContent(schema: z.ZodType) {
   return { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } };
 }
 
+function pathParameters(route: DocumentedRoute): Record<string, unknown>[] {
+  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name = '']) => {
+    const schema = route.params?.shape[name] as z.ZodType | undefined;
+    return {
+      name,
+      in: 'path',
+      required: true,
+      schema: schema ? z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) : { type: 'string' },
+    };
+  });
+}
+
 /** Builds the service's OpenAPI 3.1 document from the same zod schemas that validate its requests. */
 export function openApiDocument(title: string, routes: readonly DocumentedRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -36,6 +50,8 @@ export function openApiDocument(title: string, routes: readonly DocumentedRoute[
         : { description: response.description };
     }
     const operation: Record<string, unknown> = { summary: route.summary, responses };
+    const parameters = pathParameters(route);
+    if (parameters.length > 0) operation.parameters = parameters;
     if (route.body) operation.requestBody = { required: true, content: jsonContent(route.body) };
     if (route.security) operation.security = [{ [route.security]: [] }];
     const path = openApiPath(route.path);
