@@ -89,7 +89,7 @@ test.serial('every route needs the API key: 401 without it or with a wrong one',
   const service = await bootSession(t, db);
   const created = await service.create({ subjectId: subject() });
   const id = String(created.body['sessionId']);
-  for (const headers of [{}, { 'X-API-Key': 'wrong-key-value' }]) {
+  for (const headers of [{}, { 'X-API-Key': 'wrong-key-value' }] as Record<string, string>[]) {
     assertError(t, await service.request('POST', '/api/v1/sessions', { json: { subjectId: subject() }, headers }), 401, 'UNAUTHORIZED');
     assertError(t, await service.request('GET', `/api/v1/sessions/${id}`, { headers }), 401, 'UNAUTHORIZED');
     assertError(t, await service.request('POST', `/api/v1/sessions/${id}/grant`, { json: grantBody(new TestClock()), headers }), 401, 'UNAUTHORIZED');
