@@ -94,7 +94,7 @@ test('two session processes on one PostgreSQL server keep one session per key an
 
 for (const backend of ['pglite', 'postgres'] as const) {
   test(`a session process restarted on ${backend === 'pglite' ? 'a PGlite folder' : 'a PostgreSQL server'} loses nothing`, async (t) => {
-    const env = backend === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'wifi-data-')) } : { DATABASE_URL: await server.createDatabase() };
+    const env: Record<string, string> = backend === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'wifi-data-')) } : { DATABASE_URL: await server.createDatabase() };
     const port = await freePort();
     const first = await startServiceProcess('session', port, env);
     const caller = overHttp([first.url]);
