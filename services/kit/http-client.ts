@@ -24,6 +24,8 @@ export interface OutboundCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of a JSON body (OAuth token endpoints). */
+  form?: Record<string, string>;
   headers?: Record<string, string>;
   correlationId: string;
   /** Budget of one attempt, in milliseconds. */
@@ -61,15 +63,20 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
   let response;
   try {
+    const [contentType, body] = call.form !== undefined
+      ? ['application/x-www-form-urlencoded', new URLSearchParams(call.form).toString()]
+      : call.body !== undefined
+        ? ['application/json', JSON.stringify(call.body)]
+        : [undefined, undefined];
     response = await request(call.url, {
-      method: call.method ?? (call.body === undefined ? 'GET' : 'POST'),
+      method: call.method ?? (body === undefined ? 'GET' : 'POST'),
       headers: {
         accept: 'application/json',
-        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(contentType === undefined ? {} : { 'content-type': contentType }),
         [CORRELATION_HEADER]: call.correlationId,
         ...call.headers,
       },
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      body,
       signal,
     });
   } catch {
