@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import './locals.js';
 import { correlation } from './correlation.js';
 import { errorMiddleware, notFound } from './error-middleware.js';
@@ -12,6 +12,8 @@ export interface ServiceAppOptions {
   routes: readonly Route[];
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** Further routers (static pages), tried after the routes and before the 404. */
+  routers?: readonly Router[];
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -46,6 +48,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.json(document);
   });
   app.use(router);
+  for (const extra of options.routers ?? []) app.use(extra);
   app.use(notFound);
   app.use(errorMiddleware);
   return app;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 export const KC_LOG = process.env['KC_LOG_FILE'] ?? '.run/keycloak.log';
 const KC_RUN_DIR = process.env['KC_RUN_DIR'] ?? '.run/keycloak';
 
-async function filesUnder(dir: string): Promise<string[]> {
+export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(entries.map((entry) => {
     const path = join(dir, entry.name);
