@@ -69,7 +69,7 @@ async function signOut(): Promise<void> {
 
 function start(): void {
   wireForms((session, serverTime) => {
-    showStatus('status.signedIn');
+    showStatus(null);
     showSignedIn(session, serverTime);
     byId('signed-in-title').focus();
   });
