@@ -1,8 +1,9 @@
 import test from 'ava';
 import { errorText, type FormName } from '../../../services/portal/ui/client/error-text.js';
+import type { MessageKey } from '../../../services/portal/ui/client/i18n.js';
 
 type Failure = { status: number; code?: string; reason?: string };
-const CASES: Array<[string, FormName, Failure, string]> = [
+const CASES: Array<[string, FormName, Failure, MessageKey]> = [
   ['a network failure', 'signin', { status: 0 }, 'error.network'],
   ['INVALID_REQUEST', 'register', { status: 400, code: 'INVALID_REQUEST' }, 'error.INVALID_REQUEST'],
   ['INVALID_CREDENTIALS', 'signin', { status: 401, code: 'INVALID_CREDENTIALS' }, 'error.INVALID_CREDENTIALS'],
