@@ -7,9 +7,11 @@ export type ApiResult<T> =
   | { ok: false; status: 0 };
 
 /**
- * Calls the portal's own API. State-changing calls carry a JSON content type; the request's
- * referrer policy is `same-origin` because the page's `no-referrer` would make the browser send
- * `Origin: null`, which the portal's same-origin check refuses.
+ * Calls the portal's own API. State-changing calls carry a JSON content type and the `Origin`
+ * the portal's same-origin check reads. The request's referrer policy is `same-origin`: under the
+ * page's `no-referrer`, the Fetch standard's "append a request Origin header" lets an engine send
+ * `Origin: null` on a same-origin POST (Chromium sends the origin anyway; WebKit's captive window
+ * is not tested here).
  */
 export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> {
   let response: Response;
