@@ -160,3 +160,59 @@ test.serial('the first paint follows Accept-Language, the switch changes the lan
   await page.getByRole('heading', { name: en['employee.title'] }).waitFor();
   await phone.finish('employee-en-after-switch');
 });
+
+test.serial('the keyboard alone reaches every control in order, and Enter submits', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  await page.getByRole('heading', { name: en['signin.title'] }).waitFor();
+  const order: string[] = [];
+  for (let i = 0; i < 8; i += 1) {
+    await page.keyboard.press('Tab');
+    order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || ''));
+  }
+  t.deepEqual(order, ['Tiếng Việt', 'English', en['nav.signin'], en['nav.register'], en['nav.employee'], 'signin-email', 'signin-password', en['signin.submit']]);
+  await page.keyboard.press('Enter');
+  const field = region(page, en['signin.title']).getByLabel(en['signin.email']);
+  t.is(await field.getAttribute('aria-invalid'), 'true');
+  t.true(await field.evaluate((element) => element === document.activeElement), 'focus moves to the first bad field');
+  await phone.finish('keyboard-invalid-en');
+});
+
+test.serial('at the countdown\'s zero the page re-reads the session and, when it has ended, says so and shows sign-in', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  // Only the session read is replaced, to reach zero in seconds instead of the real hour.
+  const reads: string[] = [];
+  await page.route('**/api/v1/auth/session', (route) => {
+    const ending = {
+      authenticated: true,
+      correlationId: `corr-${randomUUID()}`,
+      client: 'wifi-portal-api',
+      claims: { preferred_username: 'bob@example.com' },
+      entitlement: { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', qosClass: 'STANDARD', deviceSlots: 1 } },
+      session: { state: 'GRANTED', tier: 'BASIC', qosClass: 'STANDARD', expiresAt: new Date(Date.now() + 2000).toISOString() },
+    };
+    reads.push(new Date().toISOString());
+    return route.fulfill({ json: reads.length === 1 ? ending : { authenticated: false, correlationId: `corr-${randomUUID()}` } });
+  });
+  await page.goto('/');
+  await page.getByRole('timer').waitFor();
+  await page.getByRole('status').getByText(en['status.ended']).waitFor();
+  await page.getByRole('heading', { name: en['signin.title'] }).waitFor();
+  t.is(reads.length, 2);
+  await phone.finish('session-ended-en');
+});
+
+test.serial('a network failure during sign-in shows the connection text', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.route('**/api/v1/auth/login', (route) => route.abort('internetdisconnected'));
+  await page.goto('/');
+  const form = region(page, en['signin.title']);
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await form.getByRole('alert').getByText(en['error.network']).waitFor();
+  await phone.finish('network-failure-en');
+});
