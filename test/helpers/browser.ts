@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -8,6 +8,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join('test-output', 'screenshots');
 
 export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run scripts/ensure-chromium.sh (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
 }
 

@@ -169,7 +169,12 @@ test.serial('the keyboard alone reaches every control in order, and Enter submit
   const order: string[] = [];
   for (let i = 0; i < 8; i += 1) {
     await page.keyboard.press('Tab');
-    order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || ''));
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return { name: element.id || element.textContent || '', outline: getComputedStyle(element).outlineStyle };
+    });
+    order.push(focused.name);
+    t.is(focused.outline, 'solid', `${focused.name} shows where the focus is`);
   }
   t.deepEqual(order, ['Tiếng Việt', 'English', en['nav.signin'], en['nav.register'], en['nav.employee'], 'signin-email', 'signin-password', en['signin.submit']]);
   await page.keyboard.press('Enter');
