@@ -109,8 +109,9 @@ export function wireForms(onSignedIn: (session: PortalSession, serverTime: numbe
         button.removeAttribute('aria-disabled');
         form.removeAttribute('aria-busy');
         for (const id of spec.clearAfter) input(id).value = '';
-        if (answer.ok) onSignedIn(answer.data, answer.serverTime);
-        else setText(alert, errorText(spec.name, answer));
+        if (!answer.ok) setText(alert, errorText(spec.name, answer));
+        else if (answer.data.authenticated === true) onSignedIn(answer.data, answer.serverTime);
+        else setText(alert, 'error.unknown');
       });
     });
   }
