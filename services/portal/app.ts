@@ -8,6 +8,7 @@ import type { PortalConfig } from './config.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessionStore } from './portal-session-store.js';
 import { createTokenCipher } from './token-crypto.js';
+import { createUiRouter } from './ui-router.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
 export interface PortalDeps {
@@ -48,6 +49,6 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     }),
     captiveRoute(config, store, upstreams, now),
   ];
-  const app = createServiceApp({ service: 'portal', logger, routes });
+  const app = createServiceApp({ service: 'portal', logger, routes, routers: [createUiRouter({})] });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }
