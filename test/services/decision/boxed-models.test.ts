@@ -32,7 +32,7 @@ test('over HTTP, an input outside its item definition\'s allowed values is null 
   t.like((answer.body.problems as unknown[])[0], { decision: 'Quote', cell: "input data 'devices'" });
 });
 
-test('over HTTP, an input of the wrong type for the BKM's model answers 422 DMN_EVALUATION_ERROR naming the decision and the input', async (t) => {
+test('over HTTP, an input of the wrong type for the BKM answers 422 DMN_EVALUATION_ERROR naming the decision and the input', async (t) => {
   const service = await decisionService(t, MODELS);
   const answer = await service.request('POST', evaluatePath('RoamingFee'), { json: { inputs: { devices: 2, tier: 7 } } });
   assertError(t, answer, 422, 'DMN_EVALUATION_ERROR');
