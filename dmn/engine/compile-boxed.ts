@@ -2,6 +2,7 @@ import { FeelFunction, isFunction } from 'feelin';
 import { compileTable } from './compile-table.js';
 import { evaluateTable } from './evaluate-table.js';
 import { feelOnFrame, InvocationAbort, syntaxError } from './feel-fallback.js';
+import { compileFeel, runCompiled, UNSURE } from './feel-compile.js';
 import type { TypeResolver } from './item-definition.js';
 import { unknownTypeRef } from './item-definition.js';
 import { NOT_LITERAL, parseLiteral } from './literal.js';
@@ -77,7 +78,12 @@ function compileLiteral(text: string, scope: readonly string[], where: string): 
   const error = syntaxError('expression', trimmed, new Map(scope.map((name) => [name, 0])));
   if (error !== null) return new CellFailure(error.message, where);
   const run = feelOnFrame(trimmed);
-  return (frame) => withCell(run(frame), where);
+  const compiled = compileFeel(trimmed, scope);
+  if (compiled === null) return (frame) => withCell(run(frame), where);
+  return (frame) => {
+    const value = runCompiled(compiled, frame);
+    return withCell(value === UNSURE ? run(frame) : value, where);
+  };
 }
 
 function compileEmbeddedTable(table: ParsedTable, scope: readonly string[], where: string, types: TypeResolver): Evaluator | CellFailure {
