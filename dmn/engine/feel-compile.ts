@@ -1,4 +1,4 @@
-import { isFunction, parseExpression } from 'feelin';
+import { duration, evaluate, FeelDuration, isFunction, parseExpression } from 'feelin';
 import { InvocationAbort } from './feel-fallback.js';
 import { CellFailure } from './problem.js';
 
@@ -21,25 +21,63 @@ function children(node: Node): Node[] {
   return out;
 }
 
+// FEEL numbers are decimals (DMN 1.3 section 10.3.2.3.1); JavaScript's binary doubles make
+// 0.1 + 0.2 = 0.30000000000000004. Sums, differences and products that are not integers are
+// rounded to 15 significant digits, which every double carries exactly.
+const decimal = (n: number) => (Number.isInteger(n) || !Number.isFinite(n) ? n : Number(n.toPrecision(15)));
+
+// A duration as one number: months for years and months durations, milliseconds otherwise.
+function durationAmount(d: FeelDuration): number {
+  const value = d.unwrap();
+  return d.yearsMonths ? value.years * 12 + value.months : value.total({ unit: 'millisecond' });
+}
+
+function durationOf(amount: number, yearsMonths: boolean): unknown {
+  if (!Number.isFinite(amount)) return null;
+  if (!yearsMonths) return duration(Math.round(amount));
+  const months = Math.trunc(amount);
+  return duration(`${months < 0 ? '-' : ''}P${Math.abs(months)}M`);
+}
+
+// DMN 1.3 section 10.3.2.12 table 57: duration * number, duration / number, and duration /
+// duration of the same kind (a number). feelin answers null to all three.
+function durationArithmetic(op: string, a: unknown, b: unknown): unknown {
+  const da = a instanceof FeelDuration ? a : null;
+  const db = b instanceof FeelDuration ? b : null;
+  if (op === '*' && da !== null && typeof b === 'number') return durationOf(durationAmount(da) * b, da.yearsMonths);
+  if (op === '*' && db !== null && typeof a === 'number') return durationOf(durationAmount(db) * a, db.yearsMonths);
+  if (op === '/' && da !== null && typeof b === 'number') return b === 0 ? null : durationOf(durationAmount(da) / b, da.yearsMonths);
+  if (op === '/' && da !== null && db !== null) {
+    if (da.yearsMonths !== db.yearsMonths) return null;
+    const divisor = durationAmount(db);
+    return divisor === 0 ? null : decimal(durationAmount(da) / divisor);
+  }
+  return UNSURE;
+}
+
 // FEEL arithmetic (DMN 1.3 section 10.3.2.12, table 46): numbers with numbers, string + string;
-// any null operand gives null. Everything else (temporal arithmetic) is left to feelin.
+// any null operand gives null, as does division by zero. Date and time arithmetic other than
+// the duration cases above is left to feelin.
 function arithmetic(op: string, a: unknown, b: unknown): unknown {
   if (a === null || b === null) return null;
   if (typeof a === 'number' && typeof b === 'number') {
     switch (op) {
       case '+':
-        return a + b;
+        return decimal(a + b);
       case '-':
-        return a - b;
+        return decimal(a - b);
       case '*':
-        return a * b;
+        return decimal(a * b);
       case '/':
-        return b === 0 ? UNSURE : a / b;
+        return b === 0 ? null : a / b;
       case '**':
         return a ** b;
     }
   }
   if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
+  if (op === '+' || op === '-' ? false : a instanceof FeelDuration || b instanceof FeelDuration) return durationArithmetic(op, a, b);
+  // A string with a number, a boolean in arithmetic: no FEEL value (table 46).
+  if ((typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'string' || typeof b === 'boolean')) return null;
   return UNSURE;
 }
 
@@ -90,6 +128,12 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
       }
       case 'null':
         return () => null;
+      case 'DateTimeLiteral': {
+        // `date("2024-01-31")`, `duration("P1M")`: constant, so built once, when the model loads.
+        if (!/^[\w ]+\("[^"\\]*"\)$/.test(source)) return null;
+        const value = evaluate(source, {}, undefined).value;
+        return value === null || value === undefined ? null : () => value;
+      }
       case 'VariableName':
         return names.has(source) ? (frame) => frame[source] ?? null : null;
       case 'PathExpression': {
