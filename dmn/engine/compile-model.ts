@@ -269,6 +269,14 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
       return [step.decision, plan(steps.filter((s) => closure.has(s.decision)), [step])] as const;
     }),
   );
+  // A decision service asked for by name evaluates its output decisions (DMN 1.3 section 10.4),
+  // from the inputs they need.
+  for (const service of services) {
+    const outputs = service.outputDecisions.map((id) => decisionNames.get(id) as string);
+    const closure = new Set<string>();
+    for (const output of outputs) requiredClosure(output, requires, closure);
+    byDecision.set(service.name, plan(steps.filter((s) => closure.has(s.decision)), steps.filter((s) => outputs.includes(s.decision))));
+  }
 
   return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision });
 }

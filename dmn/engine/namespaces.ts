@@ -49,6 +49,6 @@ export function mapNamespaces(xml: string): MappedDocument {
 
 /** A parse warning about an element the DMN 1.3 meta-model does not know, as a message naming it. */
 export function newerElement(message: string, version: string): string | null {
-  const element = /unparsable content <([^>\s]+)>/.exec(message)?.[1];
+  const element = /unparsable content <([^>\s/]+)/.exec(message)?.[1];
   return element === undefined ? null : `element <${element}> is not a DMN 1.3 construct (the document is ${version}); only DMN 1.3 constructs are supported`;
 }

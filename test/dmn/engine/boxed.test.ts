@@ -30,3 +30,48 @@ for (const c of BOXED_CASES) {
     } else t.is(outcome.problems, undefined);
   });
 }
+
+test('DMN 1.3 section 10.4: a decision service asked for by name answers its output decisions', async (t) => {
+  const xml = wrap(
+    `<inputData id="i_x" name="x"><variable name="x" typeRef="number"/></inputData>` +
+      `<decision id="d_A" name="A"><variable name="A"/><informationRequirement><requiredInput href="#i_x"/></informationRequirement><literalExpression><text>x + 1</text></literalExpression></decision>` +
+      `<decision id="d_B" name="B"><variable name="B"/><informationRequirement><requiredDecision href="#d_A"/></informationRequirement><literalExpression><text>A * 2</text></literalExpression></decision>` +
+      `<decisionService id="s" name="Svc"><variable name="Svc"/><outputDecision href="#d_B"/><encapsulatedDecision href="#d_A"/><inputData href="#i_x"/></decisionService>`,
+  );
+  const model = await loadModel(xml);
+  if (!model.ok) return t.fail(JSON.stringify(model.error));
+  t.deepEqual(evaluate(model.value, { x: 2 }, 'Svc'), { ok: true, results: { B: 6 } });
+});
+
+test('DMN 1.3 section 10.4: a decision service with an input decision takes that decision as a parameter', async (t) => {
+  const xml = wrap(
+    `<inputData id="i_x" name="x"><variable name="x" typeRef="number"/></inputData>` +
+      `<decision id="d_A" name="A"><variable name="A"/><informationRequirement><requiredInput href="#i_x"/></informationRequirement><literalExpression><text>x + 1</text></literalExpression></decision>` +
+      `<decision id="d_B" name="B"><variable name="B"/><informationRequirement><requiredDecision href="#d_A"/></informationRequirement><literalExpression><text>A * 2</text></literalExpression></decision>` +
+      `<decisionService id="s" name="Svc"><variable name="Svc"/><outputDecision href="#d_B"/><inputDecision href="#d_A"/></decisionService>` +
+      `<decision id="d_D" name="D"><variable name="D"/><knowledgeRequirement><requiredKnowledge href="#s"/></knowledgeRequirement><literalExpression><text>Svc(10)</text></literalExpression></decision>`,
+  );
+  const model = await loadModel(xml);
+  if (!model.ok) return t.fail(JSON.stringify(model.error));
+  t.like(evaluate(model.value, { x: 0 }, 'D'), { ok: true, results: { D: 20 } });
+});
+
+const v15 = (body: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><definitions xmlns="https://www.omg.org/spec/DMN/20230324/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20230324/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" id="defs" name="V15" namespace="urn:test">${body}</definitions>`;
+const namespaceCases: Array<[title: string, xml: string, expect: RegExp | unknown]> = [
+  ['a DMN 1.5 document of 1.3 constructs evaluates', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>1 + 1</text></literalExpression></decision>`), 2],
+  ['DMNDI 1.5 with elements DMN 1.3 does not know is ignored', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>"ok"</text></literalExpression></decision><dmndi:DMNDI><dmndi:DMNDiagram><dmndi:DMNNewThing/><dmndi:DMNShape dmnElementRef="d"><dc:Bounds x="1" y="1" width="1" height="1"/></dmndi:DMNShape></dmndi:DMNDiagram></dmndi:DMNDI>`), 'ok'],
+  ['a DMN 1.5 filter boxed expression fails the load naming the element', v15(`<decision id="d" name="D"><variable name="D"/><filter/></decision>`), /element <filter> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/],
+];
+for (const [title, xml, expect] of namespaceCases) {
+  test(`namespaces: ${title}`, async (t) => {
+    const model = await loadModel(xml);
+    if (expect instanceof RegExp) {
+      if (model.ok) return t.fail('loaded');
+      t.is(model.error.code, 'DMN_PARSE_ERROR');
+      return t.regex(model.error.message, expect);
+    }
+    if (!model.ok) return t.fail(JSON.stringify(model.error));
+    t.deepEqual(evaluate(model.value, {}), { ok: true, results: { D: expect as never } });
+  });
+}
