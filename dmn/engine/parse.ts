@@ -58,7 +58,6 @@ function readDecision(decision: Decision): ParsedDecision {
     requiredDecisions: targets(requirements.map((r) => r.requiredDecision)),
     requiredInputs: targets(requirements.map((r) => r.requiredInput)),
     requiredKnowledge: targets((decision.knowledgeRequirement ?? []).map((r) => r.requiredKnowledge)),
-    logicType: table !== null ? null : (logic?.$type ?? null),
     table,
     logic: readExpression(logic),
   };

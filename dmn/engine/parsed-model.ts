@@ -37,8 +37,6 @@ export interface ParsedDecision {
   readonly requiredInputs: readonly string[];
   /** `href` targets of the knowledge requirements (BKMs and decision services it invokes). */
   readonly requiredKnowledge: readonly string[];
-  /** The moddle type of the decision logic, e.g. `dmn:LiteralExpression`, when it is not a table. */
-  readonly logicType: string | null;
   readonly table: ParsedTable | null;
   /** Any decision logic; for a table, `{ kind: 'table' }` of the same table. */
   readonly logic: ParsedExpression | null;
