@@ -10,6 +10,10 @@ export type EvaluateRequest = z.output<typeof EvaluateRequest>;
 export const EvaluateResponse = z.object({
   model: z.string(),
   results: z.record(z.string(), z.unknown()).describe('Outputs by decision name.'),
+  problems: z
+    .array(z.object({ decision: z.string().nullable(), cell: z.string().nullable(), message: z.string() }))
+    .optional()
+    .describe('Values an item definition rejected (now null in results), by decision and expression; absent when none.'),
   correlationId: z.string(),
   timestamp: z.iso.datetime(),
 });
