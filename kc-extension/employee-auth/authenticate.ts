@@ -62,7 +62,13 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   }
   if (link.kind === 'disabled') return refuse('account_disabled');
 
-  const claims = { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: verdict.employeeRef, company: verdict.company } as const;
+  const claims = {
+    user_type: 'EMPLOYEE',
+    employee_verified: 'true',
+    employee_ref: verdict.employeeRef,
+    company: verdict.company,
+    wifi_eligible: String(verdict.wifiEligible),
+  };
   // Rewriting unchanged attributes costs database writes on every login; write only changes.
   const changed = Object.entries(claims).filter(([name, value]) => link.user.attributes[name as keyof typeof claims] !== value);
   if (changed.length > 0) host.users.setAttributes(link.user.id, Object.fromEntries(changed));

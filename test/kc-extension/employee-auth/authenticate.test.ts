@@ -11,8 +11,14 @@ test('an active verified employee gets a new emp- account with the HR claims', (
   t.is(outcome.type, 'success');
   const [user] = [...host.users.all.values()];
   t.is(user?.username, 'emp-a-1001');
-  t.deepEqual(user?.attributes, { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A' });
+  t.deepEqual(user?.attributes, { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' });
   t.deepEqual(outcome, { type: 'success', userId: user!.id });
+});
+
+test('HR\'s wifiEligible is stored as attribute wifi_eligible, false included', (t) => {
+  const host = fakeHost({ form: form(), replies: [hrOk({ ...ACTIVE, wifiEligible: false })] });
+  t.is(authenticateEmployee(host).type, 'success');
+  t.is([...host.users.all.values()][0]?.attributes['wifi_eligible'], 'false');
 });
 
 test('an existing account carrying the employee reference is reused and refreshed', (t) => {
@@ -26,13 +32,13 @@ test('an existing account carrying the employee reference is reused and refreshe
   t.is(host.users.all.size, 1);
   t.is(host.users.all.get('user-1')?.attributes['company'], 'MEMBER_B');
   t.is(host.users.all.get('user-1')?.attributes['employee_verified'], 'true');
-  t.deepEqual(host.attributeWrites, [['user_type', 'employee_verified', 'company']]);
+  t.deepEqual(host.attributeWrites, [['user_type', 'employee_verified', 'company', 'wifi_eligible']]);
 });
 
 test('a repeat login with unchanged HR data writes no attributes', (t) => {
   const host = fakeHost({
     form: form(),
-    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }],
+    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' } }],
   });
   t.is(authenticateEmployee(host).type, 'success');
   t.deepEqual(host.attributeWrites, []);
