@@ -41,7 +41,7 @@ export async function startServiceProcess(service: string, port: number, env: Re
     await waitFor(`${service} on ${port}`, async () => {
       if (child.exitCode !== null) throw new Error(`${service} exited: ${output.join('')}`);
       return (await fetch(`${url}/health`)).status === 200;
-    }, 60_000);
+    }, 180_000);
   } catch (error) {
     await stop();
     throw error;
