@@ -98,7 +98,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     if (keycloakStarted) keycloak('stop', false, {});
   };
   try {
-    for (const { name, port } of present) {
+    // All at once: the services do not need each other to start, and three of them open a
+    // PGlite database first (initdb in WebAssembly: seconds, more on a busy machine).
+    const launched = present.map(({ name, port }) => {
       const log = join(LOG_DIR, `${name}.log`);
       const out = createWriteStream(log);
       const child = spawn(process.execPath, [join(ROOT, 'dist', 'services', name, 'main.js')], {
@@ -109,8 +111,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       child.stdout?.pipe(out);
       child.stderr?.pipe(out);
       children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitHealthy(url, child, 20_000).catch((error: Error) => {
+      return { name, log, child, url: `http://127.0.0.1:${port}` };
+    });
+    for (const { name, log, child, url } of launched) {
+      await waitHealthy(url, child, 120_000).catch((error: Error) => {
         throw new Error(`${name} did not start: ${error.message} (see ${log})`);
       });
       started.push({ name, url, log });
