@@ -4,6 +4,8 @@ import { URLS } from '../platform-urls.js';
 
 // The entitlement service with tokens from the real Keycloak, the real decision service and the
 // real loyalty service (spec 4.3, 4.5, 4.6).
+// Serial: Keycloak refused a second password grant for a user while the first was in flight
+// (user_temporarily_disabled) when these ran at once; one sign-in at a time, as a person signs in.
 test.before(async () => {
   await requireServices();
   await hrFault('none');
@@ -26,7 +28,7 @@ const CUSTOMERS: [string, string, Record<string, unknown>][] = [
   ['silver@demo.example', 'silver-demo-pass', { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER' } }],
 ];
 for (const [username, password, expected] of CUSTOMERS) {
-  test(`customer ${username} gets ${String(expected['entitlementType'])}`, async (t) => {
+  test.serial(`customer ${username} gets ${String(expected['entitlementType'])}`, async (t) => {
     const grant = await customerGrant(username, password);
     t.is(grant.status, 200, grant.text);
     const reply = await evaluate(grant.body['access_token']);
@@ -58,15 +60,17 @@ test.serial('an employee of PARTNER-X is denied COMPANY_NOT_ELIGIBLE', async (t)
   t.like(reply.body, { code: 'ENTITLEMENT_DENIED', reason: 'COMPANY_NOT_ELIGIBLE', eligible: false });
 });
 
-test('a real token whose sub the body contradicts is 403 FORBIDDEN', async (t) => {
+test.serial('a real token whose sub the body contradicts is 403 FORBIDDEN', async (t) => {
   const grant = await customerGrant('bob@example.com', 'bob-demo-pass');
+  t.is(grant.status, 200, grant.text);
   const reply = await evaluate(grant.body['access_token'], { subjectId: '00000000-0000-4000-8000-000000000000' });
   t.is(reply.status, 403);
   t.is(reply.body['code'], 'FORBIDDEN');
 });
 
-test('loyalty hanging: a GOLD member still gets the baseline, after about the 2 s budget', async (t) => {
+test.serial('loyalty hanging: a GOLD member still gets the baseline, after about the 2 s budget', async (t) => {
   const grant = await customerGrant('gold@demo.example', 'gold-demo-pass');
+  t.is(grant.status, 200, grant.text);
   const fault = (mode: string, delayMs = 0) =>
     fetch(`${URLS.loyalty}/admin/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, delayMs }) });
   await fault('timeout', 5000);
