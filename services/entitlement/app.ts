@@ -1,5 +1,5 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
-import { openDatabase, type Database } from '../kit/store/index.js';
+import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import type { EntitlementConfig } from './config.js';
 import { createDecisionClient, type DecisionClient } from './decision-client.js';
 import { createEntitlementStore } from './entitlement-store.js';
@@ -24,14 +24,7 @@ export async function createApp(config: EntitlementConfig, logger: Logger, deps:
   const store = createEntitlementStore(db, now);
   const loyalty = deps.loyalty ?? createLoyaltyClient(config, logger);
   const evaluateDeps = { store, loyalty, decisions: deps.decisions ?? createDecisionClient(config), now };
-  const health = healthRoute('entitlement', async () => {
-    try {
-      await db.query('SELECT 1');
-      return { ready: true, detail: { store: db.kind, loyaltyBreaker: loyalty.breakerState(), policyFallback: config.POLICY_FALLBACK } };
-    } catch {
-      return { ready: false, code: 'SERVICE_UNAVAILABLE', message: 'The entitlement store is unreachable.' };
-    }
-  });
+  const health = healthRoute('entitlement', storeReadiness(db, 'entitlement', () => ({ loyaltyBreaker: loyalty.breakerState(), policyFallback: config.POLICY_FALLBACK })));
   const routes = [health, ...entitlementRoutes(deps.verify ?? createTokenVerifier(config), evaluateDeps, store)];
   const app = createServiceApp({ service: 'entitlement', logger, routes });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };

@@ -1,5 +1,5 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
-import { openDatabase, type Database } from '../kit/store/index.js';
+import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
 import { authRoutes } from './auth-routes.js';
 import { captiveRoute } from './captive-route.js';
@@ -29,14 +29,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const store = createPortalSessionStore(db, createTokenCipher(config.PORTAL_TOKEN_KEY), now);
   const upstreams = deps.upstreams ?? createUpstreams(config);
   const routes = [
-    healthRoute('portal', async () => {
-      try {
-        await db.query('SELECT 1');
-        return { ready: true, detail: { store: db.kind } };
-      } catch {
-        return { ready: false, code: 'SERVICE_UNAVAILABLE', message: 'The portal session store is unreachable.' };
-      }
-    }),
+    healthRoute('portal', storeReadiness(db, 'portal session')),
     ...authRoutes({
       config,
       store,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Entitlement } from '../entitlement/schemas.js';
 
 /** Spec 2.3. Passwords are checked for presence and length only; Keycloak judges them. */
 export const LoginRequest = z.strictObject({
@@ -19,18 +20,6 @@ export const EmployeeVerifyRequest = z.strictObject({
   citizenId: z.string().min(1, 'is required').max(256),
 });
 
-const Entitlement = z
-  .object({
-    entitlementId: z.string(),
-    subjectId: z.string(),
-    sessionId: z.string().nullable(),
-    eligible: z.boolean(),
-    entitlementType: z.string(),
-    status: z.enum(['ACTIVE', 'DENIED']),
-    validFrom: z.string(),
-    validUntil: z.string(),
-  })
-  .loose();
 
 const Session = z
   .object({

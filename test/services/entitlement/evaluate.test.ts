@@ -1,33 +1,20 @@
 import test, { type ExecutionContext } from 'ava';
-import type { Database } from '../../../services/kit/store/index.js';
 import { assertError } from '../../helpers/error-shape.js';
-import { bootEntitlement, customerClaims, decisionService, employeeClaims, KeySet, loyaltyStub, openEntitlementDb } from './harness.js';
+import { bootEntitlement, customerClaims, employeeClaims, loyaltyStub, sharedPeers } from './harness.js';
 
 // Spec 4.3 with real tokens signed here, the real decision service in process and a loyalty stub.
-let db: Database;
-let keys: KeySet;
-let decision: { url: string; close(): Promise<void> };
-test.before(async () => {
-  db = await openEntitlementDb('memory');
-  keys = await KeySet.start(undefined);
-  decision = await decisionService();
-});
-test.after.always(async () => {
-  await db?.close();
-  await keys?.server?.close();
-  await decision?.close();
-});
+const shared = sharedPeers(test);
 
 async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
   const loyalty = await loyaltyStub(t);
-  const service = await bootEntitlement(t, db, { IDP_JWKS_URL: keys.url, DECISION_URL: decision.url, LOYALTY_URL: loyalty.url, ...env });
+  const service = await bootEntitlement(t, shared.db, { IDP_JWKS_URL: shared.keys.url, DECISION_URL: shared.decision.url, LOYALTY_URL: loyalty.url, ...env });
   return { service, loyalty };
 }
 
 test('a customer gets the baseline entitlement of spec 2.6, valid for the rule\'s ttl', async (t) => {
   const { service } = await setup(t);
   const claims = customerClaims();
-  const reply = await service.evaluate(await keys.token(claims), { subjectId: claims.sub, sessionId: null });
+  const reply = await service.evaluate(await shared.keys.token(claims), { subjectId: claims.sub, sessionId: null });
   t.is(reply.status, 201, reply.text);
   t.like(reply.body, {
     subjectId: claims.sub,
@@ -44,13 +31,13 @@ test('a customer gets the baseline entitlement of spec 2.6, valid for the rule\'
 
 test('no body at all is fine: the token is the input', async (t) => {
   const { service } = await setup(t);
-  const reply = await service.evaluate(await keys.token(customerClaims()));
+  const reply = await service.evaluate(await shared.keys.token(customerClaims()));
   t.is(reply.status, 201, reply.text);
 });
 
 test('an employee of a member company gets the employee package with the HR reference; loyalty is never asked', async (t) => {
   const { service, loyalty } = await setup(t);
-  const reply = await service.evaluate(await keys.token(employeeClaims('MEMBER_B')), {});
+  const reply = await service.evaluate(await shared.keys.token(employeeClaims('MEMBER_B')), {});
   t.is(reply.status, 201, reply.text);
   t.like(reply.body, { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'EMPLOYEE_VERIFICATION', sourceRef: 'HR-A-0001' } });
   t.is(Date.parse(String(reply.body['validUntil'])) - Date.parse(String(reply.body['validFrom'])), 14400 * 1000);
@@ -65,7 +52,7 @@ const DENIALS: [string, Record<string, unknown>, string][] = [
 for (const [who, claims, reason] of DENIALS) {
   test(`${who} is denied: 403 ENTITLEMENT_DENIED, eligible false, reason ${reason}`, async (t) => {
     const { service } = await setup(t);
-    const reply = await service.evaluate(await keys.token(claims), {});
+    const reply = await service.evaluate(await shared.keys.token(claims), {});
     assertError(t, reply, 403, 'ENTITLEMENT_DENIED');
     t.like(reply.body, { eligible: false, reason });
   });
@@ -73,7 +60,7 @@ for (const [who, claims, reason] of DENIALS) {
 
 test('a GOLD member with the benefit gets the plus package, with the member reference', async (t) => {
   const { service, loyalty } = await setup(t);
-  const reply = await service.evaluate(await keys.token(customerClaims('gold@demo.example')), {});
+  const reply = await service.evaluate(await shared.keys.token(customerClaims('gold@demo.example')), {});
   t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BOOST', deviceSlots: 2, sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-GOLD-1' } });
   t.is(loyalty.hits, 1);
 });
@@ -81,7 +68,7 @@ test('a GOLD member with the benefit gets the plus package, with the member refe
 test('a freshly registered account (no user_type claim) is looked up and gets the baseline', async (t) => {
   const { service, loyalty } = await setup(t);
   const { user_type: _none, ...claims } = customerClaims('silver@demo.example');
-  const reply = await service.evaluate(await keys.token(claims), {});
+  const reply = await service.evaluate(await shared.keys.token(claims), {});
   t.is(reply.status, 201, reply.text);
   t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { sourceType: 'LOYALTY_TIER' } });
   t.is(loyalty.hits, 1);
@@ -89,12 +76,12 @@ test('a freshly registered account (no user_type claim) is looked up and gets th
 
 test('the token decides: a body subjectId contradicting sub is 403 FORBIDDEN', async (t) => {
   const { service } = await setup(t);
-  assertError(t, await service.evaluate(await keys.token(customerClaims()), { subjectId: '00000000-0000-4000-8000-000000000000' }), 403, 'FORBIDDEN');
+  assertError(t, await service.evaluate(await shared.keys.token(customerClaims()), { subjectId: '00000000-0000-4000-8000-000000000000' }), 403, 'FORBIDDEN');
 });
 
 test('a contradicting userType hint is logged and ignored', async (t) => {
   const { service } = await setup(t);
-  const reply = await service.evaluate(await keys.token(customerClaims()), { userType: 'EMPLOYEE', employeeVerified: true, company: 'MEMBER_A' });
+  const reply = await service.evaluate(await shared.keys.token(customerClaims()), { userType: 'EMPLOYEE', employeeVerified: true, company: 'MEMBER_A' });
   t.is(reply.status, 201);
   t.is(reply.body['entitlementType'], 'WIFI_CUSTOMER_BASIC');
   t.true(service.lines.some((line) => line.includes('contradicts the token')));
@@ -102,7 +89,7 @@ test('a contradicting userType hint is logged and ignored', async (t) => {
 
 test('bad bodies are 400: unknown fields, wrong types, a malformed sessionId', async (t) => {
   const { service } = await setup(t);
-  const token = await keys.token(customerClaims());
+  const token = await shared.keys.token(customerClaims());
   for (const body of [{ admin: true }, { employeeVerified: 'yes' }, { sessionId: 'has space' }, [1]]) {
     assertError(t, await service.evaluate(token, body), 400, 'INVALID_REQUEST');
   }
@@ -111,12 +98,12 @@ test('bad bodies are 400: unknown fields, wrong types, a malformed sessionId', a
 test('reads: 200 for the caller\'s own entitlement, 404 for unknown ids and for another subject\'s', async (t) => {
   const { service } = await setup(t);
   const claims = customerClaims();
-  const token = await keys.token(claims);
+  const token = await shared.keys.token(claims);
   const id = String((await service.evaluate(token, {})).body['entitlementId']);
   const own = await service.read(token, id);
   t.is(own.status, 200);
   t.like(own.body, { entitlementId: id, subjectId: claims.sub, replayed: false });
-  assertError(t, await service.read(await keys.token(customerClaims()), id), 404, 'NOT_FOUND');
+  assertError(t, await service.read(await shared.keys.token(customerClaims()), id), 404, 'NOT_FOUND');
   assertError(t, await service.read(token, 'ent-00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
   assertError(t, await service.read(token, 'bad_id'), 400, 'INVALID_REQUEST');
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { ExecutionContext } from 'ava';
+import type { ExecutionContext, TestFn } from 'ava';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createApp as createDecisionApp } from '../../../services/decision/app.js';
 import { DecisionConfig } from '../../../services/decision/config.js';
@@ -142,4 +142,26 @@ export async function bootEntitlement(t: ExecutionContext, db: Database, env: Re
       booted.request('POST', '/api/v1/entitlements/evaluate', { ...(body === undefined ? {} : { json: body }), headers: { ...auth(token), ...headers } }),
     read: (token, id) => booted.request('GET', `/api/v1/entitlements/${id}`, { headers: auth(token) }),
   };
+}
+
+export interface Shared {
+  db: Database;
+  keys: KeySet;
+  decision: { url: string; close(): Promise<void> };
+}
+
+/** One in-memory database, one key set and one decision service for a whole test file. */
+export function sharedPeers(test: TestFn): Shared {
+  const shared = {} as Shared;
+  test.before(async () => {
+    shared.db = await openEntitlementDb('memory');
+    shared.keys = await KeySet.start(undefined);
+    shared.decision = await decisionService();
+  });
+  test.after.always(async () => {
+    await shared.db?.close();
+    await shared.keys?.server?.close();
+    await shared.decision?.close();
+  });
+  return shared;
 }
