@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
   DMN_EVALUATION_ERROR: { status: 422, message: 'The decision model could not be evaluated.' },
   MODEL_NOT_FOUND: { status: 404, message: 'No decision model has that name.' },
   NOT_FOUND: { status: 404, message: 'Nothing exists at this address.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This address does not answer that method; see the Allow header.' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'A service this request needs is unavailable.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },
