@@ -2,7 +2,7 @@ import { describeProblem, evaluate } from '../../dmn/engine/index.js';
 import { ApiError, healthRoute, route, type Route } from '../kit/index.js';
 import type { Runtime } from './model-directory.js';
 import type { RuntimeHolder } from './runtime-holder.js';
-import { EvaluateRequest, EvaluateResponse, ModelList, ReloadResponse } from './schemas.js';
+import { ModelName, EvaluateRequest, EvaluateResponse, ModelList, ReloadResponse } from './schemas.js';
 
 const notServing = (holder: RuntimeHolder) => `No decision model is loaded: ${holder.lastFailure() ?? 'not loaded yet'}.`;
 
@@ -32,6 +32,7 @@ export function decisionRoutes(holder: RuntimeHolder): Route[] {
     method: 'post',
     path: '/api/v1/decisions/:model/evaluate',
     summary: 'Evaluate a model, or one of its decisions, against the inputs.',
+    params: { model: ModelName },
     body: EvaluateRequest,
     responses: {
       200: { description: 'Outputs by decision.', schema: EvaluateResponse },

@@ -58,7 +58,7 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
       path: '/api/v1/entitlements/:entitlementId',
       summary: 'Reads one of the caller\'s entitlements.',
       security: 'bearer',
-      params: z.object({ entitlementId: z.string().regex(ENTITLEMENT_ID_PATTERN) }),
+      params: { entitlementId: z.string().regex(ENTITLEMENT_ID_PATTERN) },
       steps: [auth],
       responses: {
         200: { description: 'The entitlement.', schema: Entitlement },

@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   // IETF httpapi Idempotency-Key draft: a key reused with another payload, or still in flight.
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used for a different request.' },
   IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, message: 'A request with this Idempotency-Key is still being processed.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This address does not answer that method; see the Allow header.' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'A service this request needs is unavailable.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },

@@ -26,7 +26,7 @@ const entitlementRequired: RequestHandler = (req, _res, next) => {
 };
 
 const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this id.' });
-const sessionIdPath = z.object({ sessionId: z.string().regex(SESSION_ID_PATTERN) });
+const sessionIdPath = { sessionId: z.string().regex(SESSION_ID_PATTERN) };
 const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' } };
 
 /** Spec 4.4, the four session endpoints; every one needs the API key. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -8,16 +9,6 @@ export interface RunningService {
   child: ChildProcess;
   output: string[];
   stop(): Promise<void>;
-}
-
-/** Waits until `check` resolves true, polling; fails after `timeoutMs` with `what`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Starts a service's main.ts as its own process (tsx) with this environment; resolves once /health answers 200. */
@@ -38,10 +29,14 @@ export async function startServiceProcess(service: string, port: number, env: Re
       child.kill('SIGTERM');
     });
   try {
-    await waitFor(`${service} on ${port}`, async () => {
-      if (child.exitCode !== null) throw new Error(`${service} exited: ${output.join('')}`);
-      return (await fetch(`${url}/health`)).status === 200;
-    }, 180_000);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${service} exited: ${output.join('')}`);
+        return (await fetch(`${url}/health`).catch(() => undefined))?.status;
+      },
+      (status) => status === 200,
+      { timeoutMs: 180_000, intervalMs: 100 },
+    );
   } catch (error) {
     await stop();
     throw error;

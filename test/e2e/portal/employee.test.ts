@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { KC_LOG } from '../keycloak/kc-files.js';
 import { hrFault, hrResetLimits, randomEmployeeId, requireServices } from '../keycloak/kc-client.js';
-import { waitFor } from '../../helpers/process.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { PortalBrowser, stableError } from './portal-client.js';
 
 // Employee sign-in through the portal against real Keycloak and HR. HR's fault mode is global:
@@ -72,7 +72,7 @@ test.serial('one correlation id per sign-in reaches Keycloak, HR, entitlement an
   t.regex(id, /^corr-[0-9a-f-]{36}$/);
   const logs = ['portal', 'hr', 'entitlement', 'session'].map((name) => [name, `.run/logs/${name}.log`] as const);
   for (const [name, file] of [...logs, ['keycloak', KC_LOG] as const]) {
-    await waitFor(`${name} to log ${id}`, async () => (await readFile(file, 'utf8')).includes(id), 10_000).catch(() => undefined);
-    t.true((await readFile(file, 'utf8')).includes(id), `${name} logged the sign-in's correlation id`);
+    const logged = await waitFor(async () => (await readFile(file, 'utf8')).includes(id), Boolean, { timeoutMs: 10_000 }).catch(() => false);
+    t.true(logged, `${name} logged the sign-in's correlation id`);
   }
 });

@@ -131,7 +131,8 @@ export const openEntitlementDb = (backend: Backend, postgresUrl?: string): Promi
 
 export async function bootEntitlement(t: ExecutionContext, db: Database, env: Record<string, string>): Promise<EntitlementUnderTest> {
   const { logger, lines } = capturingLogger('entitlement');
-  const config = EntitlementConfig.parse({ IDP_ISSUER: ISSUER, JWKS_COOLDOWN_MS: '0', ...env });
+  // Generous budgets: a busy two-core machine must not turn a slow key fetch into a 401.
+  const config = EntitlementConfig.parse({ IDP_ISSUER: ISSUER, JWKS_COOLDOWN_MS: '0', JWKS_TIMEOUT_MS: '20000', DECISION_TIMEOUT_MS: '15000', ...env });
   const { app } = await createApp(config, logger, { db });
   const booted = await boot(t, app);
   const auth = (token: string | undefined): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` });
