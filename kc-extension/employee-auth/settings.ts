@@ -16,8 +16,10 @@ function intSetting(raw: string | undefined, fallback: number, min: number, max:
   return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
-/** Undefined when the config is unusable: the authenticator then fails closed. */
-export function readSettings(config: Record<string, string>): EmployeeAuthSettings | undefined {
+export type SettingsOutcome = { ok: true; settings: EmployeeAuthSettings } | { ok: false; unusable: string[] };
+
+/** The settings, or the names (never the values) of those that are unusable: the authenticator then fails closed. */
+export function readSettings(config: Record<string, string>): SettingsOutcome {
   const hrUrl = config['hrUrl']?.trim().replace(/\/+$/, '');
   const hrApiKey = config['hrApiKey'];
   const hrTimeoutMs = intSetting(config['hrTimeoutMs'], DEFAULTS.hrTimeoutMs, 100, 60_000);
@@ -28,7 +30,15 @@ export function readSettings(config: Record<string, string>): EmployeeAuthSettin
     hrUrl === undefined || !/^https?:\/\/\S+$/.test(hrUrl) || hrApiKey === undefined || hrApiKey === '' ||
     hrTimeoutMs === undefined || hrAttempts === undefined || submitLimit === undefined || submitWindowSeconds === undefined
   ) {
-    return undefined;
+    const checks: Array<[string, boolean]> = [
+      ['hrUrl', hrUrl !== undefined && /^https?:\/\/\S+$/.test(hrUrl)],
+      ['hrApiKey', hrApiKey !== undefined && hrApiKey !== ''],
+      ['hrTimeoutMs', hrTimeoutMs !== undefined],
+      ['hrAttempts', hrAttempts !== undefined],
+      ['submitLimit', submitLimit !== undefined],
+      ['submitWindowSeconds', submitWindowSeconds !== undefined],
+    ];
+    return { ok: false, unusable: checks.filter(([, usable]) => !usable).map(([name]) => name) };
   }
-  return { hrUrl, hrApiKey, hrTimeoutMs, hrAttempts, submitLimit, submitWindowSeconds };
+  return { ok: true, settings: { hrUrl, hrApiKey, hrTimeoutMs, hrAttempts, submitLimit, submitWindowSeconds } };
 }
