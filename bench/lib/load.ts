@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -22,26 +23,11 @@ export async function startServer(entry: string, port: number, env: Record<strin
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${entry} did not start`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  await waitHealthy(url, child, 20_000).catch((error: Error) => {
+    child.kill('SIGTERM');
+    throw new Error(`${entry}: ${error.message}`);
+  });
+  return { url, child, stop: () => stopChild(child) };
 }
 
 export interface LoadResult {
