@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopChild, waitHealthy } from './child-process.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 const LOG_DIR = join(ROOT, '.run', 'logs');
@@ -46,33 +47,6 @@ async function portInUse(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`no healthy answer within ${timeoutMs} ms`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 function keycloak(command: 'start' | 'stop', fresh: boolean, env: Record<string, string>): void {

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -27,26 +28,11 @@ export async function startServer(entry: string, port: number, env: Record<strin
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: 'ignore',
   });
-  const deadline = Date.now() + readyWithinMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${entry} did not start`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  await waitHealthy(url, child, readyWithinMs).catch((error: Error) => {
+    child.kill('SIGTERM');
+    throw new Error(`${entry}: ${error.message}`);
+  });
+  return { url, child, stop: () => stopChild(child) };
 }
 
 export interface LoadResult {

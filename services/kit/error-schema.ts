@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
-
-const CODES = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];
+import { CORRELATION_ID_PATTERN, DENIAL_REASONS, ERROR_CODES } from '../../contract/index.js';
 
 /** Spec 2.2: the error object, as documented in every service's OpenAPI document. */
 export const ErrorBodySchema = z
   .object({
-    code: z.enum(CODES),
+    code: z.enum(ERROR_CODES),
     message: z.string(),
-    correlationId: z.string().regex(/^corr-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
+    correlationId: z.string().regex(CORRELATION_ID_PATTERN),
     timestamp: z.iso.datetime(),
-    reason: z.enum(['COMPANY_NOT_ELIGIBLE', 'EMPLOYEE_NOT_VERIFIED', 'UNKNOWN_USER_TYPE', 'NOT_FOUND_OR_MISMATCH', 'EMPLOYEE_INACTIVE']).optional(),
+    reason: z.enum(DENIAL_REASONS).optional(),
     eligible: z.boolean().optional(),
   })
   .strict()

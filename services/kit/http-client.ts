@@ -30,7 +30,12 @@ export interface OutboundCall {
   correlationId: string;
   /** Budget of one attempt, in milliseconds. */
   timeoutMs: number;
-  /** Total attempts; only timeouts and unreachable peers are retried, and only for safe calls. */
+  /**
+   * Total attempts (default 1). Timeouts and unreachable peers are retried whatever the method,
+   * so the caller decides what is safe to repeat: give more than one only to reads, read-only
+   * POSTs (HR verify) and writes carrying an Idempotency-Key. An HTTP answer and an unreadable
+   * body are never retried.
+   */
   attempts?: number;
 }
 

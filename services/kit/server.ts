@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface BaseConfig {
-  PORT: number;
+  /** Unset: the service's spec port (`defaultPort`); 0: any free port. */
+  PORT?: number | undefined;
   HOST: string;
   LOG_LEVEL: string;
 }
@@ -45,9 +46,9 @@ export async function runService<S extends z.ZodType<BaseConfig>>(definition: Se
   const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
   const created = await definition.createApp(config, logger);
   const { app, close } = 'app' in created ? created : { app: created, close: async () => undefined };
-  const port = config.PORT === 0 ? definition.defaultPort : config.PORT;
-  const server = await listen(app, port, config.HOST);
-  logger.info({ port, host: config.HOST }, 'listening');
+  const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST);
+  const address = server.address();
+  logger.info({ port: typeof address === 'object' && address !== null ? address.port : undefined, host: config.HOST }, 'listening');
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping');
     server.close(() => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from './wait-for.js';
+import { stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -11,7 +11,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Starts a service's main.ts as its own process (tsx) with this environment; resolves once /health answers 200. */
+/**
+ * Starts a service's main.ts as its own process (tsx) with this environment; resolves once
+ * /health answers 200 (a first PGlite start on a busy machine may take a while).
+ */
 export async function startServiceProcess(service: string, port: number, env: Record<string, string>): Promise<RunningService> {
   const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/main.ts`], {
     cwd: ROOT,
@@ -22,24 +25,9 @@ export async function startServiceProcess(service: string, port: number, env: Re
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${service} exited: ${output.join('')}`);
-        return (await fetch(`${url}/health`).catch(() => undefined))?.status;
-      },
-      (status) => status === 200,
-      { timeoutMs: 180_000, intervalMs: 100 },
-    );
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, child, output, stop };
+  await waitHealthy(url, child, 180_000).catch(async (error: Error) => {
+    await stopChild(child);
+    throw new Error(`${service}: ${error.message} ${output.join('')}`);
+  });
+  return { url, child, output, stop: () => stopChild(child) };
 }

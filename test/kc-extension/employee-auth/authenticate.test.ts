@@ -148,11 +148,20 @@ test('an emp- username taken by an account without the reference is a conflict, 
   t.is(host.users.all.get('user-1')?.attributes['employee_ref'], 'HR-OTHER');
 });
 
-test('an unusable config fails closed without calling HR', (t) => {
-  for (const config of [{}, { ...HR_CONFIG, hrUrl: 'not a url' }, { ...HR_CONFIG, hrApiKey: '' }, { ...HR_CONFIG, hrTimeoutMs: 'x' }]) {
+test('an unusable config fails closed without calling HR, with its own answer and a log line naming the settings', (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, 'hrUrl, hrApiKey'],
+    [{ ...HR_CONFIG, hrUrl: 'not a url' }, 'hrUrl'],
+    [{ ...HR_CONFIG, hrApiKey: '' }, 'hrApiKey'],
+    [{ ...HR_CONFIG, hrTimeoutMs: 'x' }, 'hrTimeoutMs'],
+    [{ ...HR_CONFIG, submitLimit: '0' }, 'submitLimit'],
+  ];
+  for (const [config, names] of cases) {
     const host = fakeHost({ form: form(), config });
-    t.like(authenticateEmployee(host), { status: 503, body: { error: 'hr_unavailable' } });
+    t.like(authenticateEmployee(host), { status: 503, body: { error: 'authenticator_misconfigured', error_description: 'AUTHENTICATOR_MISCONFIGURED' } });
     t.is(host.httpCalls.length, 0);
+    t.true(host.logs.some((line) => line.startsWith(`error employee authenticator misconfigured: unusable settings ${names};`)), JSON.stringify(host.logs));
+    t.false(host.logs.some((line) => line.includes('not a url')), 'the value is not logged');
   }
 });
 
