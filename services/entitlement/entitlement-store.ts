@@ -58,11 +58,17 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
     },
 
     async save(entitlement, sessionId, key) {
+      const row = [entitlement.entitlementId, entitlement.subjectId, sessionId, JSON.stringify(entitlement), now()];
+      // Neither a key to settle nor a session to deduplicate: one statement, no transaction.
+      if (key === undefined && sessionId === null) {
+        await db.query('INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)', row);
+        return { entitlement, replayed: false };
+      }
       return db.transaction(async (tx) => {
         const inserted = await tx.query(
           `INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT DO NOTHING RETURNING entitlement_id`,
-          [entitlement.entitlementId, entitlement.subjectId, sessionId, JSON.stringify(entitlement), now()],
+          row,
         );
         let stored = entitlement;
         let replayed = false;
