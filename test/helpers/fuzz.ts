@@ -61,10 +61,18 @@ export async function fuzzService(t: ExecutionContext, booted: Booted, target: F
   const total = options.requests ?? 300;
   for (let i = 0; i < total; i += 1) {
     const planned = plan(random, document, operations, target);
-    const response = await fetch(booted.url + planned.path, { method: planned.method, headers: planned.headers, body: planned.body });
-    const text = await response.text();
-    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     const where = `request ${i} (seed ${seed}): ${planned.method} ${planned.path} ${planned.body?.slice(0, 120) ?? ''}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(booted.url + planned.path, { method: planned.method, headers: planned.headers, body: planned.body });
+      text = await response.text();
+    } catch (error) {
+      // A connection the service dropped is a finding like a 5xx: name the request and the cause.
+      problems.push(`${where} -> no answer: ${String((error as Error).cause ?? error)}`);
+      continue;
+    }
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     if (response.status >= 500) problems.push(`${where} -> ${response.status}: no 5xx allowed (${text.slice(0, 200)})`);
     const problem = responseProblem(document, planned.method, planned.path, response.status, parseJson(text), response.headers.get('allow'));
     if (problem !== undefined) problems.push(`${where}: ${problem}`);
