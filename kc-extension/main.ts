@@ -4,16 +4,16 @@
  */
 import { authenticateEmployee as authenticate } from './employee-auth/authenticate.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
-import { adaptAdminRequest, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
+import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
-import { handleAdminRequest } from './svc-admin/handle-admin.js';
+import { handleAdminRequest } from './svc-admin/router.js';
 
 export function authenticateEmployee(raw: JavaAuthHost): string {
   return outcomeToJava(authenticate(adaptAuthHost(raw)));
 }
 
 export function handleAdmin(raw: JavaAdminHost): string {
-  return replyToJava(handleAdminRequest(adaptAdminRequest(raw)));
+  return replyToJava(handleAdminRequest(adaptAdminHost(raw)));
 }
 
 /** Runs the authenticator `rounds` times against an in-memory host (start-up warm-up). */

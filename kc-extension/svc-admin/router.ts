@@ -1,0 +1,57 @@
+import type { AdminHost, AdminReply } from '../host/admin-host.js';
+import { authorize } from './authorize.js';
+import { deleteRoute, listRoute, putRoute } from './companies.js';
+import type { AdminContext, RouteResult } from './context.js';
+import { eventsRoute } from './event-log.js';
+import { probeRoute } from './probe.js';
+import { SHELL_PAGE } from './shell-page.js';
+import { webhookRoute } from './webhook.js';
+import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error.js';
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  /** `/api/*` needs the realm token (spec 5); the webhook is signed instead (spec 6). */
+  guarded: boolean;
+  handle(context: AdminContext, ...params: string[]): RouteResult;
+}
+
+const SEGMENT = '([^/]+)';
+const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/api\/companies$/, guarded: true, handle: listRoute },
+  { method: 'PUT', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), guarded: true, handle: putRoute },
+  { method: 'DELETE', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), guarded: true, handle: deleteRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/companies/${SEGMENT}/test$`), guarded: true, handle: probeRoute },
+  { method: 'GET', pattern: /^\/api\/events$/, guarded: true, handle: eventsRoute },
+  { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), guarded: false, handle: webhookRoute },
+];
+
+function route(context: AdminContext): RouteResult {
+  const { method, path } = context.host.request;
+  // Unknown /api/* paths also need the token, so the API's shape is not revealed to strangers.
+  if (path.startsWith('/api/')) authorize(context);
+  for (const candidate of ROUTES) {
+    const match = candidate.pattern.exec(path);
+    if (match === null || candidate.method !== method) continue;
+    return candidate.handle(context, ...match.slice(1).map(decodeURIComponent));
+  }
+  throw new AdminError('NOT_FOUND', 'No such svc-admin resource.');
+}
+
+/** The module's single entry: shell page, API, webhook; every failure is the spec 2.2 object. */
+export function handleAdminRequest(host: AdminHost): AdminReply {
+  const { method, path } = host.request;
+  if (method === 'GET' && (path === '/' || path === '')) {
+    return { status: 200, contentType: 'text/html; charset=utf-8', body: SHELL_PAGE };
+  }
+  const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
+  try {
+    const result = route(context);
+    const reply = jsonReply(result.status, result.body, context.correlationId);
+    return result.rollback === true ? { ...reply, rollback: true } : reply;
+  } catch (error) {
+    if (error instanceof AdminError) return { ...errorReply(error, context.correlationId, host.nowMs()), rollback: true };
+    host.log('error', `svc-admin request failed: ${error instanceof Error ? error.name : 'unknown'}`);
+    return { ...errorReply(new AdminError('INTERNAL_ERROR'), context.correlationId, host.nowMs()), rollback: true };
+  }
+}
