@@ -3,6 +3,7 @@ import { authorize } from './authorize.js';
 import { deleteRoute, listRoute, putRoute } from './companies.js';
 import type { AdminContext, RouteResult } from './context.js';
 import { eventsRoute } from './event-log.js';
+import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { SHELL_PAGE } from './shell-page.js';
 import { webhookRoute } from './webhook.js';
@@ -11,24 +12,23 @@ import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error
 interface Route {
   method: string;
   pattern: RegExp;
-  /** `/api/*` needs the realm token (spec 5); the webhook is signed instead (spec 6). */
-  guarded: boolean;
   handle(context: AdminContext, ...params: string[]): RouteResult;
 }
 
 const SEGMENT = '([^/]+)';
 const ROUTES: Route[] = [
-  { method: 'GET', pattern: /^\/api\/companies$/, guarded: true, handle: listRoute },
-  { method: 'PUT', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), guarded: true, handle: putRoute },
-  { method: 'DELETE', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), guarded: true, handle: deleteRoute },
-  { method: 'POST', pattern: new RegExp(`^/api/companies/${SEGMENT}/test$`), guarded: true, handle: probeRoute },
-  { method: 'GET', pattern: /^\/api\/events$/, guarded: true, handle: eventsRoute },
-  { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), guarded: false, handle: webhookRoute },
+  { method: 'GET', pattern: /^\/api\/companies$/, handle: listRoute },
+  { method: 'PUT', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), handle: putRoute },
+  { method: 'DELETE', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), handle: deleteRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/companies/${SEGMENT}/test$`), handle: probeRoute },
+  { method: 'GET', pattern: /^\/api\/events$/, handle: eventsRoute },
+  { method: 'POST', pattern: /^\/api\/import$/, handle: importRoute },
+  { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
 function route(context: AdminContext): RouteResult {
   const { method, path } = context.host.request;
-  // Unknown /api/* paths also need the token, so the API's shape is not revealed to strangers.
+  // spec 5: all of /api/* (unknown paths too) needs the realm token; the webhook is signed instead (spec 6).
   if (path.startsWith('/api/')) authorize(context);
   for (const candidate of ROUTES) {
     const match = candidate.pattern.exec(path);
