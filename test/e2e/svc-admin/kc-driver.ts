@@ -13,6 +13,19 @@ export async function operatorToken(): Promise<string> {
   return String(reply.body['access_token']);
 }
 
+/** A customer of its own (not a shared demo account, whose brute-force state other suites touch). */
+async function customerToken(master: string): Promise<string> {
+  const username = `svc-customer-${randomUUID().slice(0, 8)}@example.com`;
+  const password = `pw-${randomUUID()}`;
+  await adminApi(master, 'POST', '/users', {
+    username, email: username, enabled: true, attributes: { user_type: ['CUSTOMER'] },
+    credentials: [{ type: 'password', value: password, temporary: false }],
+  });
+  const reply = await customerGrant(username, password);
+  if (reply.status !== 200) throw new Error(`customer token: ${reply.status}`);
+  return String(reply.body['access_token']);
+}
+
 async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,11 +36,8 @@ const origin = (server: Server): string => `http://127.0.0.1:${(server.address()
 
 /** A Driver over the running Keycloak at IDP_URL. */
 export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
-  const [operator, customer, master] = await Promise.all([
-    operatorToken(),
-    customerGrant('bob@example.com', process.env['BOB_PASSWORD'] ?? 'bob-demo-pass').then((reply) => String(reply.body['access_token'])),
-    adminToken(),
-  ]);
+  const [operator, master] = await Promise.all([operatorToken(), adminToken()]);
+  const customer = await customerToken(master);
   const healthy = await listen((request, response) => response.writeHead(request.url === '/health' ? 200 : 404).end());
   const closed = await listen(() => undefined);
   const deadOrigin = origin(closed);
