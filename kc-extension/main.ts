@@ -12,8 +12,15 @@ export function authenticateEmployee(raw: JavaAuthHost): string {
   return outcomeToJava(authenticate(adaptAuthHost(raw)));
 }
 
+/**
+ * Answers the reply as a string, or '' when the reply is asynchronous: it then reaches Java
+ * through `raw.complete` once the promise jobs have run (GraalJS runs them before returning).
+ */
 export function handleAdmin(raw: JavaAdminHost): string {
-  return replyToJava(handleAdminRequest(adaptAdminHost(raw)));
+  const reply = handleAdminRequest(adaptAdminHost(raw));
+  if (!(reply instanceof Promise)) return replyToJava(reply);
+  void reply.then((done) => raw.complete(replyToJava(done)));
+  return '';
 }
 
 /** Runs the authenticator `rounds` times against an in-memory host (start-up warm-up). */

@@ -36,6 +36,8 @@ export interface JavaAdminHost {
   newUuid(): string;
   nowMs(): number;
   log(level: string, message: string): void;
+  /** Hands over an asynchronous reply. */
+  complete(replyJson: string): void;
 }
 
 const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;

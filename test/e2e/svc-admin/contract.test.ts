@@ -1,6 +1,7 @@
 import test from 'ava';
 import { authContract } from '../../kc-extension/svc-admin/contract/auth-contract.js';
 import { companiesContract } from '../../kc-extension/svc-admin/contract/companies-contract.js';
+import { dmnContract } from '../../kc-extension/svc-admin/contract/dmn-contract.js';
 import { importContract } from '../../kc-extension/svc-admin/contract/import-contract.js';
 import { webhookContract } from '../../kc-extension/svc-admin/contract/webhook-contract.js';
 import { kcDriver } from './kc-driver.js';
@@ -16,3 +17,4 @@ authContract(test, driver);
 companiesContract(test, driver);
 webhookContract(test, driver);
 importContract(test, driver);
+dmnContract(test, driver);

@@ -5,6 +5,8 @@ import type { Driver } from '../../kc-extension/svc-admin/contract/driver.js';
 import { IDP_URL, adminApi, adminToken, clientCredentialsGrant, customerGrant, userIdOf } from '../keycloak/kc-client.js';
 
 export const MODULE_URL = `${IDP_URL}/realms/wifi/svc-admin`;
+/** The decision service Keycloak's realm was imported with (scripts/kc.sh DECISION_URL). */
+export const DECISION_URL = process.env['DECISION_URL'] ?? 'http://localhost:3005';
 
 /** Realm token with realm-management/manage-users: the portal's service account (realm-export.json). */
 export async function operatorToken(): Promise<string> {
@@ -46,6 +48,12 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
     tokens: { operator, customer, master },
     healthyOrigin: origin(healthy),
     deadOrigin,
+    decisionUrl: DECISION_URL,
+    // A realm update replaces the whole attribute map: send every attribute back.
+    setDecisionUrl: async (url) => {
+      const { attributes } = (await adminApi(master, 'GET', '')) as { attributes: Record<string, string> };
+      await adminApi(master, 'PUT', '', { attributes: { ...attributes, 'svc-admin.decisionUrl': url } });
+    },
     nowMs: () => Date.now(),
     send: async (request) => {
       const query = request.query === undefined ? '' : `?${new URLSearchParams(request.query).toString()}`;

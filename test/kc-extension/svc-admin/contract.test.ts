@@ -1,6 +1,7 @@
 import test from 'ava';
 import { authContract } from './contract/auth-contract.js';
 import { companiesContract } from './contract/companies-contract.js';
+import { dmnContract } from './contract/dmn-contract.js';
 import { importContract } from './contract/import-contract.js';
 import { webhookContract } from './contract/webhook-contract.js';
 import { memoryDriver } from './memory-driver.js';
@@ -11,3 +12,4 @@ authContract(test, driver);
 companiesContract(test, driver);
 webhookContract(test, driver);
 importContract(test, driver);
+dmnContract(test, driver);

@@ -34,4 +34,8 @@ export interface Driver {
   /** An HTTP origin whose /health answers 200, and one that refuses connections. */
   healthyOrigin: string;
   deadOrigin: string;
+  /** Points the module at a decision service (realm setting svc-admin.decisionUrl). */
+  setDecisionUrl(url: string): Promise<void>;
+  /** The decision service the module reloads by default. */
+  decisionUrl: string;
 }

@@ -282,6 +282,18 @@ public final class AdminHostFacade {
         }
     }
 
+    private String completed;
+
+    /** An asynchronous reply (DMN routes) arrives here once its promise has settled. */
+    @HostAccess.Export
+    public void complete(String replyJson) {
+        completed = replyJson;
+    }
+
+    String completedReply() {
+        return completed;
+    }
+
     private UserModel requireUser(String userId) {
         UserModel user = session.users().getUserById(realm, userId);
         if (user == null) {

@@ -82,7 +82,14 @@ public final class SvcAdminResource {
                     new AdminHostFacade.AdminRequest(method, "/" + path, body,
                             session.getContext().getRequestHeaders(), session.getContext().getUri().getQueryParameters()),
                     session, verifiedToken());
-            reply = Json.readObject(runtime.call("handleAdmin", facade));
+            String answer = runtime.call("handleAdmin", facade);
+            if (answer.isEmpty()) {
+                answer = facade.completedReply();
+                if (answer == null) {
+                    throw new IllegalStateException("asynchronous svc-admin reply did not complete");
+                }
+            }
+            reply = Json.readObject(answer);
         } catch (RuntimeException e) {
             session.getTransactionManager().setRollbackOnly();
             LOG.errorf("svc-admin handler failed: %s", e.getClass().getName());
