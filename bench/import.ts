@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { machine, writeResult } from './lib/load.js';
 
 const IDP_URL = process.env['IDP_URL'] ?? 'http://localhost:8080';
-const ROWS = 5000;
+const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 5000);
 
 async function token(realm: string, form: Record<string, string>): Promise<string> {
   const response = await fetch(`${IDP_URL}/realms/${realm}/protocol/openid-connect/token`, { method: 'POST', body: new URLSearchParams(form) });
