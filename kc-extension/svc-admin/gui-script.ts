@@ -64,7 +64,10 @@ export const GUI_SCRIPT = String.raw`
         actions.append(edit, ' ', probe, ' ', del);
         return [c.code, c.name, c.enabled ? 'yes' : 'no', c.hrEndpoint, c.loyaltyEndpoint, c.timeoutMs, c.hasSecret ? 'set' : 'none', c.updatedAt + ' by ' + c.updatedBy, actions];
       }));
-      const select = $('import-company'); select.replaceChildren(...companies.map((c) => new Option(c.code + ' - ' + c.name, c.code)));
+      // Keep the operator's choice when the list is refreshed.
+      const select = $('import-company'); const chosen = select.value;
+      select.replaceChildren(...companies.map((c) => new Option(c.code + ' - ' + c.name, c.code)));
+      if (companies.some((c) => c.code === chosen)) select.value = chosen;
     },
     import: async () => loaders.companies(),
     events: async () => {

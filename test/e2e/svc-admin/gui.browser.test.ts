@@ -39,11 +39,13 @@ test('an operator signs in, imports a CSV with preview then commit, edits and ev
   await page.getByRole('button', { name: 'Import' }).click();
   await page.locator('#import-company').selectOption(code);
   await page.locator('#import-file').setInputFiles(csv);
+  t.is(await page.locator('#import-company').inputValue(), code);
   await page.getByRole('button', { name: 'Preview' }).click();
   await page.getByText('PREVIEW: 2 rows').waitFor();
   await page.screenshot({ path: `${SHOTS}/import-preview.png`, fullPage: true });
   await page.getByRole('button', { name: 'Commit' }).click();
   await page.getByText('COMMIT: 2 rows').waitFor();
+  t.is(await page.locator('#import-company').inputValue(), code);
   t.regex(await page.locator('#import-counts').innerText(), /CREATE 2/);
   await page.screenshot({ path: `${SHOTS}/import-commit.png`, fullPage: true });
 
