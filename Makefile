@@ -1,14 +1,14 @@
 # The two commands a new user needs (README): `make up` and `make test`. Both install what
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
-.PHONY: up test install build bench kc-build kc-start kc-stop
+.PHONY: up test install build bench kc-build kc-start kc-stop chromium
 
 NODE_STAMP := node_modules/.install-stamp
 
 up: build kc-build
 	node --import tsx scripts/up.ts
 
-test: build kc-build
+test: build kc-build chromium
 	node --import tsx scripts/test-run.ts
 
 install: $(NODE_STAMP)
@@ -22,6 +22,10 @@ build: install
 
 bench: build kc-build
 	npm run bench
+
+# Debian chromium for the browser tests: installed when missing (root), else a message how.
+chromium:
+	scripts/ensure-chromium.sh
 
 # Keycloak runtime (kc-extension/README.md)
 kc-build: install

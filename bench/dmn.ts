@@ -1,7 +1,8 @@
 // `npm run bench:dmn`, in one run:
 // (a) WifiEntitlement evaluated in process by the compiled engine;
 // (b) the same table evaluated by calling feelin's evaluate/unaryTest on every cell, uncompiled;
-// (c) HTTP evaluate against a bare JSON route of the same Express stack, at concurrency 32.
+// (c) HTTP evaluate against a bare JSON route of the same Express stack, at concurrency 32;
+// (d) a model whose literal expression invokes a business knowledge model (issue 13), in process.
 // Targets: (a) >= 1,000,000 evaluations/s and >= 100 x (b); (c) >= 70% of the bare route.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
@@ -19,6 +20,7 @@ const engineSource = bundle.outputFiles[0]?.text ?? '';
 const { evaluate, loadModel, parseModel }: typeof import('../dmn/engine/index.js') = await import(`data:text/javascript;base64,${Buffer.from(engineSource).toString('base64')}`);
 
 const MODEL_FILE = 'dmn/models/WifiEntitlement.dmn';
+const BKM_MODEL_FILE = 'test/dmn/models/bench/Surcharge.dmn';
 const DECISION = 'WifiEntitlement';
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -78,6 +80,11 @@ for (const sample of SAMPLES) {
 
 const model = compiled.value;
 const compiledRate = perSecond((i) => evaluate(model, SAMPLES[i % SAMPLES.length] as Record<string, unknown>, DECISION), SECONDS);
+const bkmModel = await loadModel(await readFile(BKM_MODEL_FILE, 'utf8'));
+if (!bkmModel.ok) throw new Error(`${BKM_MODEL_FILE} does not load`);
+const bkmCheck = evaluate(bkmModel.value, { amount: 100 });
+if (!bkmCheck.ok || bkmCheck.results.Total !== 106) throw new Error(`${BKM_MODEL_FILE} evaluates wrongly`);
+const bkmRate = perSecond((i) => evaluate(bkmModel.value, { amount: i % 1000 }), SECONDS);
 const perCellRate = perSecond((i) => perCellWithFeelin(table, SAMPLES[i % SAMPLES.length] as Record<string, unknown>), SECONDS);
 
 const body = { inputs: SAMPLES[3], decision: DECISION };
@@ -110,6 +117,11 @@ try {
       compiledEvaluationsPerSecond: compiledRate,
       feelinPerCellEvaluationsPerSecond: perCellRate,
       speedup: Math.round(speedup),
+    },
+    bkmLiteral: {
+      model: BKM_MODEL_FILE,
+      what: 'a literal expression invoking a BKM whose body is a literal expression; both in the compiled FEEL subset, no feelin call',
+      evaluationsPerSecond: bkmRate,
     },
     http: {
       method: 'best of 3 alternating rounds each',

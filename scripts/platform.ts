@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopChild, waitHealthy } from './child-process.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 const LOG_DIR = join(ROOT, '.run', 'logs');
@@ -48,33 +49,6 @@ async function portInUse(port: number): Promise<boolean> {
   }
 }
 
-async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`no healthy answer within ${timeoutMs} ms`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 function keycloak(command: 'start' | 'stop', fresh: boolean, env: Record<string, string>): void {
   const args = command === 'start' && fresh ? ['start', '--fresh'] : [command];
   const result = spawnSync(join(ROOT, 'scripts', 'kc.sh'), args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -98,7 +72,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     if (keycloakStarted) keycloak('stop', false, {});
   };
   try {
-    for (const { name, port } of present) {
+    // All at once: the services do not need each other to start, and three of them open a
+    // PGlite database first (initdb in WebAssembly: seconds, more on a busy machine).
+    const launched = present.map(({ name, port }) => {
       const log = join(LOG_DIR, `${name}.log`);
       const out = createWriteStream(log);
       const child = spawn(process.execPath, [join(ROOT, 'dist', 'services', name, 'main.js')], {
@@ -109,8 +85,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       child.stdout?.pipe(out);
       child.stderr?.pipe(out);
       children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitHealthy(url, child, 20_000).catch((error: Error) => {
+      return { name, log, child, url: `http://127.0.0.1:${port}` };
+    });
+    for (const { name, log, child, url } of launched) {
+      await waitHealthy(url, child, 120_000).catch((error: Error) => {
         throw new Error(`${name} did not start: ${error.message} (see ${log})`);
       });
       started.push({ name, url, log });

@@ -3,7 +3,15 @@ import { startPlatform } from './platform.js';
 
 const platform = await startPlatform({ keycloak: true, env: { TEST_HARNESS: process.env.TEST_HARNESS ?? 'true' } });
 for (const { name, url, log } of platform.started) process.stdout.write(`${name.padEnd(12)} ${url.padEnd(24)} log: ${log}\n`);
-process.stdout.write('Platform is up. Ctrl-C stops it.\n');
+process.stdout.write(`
+Open the portal: http://localhost:3000/
+Demo accounts (README "Demo accounts"):
+  customer   bob@example.com / bob-demo-pass      (also alice@, carol@; register your own)
+  employee   A-1001 / 079201001234 (MEMBER_A)     B-2001 / 079202003456 (MEMBER_B)
+  refused    A-1002 / 079201002345 (inactive)     X-9001 / 079209006789 (PARTNER-X, not eligible)
+Keycloak admin console: http://localhost:8080/admin/ (admin / admin)
+Platform is up. Ctrl-C stops it.
+`);
 const stop = async () => {
   await platform.stop();
   process.exit(0);

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -14,34 +15,24 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` with env, waits for `GET /health` 200. */
-export async function startServer(entry: string, port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * Starts `node --import tsx <entry>` with env, waits for `GET /health` 200 (for `readyWithinMs`;
+ * a first PGlite start runs initdb in WebAssembly, which takes longer on a busy machine).
+ */
+export async function startServer(entry: string, port: number, env: Record<string, string> = {}, readyWithinMs = 20_000): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  // Something already answering there would pass for the new server (which then fails to bind).
+  if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: 'ignore',
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${entry} did not start`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  await waitHealthy(url, child, readyWithinMs).catch((error: Error) => {
+    child.kill('SIGTERM');
+    throw new Error(`${entry}: ${error.message}`);
+  });
+  return { url, child, stop: () => stopChild(child) };
 }
 
 export interface LoadResult {

@@ -1,9 +1,14 @@
-import type { CompiledModel, CompiledTable, Plan, PlanInput } from './compiled-model.js';
+import type { FeelFunction } from 'feelin';
+import { compileBoxed, conformed, feelFunction, type Frame } from './compile-boxed.js';
+import type { CompiledModel, CompiledStep, CompiledTable, Plan, PlanInput } from './compiled-model.js';
 import { compileTable } from './compile-table.js';
 import { dependencyOrder } from './dependency-order.js';
-import type { ParsedDecision, ParsedModel, ParsedTable } from './parsed-model.js';
-import { failure, problem, success, type Outcome, type Where } from './problem.js';
-import { anyType, conformerFor, KNOWN_TYPE_REFS, type Conform } from './type-ref.js';
+import { evaluateTable } from './evaluate-table.js';
+import { typeResolver, unknownTypeRef, type TypeResolver } from './item-definition.js';
+import type { ParsedDecision, ParsedDecisionService, ParsedExpression, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
+import { CellFailure, failure, problem, success, type Outcome, type Where } from './problem.js';
+import type { Slots } from './slots.js';
+import { anyType, type Conform } from './type-ref.js';
 
 interface InputDeclaration {
   readonly name: string;
@@ -22,10 +27,10 @@ function planInput(input: InputDeclaration, slot: number, readBy: string | null)
 }
 
 function planFor(
-  steps: readonly CompiledTable[],
+  steps: readonly CompiledStep[],
   reads: ReadonlyMap<string, readonly InputDeclaration[]>,
   slot: (name: string) => number,
-  returned: readonly CompiledTable[],
+  returned: readonly CompiledStep[],
 ): Plan {
   const inputs: PlanInput[] = [];
   for (const step of steps) {
@@ -33,51 +38,144 @@ function planFor(
       if (!inputs.some((i) => i.name === input.name)) inputs.push(planInput(input, slot(input.name), step.decision));
     }
   }
-  return { inputs, steps, returned, results: Object.fromEntries(returned.map((table) => [table.decision, null])) };
+  return { inputs, steps, returned, results: Object.fromEntries(returned.map((step) => [step.decision, null])) };
 }
 
-function requiredClosure(name: string, requires: ReadonlyMap<string, readonly string[]>, into = new Set<string>()): Set<string> {
-  if (into.has(name)) return into;
+function requiredClosure(name: string, requires: ReadonlyMap<string, readonly string[]>, into = new Set<string>(), stopAt: ReadonlySet<string> = new Set()): Set<string> {
+  if (into.has(name) || stopAt.has(name)) return into;
   into.add(name);
-  for (const required of requires.get(name) ?? []) requiredClosure(required, requires, into);
+  for (const required of requires.get(name) ?? []) requiredClosure(required, requires, into, stopAt);
   return into;
 }
 
+/** How an error names a decision's logic (DMN 1.3 chapter 10 names of the boxed expressions). */
+function logicLabel(logic: ParsedExpression): string {
+  switch (logic.kind) {
+    case 'literal':
+      return 'literal expression';
+    case 'invocation':
+      return `invocation of '${logic.callee}'`;
+    case 'function':
+      return 'function definition';
+    case 'unsupported':
+      return 'decision logic';
+    default:
+      return logic.kind;
+  }
+}
+
+function tableStep(table: CompiledTable): CompiledStep {
+  return { decision: table.decision, slot: table.slot, json: table.json, run: (slots) => evaluateTable(table, slots) };
+}
+
+function boxedStep(decision: string, slot: number, visible: readonly (readonly [string, number])[], evaluator: (frame: Frame) => unknown): CompiledStep {
+  return {
+    decision,
+    slot,
+    json: false,
+    run: (slots) => {
+      const frame: Frame = {};
+      for (const [name, at] of visible) frame[name] = slots[at];
+      const value = evaluator(frame);
+      return value instanceof CellFailure ? failure(problem('DMN_EVALUATION_ERROR', value.message, { decision, cell: value.cell })) : success(value);
+    },
+  };
+}
+
+// DMN 1.3 section 6.3.2: the decision's variable typeRef is what its result must conform to.
+function typedStep(step: CompiledStep, check: Conform): CompiledStep {
+  const cell = `result of decision '${step.decision}'`;
+  return {
+    ...step,
+    json: false,
+    run: (slots) => {
+      const outcome = step.run(slots);
+      if (!outcome.ok) return outcome;
+      const value = conformed(check, outcome.value, cell);
+      return value instanceof CellFailure ? failure(problem('DMN_EVALUATION_ERROR', value.message, { decision: step.decision, cell })) : success(value);
+    },
+  };
+}
+
+/** DMN 1.3 section 10.3.2.4: a business knowledge model is a function of its parameters. */
+function compileKnowledgeModel(bkm: ParsedKnowledgeModel & { name: string }, knows: readonly string[], library: Readonly<Record<string, unknown>>, types: TypeResolver): FeelFunction | CellFailure {
+  const where = `business knowledge model '${bkm.name}'`;
+  const logic = bkm.logic;
+  if (logic === null || logic.kind !== 'function') return new CellFailure('needs encapsulated logic (a function definition)', where);
+  if (logic.functionKind !== 'FEEL') return new CellFailure(`function definitions of kind ${logic.functionKind} are not supported (FEEL only)`, where);
+  if (logic.body === null) return new CellFailure('the function definition has no body', where);
+  const parameters: { name: string; check: Conform }[] = [];
+  for (const parameter of logic.parameters) {
+    const check = types(parameter.typeRef);
+    if (check === undefined) return new CellFailure(`parameter '${parameter.name}': ${unknownTypeRef(parameter.typeRef)}`, where);
+    parameters.push({ name: parameter.name, check });
+  }
+  const body = compileBoxed({ ...logic.body, typeRef: logic.body.typeRef ?? logic.typeRef } as ParsedExpression, [...parameters.map((p) => p.name), ...knows], where, types);
+  if (body instanceof CellFailure) return body;
+  let base: Frame | null = null;
+  return feelFunction(parameters, where, body, () => (base ??= Object.fromEntries(knows.map((name) => [name, library[name]]))));
+}
+
 /**
- * Checks a parsed model and compiles every decision table once (spec 4.5: "compile every
- * decision table once, when a model loads"). The result holds, for the whole model and for each
- * decision, the inputs to check and the tables to run in dependency order.
+ * Checks a parsed model and compiles every decision once, when the model loads (spec 4.5):
+ * decision tables into closures, other boxed expressions with their FEEL syntax checked, item
+ * definitions into type checks, business knowledge models and decision services into FEEL
+ * functions. The result holds, for the whole model and for each decision, the inputs to check
+ * and the steps to run in dependency order.
  */
 export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
   const name = parsed.name ?? parsed.id;
   if (!name) return fail('the definitions element needs a name');
+  const types = typeResolver(parsed.itemDefinitions);
+  if (typeof types === 'string') return fail(types);
 
   const inputsById = new Map<string, InputDeclaration>();
   const inputsByName = new Map<string, InputDeclaration>();
   for (const input of parsed.inputs) {
     if (!input.name) return fail(`input data '${input.id ?? '?'}' needs a name`);
     if (inputsByName.has(input.name)) return fail(`two input data are named '${input.name}'`);
-    const conform = conformerFor(input.typeRef);
-    if (conform === undefined) return fail(`input data '${input.name}': unknown typeRef '${input.typeRef}' (known: ${KNOWN_TYPE_REFS.join(', ')})`);
+    const conform = types(input.typeRef);
+    if (conform === undefined) return fail(`input data '${input.name}': ${unknownTypeRef(input.typeRef)}`);
     const declaration = { name: input.name, conform };
     inputsByName.set(input.name, declaration);
     if (input.id) inputsById.set(input.id, declaration);
   }
 
+  const taken = (candidate: string) => inputsByName.has(candidate) || decisions.has(candidate) || knowledgeNames.has(candidate);
   const decisionNames = new Map<string, string>();
-  const decisions = new Map<string, ParsedDecision & { table: ParsedTable }>();
+  const decisions = new Map<string, ParsedDecision & { logic: ParsedExpression }>();
+  const knowledgeNames = new Map<string, string>();
   for (const decision of parsed.decisions) {
     if (!decision.name) return fail(`decision '${decision.id ?? '?'}' needs a name`);
-    if (decisions.has(decision.name) || inputsByName.has(decision.name)) return fail(`the name '${decision.name}' is used twice`);
-    const { table } = decision;
-    if (table === null) return fail(`only decision tables are supported, not ${decision.logicType ?? 'an empty decision'}`, { decision: decision.name });
-    decisions.set(decision.name, { ...decision, table });
+    if (taken(decision.name)) return fail(`the name '${decision.name}' is used twice`);
+    const { logic } = decision;
+    if (logic === null) return fail('the decision has no decision logic', { decision: decision.name });
+    decisions.set(decision.name, { ...decision, logic });
     if (decision.id) decisionNames.set(decision.id, decision.name);
   }
   if (decisions.size === 0) return fail('the model has no decision');
+  const knowledgeModels: (ParsedKnowledgeModel & { name: string })[] = [];
+  const services: (ParsedDecisionService & { name: string })[] = [];
+  for (const element of [...parsed.knowledgeModels, ...parsed.decisionServices]) {
+    if (!element.name) return fail(`business knowledge model or decision service '${element.id ?? '?'}' needs a name`);
+    if (taken(element.name)) return fail(`the name '${element.name}' is used twice`);
+    knowledgeNames.set(element.id ?? element.name, element.name);
+    if ('logic' in element) knowledgeModels.push({ ...element, name: element.name });
+    else services.push({ ...element, name: element.name });
+  }
+  const knowledgeOf = (ids: readonly string[], who: string): string[] | string => {
+    const names: string[] = [];
+    for (const id of ids) {
+      const known = knowledgeNames.get(id);
+      if (known === undefined) return `${who} requires knowledge '#${id}' that the model does not have`;
+      names.push(known);
+    }
+    return names;
+  };
 
   const requires = new Map<string, string[]>();
   const reads = new Map<string, InputDeclaration[]>();
+  const knows = new Map<string, string[]>();
   for (const [decisionName, decision] of decisions) {
     const required: string[] = [];
     for (const id of decision.requiredDecisions) {
@@ -91,8 +189,11 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
       if (input === undefined) return fail(`requires input data '#${id}' that the model does not have`, { decision: decisionName });
       inputs.push(input);
     }
+    const known = knowledgeOf(decision.requiredKnowledge, 'the decision');
+    if (typeof known === 'string') return fail(known, { decision: decisionName });
     requires.set(decisionName, required);
     reads.set(decisionName, inputs);
+    knows.set(decisionName, known);
   }
 
   const sorted = dependencyOrder(requires);
@@ -102,31 +203,62 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
   // editors allow); that input is declared all the same, with the clause's typeRef, and must
   // be supplied (spec 4.7 rule 9).
   for (const [decisionName, decision] of decisions) {
+    if (decision.table === null) continue;
     const inputs = reads.get(decisionName) ?? [];
     const required = requires.get(decisionName) ?? [];
     for (const clause of decision.table.inputs) {
       const read = clause.expression.trim();
       if (!PLAIN_NAME.test(read) || required.includes(read) || inputs.some((i) => i.name === read)) continue;
       if (decisions.has(read)) return fail(`reads decision '${read}' without an information requirement`, { decision: decisionName });
-      inputs.push(inputsByName.get(read) ?? { name: read, conform: conformerFor(clause.typeRef) ?? anyType });
+      if (knowledgeNames.has(read)) continue;
+      inputs.push(inputsByName.get(read) ?? { name: read, conform: types(clause.typeRef) ?? anyType });
     }
   }
 
   const inputNames = new Set([...inputsByName.keys(), ...[...reads.values()].flat().map((i) => i.name)]);
-  const slotNames = [...inputNames, ...sorted.order];
+  const slotNames = [...inputNames, ...sorted.order, ...knowledgeNames.values()];
   const slotOf = new Map(slotNames.map((slotName, slot) => [slotName, slot]));
   const slot = (slotName: string) => slotOf.get(slotName) as number;
 
-  const tables = new Map<string, CompiledTable>();
-  for (const [decisionName, decision] of decisions) {
-    const visible = [...(reads.get(decisionName) ?? []).map((i) => i.name), ...(requires.get(decisionName) ?? [])];
-    const table = compileTable(decisionName, slot(decisionName), decision.table, new Map(visible.map((v) => [v, slot(v)])));
-    if (!table.ok) return table;
-    tables.set(decisionName, table.value);
+  // Knowledge is compiled before the decisions that call it and filled in once all of it exists,
+  // so models may list it in any order and a BKM may call another.
+  const library: Record<string, unknown> = {};
+  for (const bkm of knowledgeModels) {
+    const known = knowledgeOf(bkm.requiredKnowledge, `business knowledge model '${bkm.name}'`);
+    if (typeof known === 'string') return fail(known);
+    const fn = compileKnowledgeModel(bkm, known, library, types);
+    if (fn instanceof CellFailure) return fail(fn.message, { cell: fn.cell });
+    library[bkm.name] = fn;
   }
 
-  const steps = sorted.order.map((decisionName) => tables.get(decisionName) as CompiledTable);
-  const plan = (planSteps: readonly CompiledTable[], returned: readonly CompiledTable[]) => planFor(planSteps, reads, slot, returned);
+  const stepsByName = new Map<string, CompiledStep>();
+  for (const [decisionName, decision] of decisions) {
+    const visible = [...(reads.get(decisionName) ?? []).map((i) => i.name), ...(requires.get(decisionName) ?? []), ...(knows.get(decisionName) ?? [])];
+    let step: CompiledStep;
+    if (decision.table !== null) {
+      const table = compileTable(decisionName, slot(decisionName), decision.table, new Map(visible.map((v) => [v, slot(v)])), types);
+      if (!table.ok) return table;
+      step = tableStep(table.value);
+    } else {
+      const evaluator = compileBoxed(decision.logic, visible, logicLabel(decision.logic), types);
+      if (evaluator instanceof CellFailure) return fail(evaluator.message, { decision: decisionName, cell: evaluator.cell });
+      step = boxedStep(decisionName, slot(decisionName), visible.map((v) => [v, slot(v)] as const), evaluator);
+    }
+    const check = types(decision.typeRef);
+    if (check === undefined) return fail(unknownTypeRef(decision.typeRef), { decision: decisionName, cell: 'variable' });
+    stepsByName.set(decisionName, decision.typeRef === null ? step : typedStep(step, check));
+  }
+  const steps = sorted.order.map((decisionName) => stepsByName.get(decisionName) as CompiledStep);
+
+  const constants: (readonly [number, unknown])[] = [];
+  for (const service of services) {
+    const fn = compileService(service, { decisionNames, inputsById, requires, steps, slot, slotCount: slotNames.length, constants });
+    if (typeof fn === 'string') return fail(fn);
+    library[service.name] = fn;
+  }
+  for (const knowledge of knowledgeNames.values()) constants.push([slot(knowledge), library[knowledge]]);
+
+  const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, slot, returned);
   const all = plan(steps, steps);
   // Spec 2.8: every input the model declares must be supplied, even one no decision reads yet.
   const unread = [...inputsByName.values()].filter((input) => !all.inputs.some((i) => i.name === input.name));
@@ -137,6 +269,61 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
       return [step.decision, plan(steps.filter((s) => closure.has(s.decision)), [step])] as const;
     }),
   );
+  // A decision service asked for by name evaluates its output decisions (DMN 1.3 section 10.4),
+  // from the inputs they need.
+  for (const service of services) {
+    const outputs = service.outputDecisions.map((id) => decisionNames.get(id) as string);
+    const closure = new Set<string>();
+    for (const output of outputs) requiredClosure(output, requires, closure);
+    byDecision.set(service.name, plan(steps.filter((s) => closure.has(s.decision)), steps.filter((s) => outputs.includes(s.decision))));
+  }
 
-  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, all: wholeModel, byDecision });
+  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision });
+}
+
+interface ServiceContext {
+  readonly decisionNames: ReadonlyMap<string, string>;
+  readonly inputsById: ReadonlyMap<string, InputDeclaration>;
+  readonly requires: ReadonlyMap<string, readonly string[]>;
+  readonly steps: readonly CompiledStep[];
+  readonly slot: (name: string) => number;
+  readonly slotCount: number;
+  readonly constants: readonly (readonly [number, unknown])[];
+}
+
+/**
+ * DMN 1.3 section 10.4: a decision service is a function whose parameters are its input
+ * decisions, then its input data; it evaluates its output decisions (and the encapsulated ones
+ * they need) and returns the one output, or a context of them by name.
+ */
+function compileService(service: ParsedDecisionService & { name: string }, model: ServiceContext): FeelFunction | string {
+  const where = `decision service '${service.name}'`;
+  const decisionsOf = (ids: readonly string[]) => ids.map((id) => model.decisionNames.get(id) ?? null);
+  const outputs = decisionsOf(service.outputDecisions);
+  const inputDecisions = decisionsOf(service.inputDecisions);
+  if (outputs.length === 0) return `${where} has no output decision`;
+  if (outputs.includes(null) || inputDecisions.includes(null)) return `${where} names a decision the model does not have`;
+  const inputs = service.inputData.map((id) => model.inputsById.get(id) ?? null);
+  if (inputs.includes(null)) return `${where} names input data the model does not have`;
+  const stopAt = new Set(inputDecisions as string[]);
+  const needed = new Set<string>();
+  for (const output of outputs as string[]) requiredClosure(output, model.requires, needed, stopAt);
+  const steps = model.steps.filter((step) => needed.has(step.decision));
+  const parameters = [
+    ...(inputDecisions as string[]).map((name) => ({ name, check: anyType })),
+    ...(inputs as InputDeclaration[]).map((input) => ({ name: input.name, check: input.conform })),
+  ];
+  const body = (frame: Frame): unknown => {
+    const slots: Slots = new Array<unknown>(model.slotCount);
+    for (const [at, value] of model.constants) slots[at] = value;
+    for (const parameter of parameters) slots[model.slot(parameter.name)] = frame[parameter.name];
+    for (const step of steps) {
+      const outcome = step.run(slots);
+      if (!outcome.ok) return new CellFailure(outcome.error.message, [where, `decision '${step.decision}'`, outcome.error.cell].filter((p) => p !== null).join(', '));
+      slots[step.slot] = outcome.value;
+    }
+    const names = outputs as string[];
+    return names.length === 1 ? slots[model.slot(names[0] as string)] : Object.fromEntries(names.map((n) => [n, slots[model.slot(n)]]));
+  };
+  return feelFunction(parameters, where, body, () => ({}));
 }

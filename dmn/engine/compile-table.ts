@@ -2,10 +2,12 @@ import type { CompiledInputClause, CompiledRule, CompiledTable, Reader } from '.
 import { compileRow, type OutputSpec } from './compile-row.js';
 import { compileExpression } from './expression.js';
 import { hitPolicyFor } from './hit-policy.js';
+import type { TypeResolver } from './item-definition.js';
 import { rankFor } from './output-rank.js';
 import type { ParsedOutputClause, ParsedTable } from './parsed-model.js';
 import { CellFailure, failure, problem, success, type Outcome, type Where } from './problem.js';
 import type { Visible } from './slots.js';
+import { conformerFor } from './type-ref.js';
 import { compileUnaryTest, MATCH_ANY } from './unary-test.js';
 import { checkedReader, checker } from './value-check.js';
 
@@ -32,7 +34,7 @@ function outputCell(clause: ParsedOutputClause, index: number): string {
  * its typeRef and output values now. `visible` maps the variables the decision can see to their
  * slots; `slot` is where its own result goes.
  */
-export function compileTable(decision: string, slot: number, table: ParsedTable, visible: Visible): Outcome<CompiledTable> {
+export function compileTable(decision: string, slot: number, table: ParsedTable, visible: Visible, types: TypeResolver = conformerFor): Outcome<CompiledTable> {
   const fail = <T = CompiledTable>(message: string, where: Where = {}) => failure<T>(problem('DMN_COMPILE_ERROR', message, { decision, ...where }));
   const unaryTest = memo((text) => compileUnaryTest(text, visible));
   const expression = memo((text) => compileExpression(text, visible));
@@ -46,7 +48,7 @@ export function compileTable(decision: string, slot: number, table: ParsedTable,
     const allowed = allowedTest(clause.allowedValues);
     if (compiled instanceof CellFailure) return fail(compiled.message, { cell });
     if (allowed instanceof CellFailure) return fail(`input values: ${allowed.message}`, { cell });
-    const check = checker(cell, clause.typeRef, allowed);
+    const check = checker(cell, clause.typeRef, allowed, types);
     if (typeof check === 'string') return fail(check, { cell });
     inputs.push({ cell, read: checkedReader(compiled, cell, check) });
   }
@@ -61,7 +63,7 @@ export function compileTable(decision: string, slot: number, table: ParsedTable,
     if (outputs.some((o) => o.name === name)) return fail('two outputs have the same name', { cell });
     const allowed = allowedTest(clause.allowedValues);
     if (allowed instanceof CellFailure) return fail(`output values: ${allowed.message}`, { cell });
-    const check = checker(cell, clause.typeRef, allowed);
+    const check = checker(cell, clause.typeRef, allowed, types);
     if (typeof check === 'string') return fail(check, { cell });
     outputs.push({ name, cell, check, allowedValues: clause.allowedValues });
   }

@@ -1,4 +1,5 @@
 import type { HitPolicy } from './hit-policy.js';
+import type { Outcome } from './problem.js';
 import type { Slots } from './slots.js';
 import type { Conform } from './type-ref.js';
 import type { UnaryTest } from './unary-test.js';
@@ -34,6 +35,16 @@ export interface CompiledTable {
   readonly json: boolean;
 }
 
+/** One decision as the evaluation runs it: a compiled table or any other boxed expression. */
+export interface CompiledStep {
+  readonly decision: string;
+  /** Where the decision's result goes, for the decisions that require it. */
+  readonly slot: number;
+  /** Every result is JSON as computed, so none needs converting. */
+  readonly json: boolean;
+  run(slots: Slots): Outcome<unknown>;
+}
+
 export interface PlanInput {
   readonly name: string;
   readonly slot: number;
@@ -47,9 +58,9 @@ export interface PlanInput {
 /** What evaluating one decision (or the whole model) takes: its inputs and tables in dependency order. */
 export interface Plan {
   readonly inputs: readonly PlanInput[];
-  readonly steps: readonly CompiledTable[];
+  readonly steps: readonly CompiledStep[];
   /** Decisions whose results are returned: the one asked for, or all of them. */
-  readonly returned: readonly CompiledTable[];
+  readonly returned: readonly CompiledStep[];
   /** The results object with every returned decision already a key, so filling it adds no property. */
   readonly results: Readonly<Record<string, null>>;
 }
@@ -60,8 +71,10 @@ export interface CompiledModel {
   readonly decisions: readonly string[];
   /** Every input the model declares; evaluating all decisions needs all of them (spec 2.8). */
   readonly inputs: readonly string[];
-  /** How many slots an evaluation needs: one per input, then one per decision. */
+  /** How many slots an evaluation needs: one per input, one per decision, one per BKM and decision service. */
   readonly slotCount: number;
+  /** Values every evaluation starts with: the business knowledge models and decision services, by slot. */
+  readonly constants: readonly (readonly [slot: number, value: unknown])[];
   readonly all: Plan;
   readonly byDecision: ReadonlyMap<string, Plan>;
 }

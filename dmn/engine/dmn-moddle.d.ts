@@ -44,16 +44,71 @@ declare module 'dmn-moddle' {
     readonly requiredDecision?: ElementReference;
     readonly requiredInput?: ElementReference;
   }
+  export interface KnowledgeRequirement extends ModdleElement {
+    readonly requiredKnowledge?: ElementReference;
+  }
   export interface Decision extends ModdleElement {
     readonly variable?: InformationItem;
     readonly informationRequirement?: readonly InformationRequirement[];
+    readonly knowledgeRequirement?: readonly KnowledgeRequirement[];
     readonly decisionLogic?: ModdleElement;
+  }
+  export interface ContextEntry extends ModdleElement {
+    readonly variable?: InformationItem;
+    readonly value?: ModdleElement;
+  }
+  export interface Context extends ModdleElement {
+    readonly typeRef?: string;
+    readonly contextEntry?: readonly ContextEntry[];
+  }
+  export interface List extends ModdleElement {
+    readonly typeRef?: string;
+    readonly elements?: readonly ModdleElement[];
+  }
+  export interface Relation extends ModdleElement {
+    readonly typeRef?: string;
+    readonly column?: readonly InformationItem[];
+    readonly row?: readonly List[];
+  }
+  export interface Binding {
+    readonly parameter?: InformationItem;
+    readonly bindingFormula?: ModdleElement;
+  }
+  export interface Invocation extends ModdleElement {
+    readonly typeRef?: string;
+    readonly calledFunction?: LiteralExpression;
+    readonly binding?: readonly Binding[];
+  }
+  export interface FunctionDefinition extends ModdleElement {
+    readonly typeRef?: string;
+    readonly formalParameter?: readonly InformationItem[];
+    readonly body?: ModdleElement;
+    readonly kind?: string;
+  }
+  export interface BusinessKnowledgeModel extends ModdleElement {
+    readonly variable?: InformationItem;
+    readonly encapsulatedLogic?: FunctionDefinition;
+    readonly knowledgeRequirement?: readonly KnowledgeRequirement[];
+  }
+  export interface DecisionService extends ModdleElement {
+    readonly variable?: InformationItem;
+    readonly outputDecision?: readonly ElementReference[];
+    readonly encapsulatedDecision?: readonly ElementReference[];
+    readonly inputDecision?: readonly ElementReference[];
+    readonly inputData?: readonly ElementReference[];
+  }
+  export interface ItemDefinition extends ModdleElement {
+    readonly typeRef?: string;
+    readonly allowedValues?: UnaryTests;
+    readonly itemComponent?: readonly ItemDefinition[];
+    readonly isCollection?: boolean;
   }
   export interface InputData extends ModdleElement {
     readonly variable?: InformationItem;
   }
   export interface Definitions extends ModdleElement {
     readonly drgElement?: readonly ModdleElement[];
+    readonly itemDefinition?: readonly ItemDefinition[];
   }
   export interface FromXmlResult {
     readonly rootElement: ModdleElement;

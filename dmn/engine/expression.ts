@@ -1,3 +1,4 @@
+import { compileFeel, runCompiled, UNSURE } from './feel-compile.js';
 import { feelExpression, syntaxError } from './feel-fallback.js';
 import { NOT_LITERAL, parseLiteral, type Literal } from './literal.js';
 import type { CellFailure } from './problem.js';
@@ -13,8 +14,8 @@ export type CompiledExpression =
 
 /**
  * Compiles a FEEL expression once, when the model loads: a literal becomes its value, the bare
- * name of a variable in scope becomes a slot read, anything else goes to feelin after a syntax
- * check.
+ * name of a variable in scope becomes a slot read, the everyday FEEL subset becomes closures
+ * (`feel-compile.ts`), anything else goes to feelin after a syntax check.
  */
 export function compileExpression(text: string, visible: Visible): CompiledExpression | CellFailure {
   const trimmed = text.trim();
@@ -24,5 +25,19 @@ export function compileExpression(text: string, visible: Visible): CompiledExpre
   if (literal !== NOT_LITERAL) return { kind: 'constant', value: literal };
   const slot = visible.get(trimmed);
   if (slot !== undefined) return { kind: 'computed', evaluate: (slots) => slots[slot] };
-  return syntaxError('expression', trimmed, visible) ?? { kind: 'computed', evaluate: feelExpression(trimmed, visible) };
+  const error = syntaxError('expression', trimmed, visible);
+  if (error !== null) return error;
+  const viaFeelin = feelExpression(trimmed, visible);
+  const compiled = compileFeel(trimmed, [...visible.keys()]);
+  if (compiled === null) return { kind: 'computed', evaluate: viaFeelin };
+  const names = [...visible];
+  return {
+    kind: 'computed',
+    evaluate: (slots) => {
+      const frame: Record<string, unknown> = {};
+      for (const [name, slot] of names) frame[name] = slots[slot];
+      const value = runCompiled(compiled, frame);
+      return value === UNSURE ? viaFeelin(slots) : value;
+    },
+  };
 }

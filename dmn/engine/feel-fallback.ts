@@ -54,7 +54,7 @@ export function feelUnaryTest(text: string, visible: Visible): (value: unknown, 
       const result = unaryTest(text, { ...feelContext(visible, slots), '?': value });
       return referenceFailure(result.warnings) ?? result.value === true;
     } catch (error) {
-      return thrown(error);
+      return error instanceof InvocationAbort ? error.failure : thrown(error);
     }
   };
 }
@@ -66,7 +66,30 @@ export function feelExpression(text: string, visible: Visible): (slots: Slots) =
       const result = evaluate(text, feelContext(visible, slots));
       return referenceFailure(result.warnings) ?? result.value ?? null;
     } catch (error) {
-      return thrown(error);
+      return error instanceof InvocationAbort ? error.failure : thrown(error);
+    }
+  };
+}
+
+/**
+ * Thrown by a business knowledge model, function definition or decision service that fails
+ * while FEEL calls it, so the failure (naming where it happened) reaches the decision intact
+ * rather than becoming a FEEL null.
+ */
+export class InvocationAbort extends Error {
+  constructor(readonly failure: CellFailure) {
+    super(failure.message);
+  }
+}
+
+/** An expression feelin runs on every call against a frame of named values (boxed expressions). */
+export function feelOnFrame(text: string): (frame: Record<string, unknown>) => unknown {
+  return (frame) => {
+    try {
+      const result = evaluate(text, frame);
+      return referenceFailure(result.warnings) ?? result.value ?? null;
+    } catch (error) {
+      return error instanceof InvocationAbort ? error.failure : thrown(error);
     }
   };
 }

@@ -5,8 +5,20 @@
 export interface ParsedModel {
   readonly id: string | null;
   readonly name: string | null;
+  readonly itemDefinitions: readonly ParsedItemDefinition[];
   readonly inputs: readonly ParsedInputData[];
   readonly decisions: readonly ParsedDecision[];
+  readonly knowledgeModels: readonly ParsedKnowledgeModel[];
+  readonly decisionServices: readonly ParsedDecisionService[];
+}
+
+/** DMN 1.3 section 7.3.2: a named type, a structure of components, a collection, allowed values. */
+export interface ParsedItemDefinition {
+  readonly name: string | null;
+  readonly typeRef: string | null;
+  readonly allowedValues: string | null;
+  readonly isCollection: boolean;
+  readonly components: readonly ParsedItemDefinition[];
 }
 
 export interface ParsedInputData {
@@ -18,12 +30,62 @@ export interface ParsedInputData {
 export interface ParsedDecision {
   readonly id: string | null;
   readonly name: string | null;
+  /** The typeRef of the decision's variable: what its result must conform to. */
+  readonly typeRef: string | null;
   /** `href` targets of the information requirements, without the leading `#`. */
   readonly requiredDecisions: readonly string[];
   readonly requiredInputs: readonly string[];
-  /** The moddle type of the decision logic, e.g. `dmn:LiteralExpression`, when it is not a table. */
-  readonly logicType: string | null;
+  /** `href` targets of the knowledge requirements (BKMs and decision services it invokes). */
+  readonly requiredKnowledge: readonly string[];
   readonly table: ParsedTable | null;
+  /** Any decision logic; for a table, `{ kind: 'table' }` of the same table. */
+  readonly logic: ParsedExpression | null;
+}
+
+/** DMN 1.3 section 10.3: a business knowledge model, a function with parameters. */
+export interface ParsedKnowledgeModel {
+  readonly id: string | null;
+  readonly name: string | null;
+  readonly requiredKnowledge: readonly string[];
+  readonly logic: ParsedExpression | null;
+}
+
+/** DMN 1.3 section 10.4: a decision service, callable like a function of its inputs. */
+export interface ParsedDecisionService {
+  readonly id: string | null;
+  readonly name: string | null;
+  readonly outputDecisions: readonly string[];
+  readonly encapsulatedDecisions: readonly string[];
+  readonly inputDecisions: readonly string[];
+  readonly inputData: readonly string[];
+}
+
+export interface ParsedParameter {
+  readonly name: string;
+  readonly typeRef: string | null;
+}
+
+/** The boxed expressions of DMN 1.3 chapter 10 (and decision tables, chapter 8). */
+export type ParsedExpression =
+  | { readonly kind: 'literal'; readonly text: string; readonly typeRef: string | null }
+  | { readonly kind: 'table'; readonly table: ParsedTable; readonly typeRef: string | null }
+  | { readonly kind: 'context'; readonly entries: readonly ParsedContextEntry[]; readonly typeRef: string | null }
+  | { readonly kind: 'list'; readonly items: readonly ParsedExpression[]; readonly typeRef: string | null }
+  | { readonly kind: 'relation'; readonly columns: readonly string[]; readonly rows: readonly (readonly ParsedExpression[])[]; readonly typeRef: string | null }
+  | { readonly kind: 'invocation'; readonly callee: string; readonly bindings: readonly ParsedBinding[]; readonly typeRef: string | null }
+  | { readonly kind: 'function'; readonly parameters: readonly ParsedParameter[]; readonly body: ParsedExpression | null; readonly functionKind: string; readonly typeRef: string | null }
+  | { readonly kind: 'unsupported'; readonly type: string; readonly typeRef: null };
+
+export interface ParsedContextEntry {
+  /** Null for the final result entry (DMN 1.3 section 10.3.2.3). */
+  readonly name: string | null;
+  readonly typeRef: string | null;
+  readonly value: ParsedExpression | null;
+}
+
+export interface ParsedBinding {
+  readonly name: string;
+  readonly value: ParsedExpression | null;
 }
 
 export interface ParsedTable {

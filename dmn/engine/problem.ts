@@ -55,3 +55,12 @@ export class CellFailure {
     readonly cell: string | null = null,
   ) {}
 }
+
+/**
+ * A value that does not conform to an item definition (a structure, a collection, allowed
+ * values). DMN 1.3 section 7.3.2 / 10.3.2.9.4: such a value becomes null, and the evaluation
+ * reports the problem beside its results rather than failing.
+ */
+export class Violation {
+  constructor(readonly message: string) {}
+}

@@ -94,6 +94,9 @@ export function compileUnaryTest(text: string, visible: Visible): UnaryTest | Ce
   if (trimmed === '' || trimmed === '-') return MATCH_ANY;
   const negated = NEGATION.exec(trimmed);
   const fast = positiveTests(negated ? (negated[1] ?? '') : trimmed);
-  if (fast !== null) return negated ? (value) => !fast(value) : fast;
+  // DMN 1.3 section 10.3.2.9.4: a singleton list is tested as its one item, as feelin does for
+  // the cells it runs.
+  const one = (value: unknown) => (Array.isArray(value) && value.length === 1 ? value[0] : value);
+  if (fast !== null) return negated ? (value) => !fast(one(value)) : (value) => fast(one(value));
   return syntaxError('unary tests', trimmed, visible) ?? feelUnaryTest(trimmed, visible);
 }

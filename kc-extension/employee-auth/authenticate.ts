@@ -1,5 +1,5 @@
 import type { AuthHost, AuthOutcome } from '../host/auth-host.js';
-import { linkAccount } from './account-link.js';
+import { findOrCreateAccount } from './find-or-create-account.js';
 import { correlationId } from './correlation.js';
 import { readCredentials } from './credentials.js';
 import { verifyWithHr } from './hr-verify.js';
@@ -16,11 +16,12 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   const corr = correlationId(host.request, () => host.newUuid());
   host.eventDetail('correlation_id', corr);
 
-  const settings = readSettings(host.config);
-  if (settings === undefined) {
-    host.log.error(`employee authenticator has no usable HR config correlation_id=${corr}`);
-    return refuse('hr_unavailable');
+  const read = readSettings(host.config);
+  if (!read.ok) {
+    host.log.error(`employee authenticator misconfigured: unusable settings ${read.unusable.join(', ')}; fix the execution's config correlation_id=${corr}`);
+    return refuse('authenticator_misconfigured');
   }
+  const { settings } = read;
 
   const credentials = readCredentials(host.request);
   if (credentials.kind === 'missing') return refuse('invalid_request');
@@ -55,14 +56,20 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   }
 
   host.eventDetail('employee_ref', verdict.employeeRef);
-  const link = linkAccount(host.users, employeeId, verdict.employeeRef);
+  const link = findOrCreateAccount(host.users, employeeId, verdict.employeeRef);
   if (link.kind === 'conflict') {
     host.log.error(`IDENTITY_LINK_CONFLICT employee_ref=${verdict.employeeRef}: ${link.reason}; manual fix needed correlation_id=${corr}`);
     return refuse('identity_link_conflict');
   }
   if (link.kind === 'disabled') return refuse('account_disabled');
 
-  const claims = { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: verdict.employeeRef, company: verdict.company } as const;
+  const claims = {
+    user_type: 'EMPLOYEE',
+    employee_verified: 'true',
+    employee_ref: verdict.employeeRef,
+    company: verdict.company,
+    wifi_eligible: String(verdict.wifiEligible),
+  };
   // Rewriting unchanged attributes costs database writes on every login; write only changes.
   const changed = Object.entries(claims).filter(([name, value]) => link.user.attributes[name as keyof typeof claims] !== value);
   if (changed.length > 0) host.users.setAttributes(link.user.id, Object.fromEntries(changed));

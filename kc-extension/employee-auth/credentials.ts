@@ -1,8 +1,7 @@
+import { CITIZEN_ID_PATTERN as CITIZEN_ID, EMPLOYEE_ID_PATTERN as EMPLOYEE_ID } from '../../contract/index.js';
 import type { TokenRequest } from '../host/auth-host.js';
 
-// spec 2.3 EmployeeVerifyRequest / spec 8.
-const EMPLOYEE_ID = /^[A-Za-z0-9._-]{3,32}$/;
-const CITIZEN_ID = /^[0-9]{9,12}$/;
+// spec 2.3 EmployeeVerifyRequest / spec 8: the wire contract's patterns.
 
 export type Credentials =
   | { kind: 'missing' }

@@ -3,7 +3,7 @@ import type { EmployeeAuthSettings } from './settings.js';
 
 /** What HR said about one (employeeId, citizenId) pair, reduced to what the flow acts on. */
 export type HrVerdict =
-  | { kind: 'active'; employeeRef: string; company: string }
+  | { kind: 'active'; employeeRef: string; company: string; wifiEligible: boolean }
   | { kind: 'inactive'; employeeRef: string | undefined }
   | { kind: 'noMatch' }
   | { kind: 'rateLimited' }
@@ -40,7 +40,9 @@ function readVerdict(body: string): HrVerdict | undefined {
   const employeeRef = text(parsed['employeeRef']);
   if (!parsed['active']) return { kind: 'inactive', employeeRef };
   const company = text(parsed['company']);
-  return employeeRef !== undefined && company !== undefined ? { kind: 'active', employeeRef, company } : undefined;
+  // HR's wifiEligible travels as claim wifi_eligible (no rule of spec 4.5 reads it; a model may).
+  const wifiEligible = parsed['wifiEligible'] === true;
+  return employeeRef !== undefined && company !== undefined ? { kind: 'active', employeeRef, company, wifiEligible } : undefined;
 }
 
 function classify(reply: HttpReply, log: Log, correlationId: string): Attempt {

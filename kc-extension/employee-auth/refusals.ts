@@ -13,7 +13,8 @@ export type RefusalCode =
   | 'identity_link_conflict'
   | 'rate_limited'
   | 'hr_timeout'
-  | 'hr_unavailable';
+  | 'hr_unavailable'
+  | 'authenticator_misconfigured';
 
 interface RefusalEntry {
   status: number;
@@ -31,6 +32,8 @@ const CATALOGUE: Record<RefusalCode, RefusalEntry> = {
   rate_limited: { status: 429, flowError: 'USER_TEMPORARILY_DISABLED', description: 'RATE_LIMITED' },
   hr_timeout: { status: 504, flowError: 'INTERNAL_ERROR', description: 'HR_SERVICE_TIMEOUT' },
   hr_unavailable: { status: 503, flowError: 'INTERNAL_ERROR', description: 'HR_SERVICE_UNAVAILABLE' },
+  // The execution's settings are unusable: an administrator must fix them; HR was never asked.
+  authenticator_misconfigured: { status: 503, flowError: 'INTERNAL_ERROR', description: 'AUTHENTICATOR_MISCONFIGURED' },
 };
 
 export function refuse(code: RefusalCode): AuthOutcome {

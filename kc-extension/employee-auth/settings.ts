@@ -1,4 +1,20 @@
-/** Authenticator settings, edited as the execution's config in the admin console (spec 8). */
+/**
+ * The employee authenticator's settings (spec 8), edited as the execution's config in the admin
+ * console. This table is the one source: the Java factory's config properties, the realm
+ * import's `authenticatorConfig` and the test host are checked against it
+ * (test/kc-extension/settings-sources.test.ts), so a renamed setting cannot ship half-renamed.
+ */
+export const SETTINGS = [
+  { name: 'hrUrl', label: 'HR base URL', help: 'Base URL of the HR verification service', kind: 'url', default: 'http://localhost:3001' },
+  { name: 'hrApiKey', label: 'HR API key', help: 'Sent as X-API-Key to HR verify', kind: 'secret' },
+  { name: 'hrTimeoutMs', label: 'HR timeout (ms)', help: 'Per-attempt timeout of HR verify', kind: 'int', default: '3000', min: 100, max: 60_000 },
+  { name: 'hrAttempts', label: 'HR attempts', help: 'Attempts per login (HR verify is read-only, so retry is safe)', kind: 'int', default: '2', min: 1, max: 5 },
+  { name: 'submitLimit', label: 'Failed submits per employee id', help: 'Failed submits allowed per employee id within the window', kind: 'int', default: '5', min: 1, max: 1000 },
+  { name: 'submitWindowSeconds', label: 'Submit window (s)', help: 'Window of the failed-submit limit', kind: 'int', default: '900', min: 1, max: 86_400 },
+] as const;
+
+export type SettingName = (typeof SETTINGS)[number]['name'];
+
 export interface EmployeeAuthSettings {
   hrUrl: string;
   hrApiKey: string;
@@ -8,27 +24,36 @@ export interface EmployeeAuthSettings {
   submitWindowSeconds: number;
 }
 
-const DEFAULTS = { hrTimeoutMs: 3000, hrAttempts: 2, submitLimit: 5, submitWindowSeconds: 900 };
+export type SettingsOutcome = { ok: true; settings: EmployeeAuthSettings } | { ok: false; unusable: SettingName[] };
 
-function intSetting(raw: string | undefined, fallback: number, min: number, max: number): number | undefined {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+type Setting = (typeof SETTINGS)[number];
+
+// Integers fall back to their default when blank; the URL and the key have none at run time
+// (the URL's default is only what the admin console proposes).
+function readOne(setting: Setting, raw: string | undefined): string | number | undefined {
+  switch (setting.kind) {
+    case 'url': {
+      const url = raw?.trim().replace(/\/+$/, '');
+      return url !== undefined && /^https?:\/\/\S+$/.test(url) ? url : undefined;
+    }
+    case 'secret':
+      return raw !== undefined && raw !== '' ? raw : undefined;
+    case 'int': {
+      if (raw === undefined || raw.trim() === '') return Number(setting.default);
+      const value = Number(raw);
+      return Number.isInteger(value) && value >= setting.min && value <= setting.max ? value : undefined;
+    }
+  }
 }
 
-/** Undefined when the config is unusable: the authenticator then fails closed. */
-export function readSettings(config: Record<string, string>): EmployeeAuthSettings | undefined {
-  const hrUrl = config['hrUrl']?.trim().replace(/\/+$/, '');
-  const hrApiKey = config['hrApiKey'];
-  const hrTimeoutMs = intSetting(config['hrTimeoutMs'], DEFAULTS.hrTimeoutMs, 100, 60_000);
-  const hrAttempts = intSetting(config['hrAttempts'], DEFAULTS.hrAttempts, 1, 5);
-  const submitLimit = intSetting(config['submitLimit'], DEFAULTS.submitLimit, 1, 1000);
-  const submitWindowSeconds = intSetting(config['submitWindowSeconds'], DEFAULTS.submitWindowSeconds, 1, 86_400);
-  if (
-    hrUrl === undefined || !/^https?:\/\/\S+$/.test(hrUrl) || hrApiKey === undefined || hrApiKey === '' ||
-    hrTimeoutMs === undefined || hrAttempts === undefined || submitLimit === undefined || submitWindowSeconds === undefined
-  ) {
-    return undefined;
+/** The settings, or the names (never the values) of those that are unusable: the authenticator then fails closed. */
+export function readSettings(config: Record<string, string>): SettingsOutcome {
+  const values: Record<string, string | number> = {};
+  const unusable: SettingName[] = [];
+  for (const setting of SETTINGS) {
+    const value = readOne(setting, config[setting.name]);
+    if (value === undefined) unusable.push(setting.name);
+    else values[setting.name] = value;
   }
-  return { hrUrl, hrApiKey, hrTimeoutMs, hrAttempts, submitLimit, submitWindowSeconds };
+  return unusable.length > 0 ? { ok: false, unusable } : { ok: true, settings: values as unknown as EmployeeAuthSettings };
 }

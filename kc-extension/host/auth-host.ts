@@ -20,7 +20,7 @@ export interface HttpPort {
 }
 
 /** The attributes the employee flow reads and writes (they become token claims). */
-export type EmploymentAttribute = 'user_type' | 'employee_verified' | 'employee_ref' | 'company';
+export type EmploymentAttribute = 'user_type' | 'employee_verified' | 'employee_ref' | 'company' | 'wifi_eligible';
 
 export interface UserView {
   id: string;

@@ -2,7 +2,7 @@ import { describeProblem, evaluate } from '../../dmn/engine/index.js';
 import { ApiError, healthRoute, route, type Route } from '../kit/index.js';
 import type { Runtime } from './model-directory.js';
 import type { RuntimeHolder } from './runtime-holder.js';
-import { EvaluateRequest, EvaluateResponse, ModelList, ReloadResponse } from './schemas.js';
+import { ModelName, EvaluateRequest, EvaluateResponse, ModelList, ReloadResponse } from './schemas.js';
 
 const notServing = (holder: RuntimeHolder) => `No decision model is loaded: ${holder.lastFailure() ?? 'not loaded yet'}.`;
 
@@ -32,6 +32,7 @@ export function decisionRoutes(holder: RuntimeHolder): Route[] {
     method: 'post',
     path: '/api/v1/decisions/:model/evaluate',
     summary: 'Evaluate a model, or one of its decisions, against the inputs.',
+    params: { model: ModelName },
     body: EvaluateRequest,
     responses: {
       200: { description: 'Outputs by decision.', schema: EvaluateResponse },
@@ -49,7 +50,9 @@ export function decisionRoutes(holder: RuntimeHolder): Route[] {
         if (outcome.error.code === 'DMN_UNKNOWN_DECISION') throw new ApiError('INVALID_REQUEST', { message: 'decision: the model has no decision of that name.' });
         throw new ApiError('DMN_EVALUATION_ERROR', { message: describeProblem(outcome.error) });
       }
-      return { status: 200, body: { model: loaded.model.name, results: outcome.results, correlationId, timestamp: new Date().toISOString() } };
+      // Issue 13: values an item definition rejected are null, each with a problem (DMN 1.3 section 7.3.2).
+      const problems = outcome.problems === undefined ? {} : { problems: outcome.problems.map((p) => ({ decision: p.decision, cell: p.cell, message: p.message })) };
+      return { status: 200, body: { model: loaded.model.name, results: outcome.results, ...problems, correlationId, timestamp: new Date().toISOString() } };
     },
   });
 

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { z } from 'zod';
 import { createFaultHarness, createServiceApp, healthRoute, requireApiKey, route, type Logger, type Route } from '../kit/index.js';
 import type { HrConfig } from './config.js';
 import type { EmployeeDirectory } from './directory.js';
@@ -56,7 +57,7 @@ export function createApp(config: HrConfig, logger: Logger, deps: HrDeps = {}): 
         method: 'post',
         path: '/admin/reset-limits',
         summary: 'Test harness: clear the verify rate limits.',
-        responses: { 200: { description: 'Limits cleared.' } },
+        responses: { 200: { description: 'Limits cleared.', schema: z.object({ ok: z.literal(true) }) } },
         handle: () => {
           limits.reset();
           return { status: 200, body: { ok: true } };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { CITIZEN_ID_PATTERN, EMPLOYEE_ID_PATTERN } from '../../contract/index.js';
 
-// Spec 2.3 EmployeeVerifyRequest and 2.5 EmployeeVerifyResponse.
-export const EMPLOYEE_ID_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
-export const CITIZEN_ID_PATTERN = /^[0-9]{9,12}$/;
+// Spec 2.3 EmployeeVerifyRequest and 2.5 EmployeeVerifyResponse; the patterns are the wire contract's.
 
 export const EmployeeVerifyRequest = z.object({
   employeeId: z.string().regex(EMPLOYEE_ID_PATTERN),

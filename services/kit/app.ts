@@ -1,10 +1,12 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import { z } from 'zod';
+import { ApiError } from './errors.js';
 import './locals.js';
 import { correlation } from './correlation.js';
 import { errorMiddleware, notFound } from './error-middleware.js';
 import type { Logger } from './logger.js';
 import { openApiDocument } from './openapi.js';
-import type { Route } from './route.js';
+import { route, type Route } from './route.js';
 
 export interface ServiceAppOptions {
   service: string;
@@ -12,6 +14,8 @@ export interface ServiceAppOptions {
   routes: readonly Route[];
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** Further routers (static pages), tried after the routes and before the 404. */
+  routers?: readonly Router[];
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -28,24 +32,54 @@ function requestLog(logger: Logger): RequestHandler {
   };
 }
 
+const OpenApiBody = z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) }).loose();
+
+/** `GET /openapi.json`: the document built from the service's routes, itself included. */
+function documentRoute(document: () => Record<string, unknown>): Route {
+  return route({
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This OpenAPI 3.1 document, generated from the zod schemas that validate the requests.',
+    responses: { 200: { description: 'The document.', schema: OpenApiBody } },
+    handle: () => ({ status: 200, body: document() }),
+  });
+}
+
+/** A known path asked with a method it does not answer: 405 with `Allow` (RFC 9110 15.5.6), not 404. */
+function methodNotAllowed(methods: readonly string[]): RequestHandler {
+  const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
+  return (_req, res) => {
+    res.set('Allow', allow);
+    throw new ApiError('METHOD_NOT_ALLOWED');
+  };
+}
+
 /**
- * The Express stack every service shares: correlation id, request log, JSON body parsing,
- * the service's routes, `GET /openapi.json` built from those routes, 404 and the one error
- * middleware, in that order.
+ * The Express stack every service shares: correlation id, request log, the service's routes
+ * (each parsing a JSON body only when it declares one), `GET /openapi.json` built from those
+ * routes, 405 for other methods on those paths, 404 and the one error middleware, in that order.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(correlation, requestLog(options.logger));
-  app.use(express.json({ limit: options.bodyLimit ?? '16kb' }));
-  const router = express.Router();
-  for (const r of options.routes) r.mount(router);
-  const document = openApiDocument(options.service, options.routes);
-  router.get('/openapi.json', (_req, res) => {
-    res.json(document);
-  });
+  const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
+  // Paths match as the document reads them: case and trailing slash count.
+  const router = express.Router({ caseSensitive: true, strict: true });
+  const routes = [...options.routes, documentRoute(() => document)];
+  const document = openApiDocument(options.service, routes);
+  const byPath = new Map<string, Route[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  // OpenAPI matches concrete paths before templated ones: `GET /entitlements/evaluate` is a 405
+  // of the concrete path, not a read of an entitlement named "evaluate".
+  const concreteFirst = [...byPath].sort(([a], [b]) => Number(a.includes(':')) - Number(b.includes(':')));
+  for (const [path, group] of concreteFirst) {
+    for (const r of group) r.mount(router, readJson);
+    router.all(path, methodNotAllowed(group.map((r) => r.method.toUpperCase())));
+  }
   app.use(router);
+  for (const extra of options.routers ?? []) app.use(extra);
   app.use(notFound);
   app.use(errorMiddleware);
   return app;

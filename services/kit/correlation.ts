@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { acceptCorrelationId as accept, CORRELATION_HEADER } from '../../contract/index.js';
 
-export const CORRELATION_HEADER = 'X-Correlation-ID';
-
-// Spec 2.1: shape `corr-<uuid>`. Anything else is replaced rather than trusted, so a caller
-// cannot plant a citizen number (or any other value) in our logs through this header.
-const CORRELATION_SHAPE = /^corr-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { CORRELATION_HEADER };
 
 export function newCorrelationId(): string {
   return `corr-${randomUUID()}`;
 }
 
-/** The caller's id when it has the spec's shape, a fresh one otherwise. */
+/** Spec 2.1: the caller's id when it has the shape `corr-<uuid>`, a fresh one otherwise (contract/correlation.ts). */
 export function acceptCorrelationId(value: string | undefined): string {
-  return value !== undefined && CORRELATION_SHAPE.test(value) ? value : newCorrelationId();
+  return accept(value, randomUUID);
 }
 
 /** Accepts or generates the trace id, keeps it in `res.locals` and echoes it on every response. */

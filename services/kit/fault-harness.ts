@@ -7,6 +7,7 @@ export const FaultRequest = z.object({
   delayMs: z.number().int().min(0).max(120_000).default(0),
 });
 export type Fault = z.output<typeof FaultRequest>;
+const FaultSet = z.object({ ok: z.literal(true), fault: z.object({ mode: FaultRequest.shape.mode, delayMs: z.number().int() }) });
 
 export interface FaultHarness {
   /** The current fault, for `/health`. */
@@ -36,7 +37,7 @@ export function createFaultHarness(codes: FaultCodes): FaultHarness {
       path: '/admin/fault',
       summary: 'Test harness: set the fault mode.',
       body: FaultRequest,
-      responses: { 200: { description: 'Fault set.' }, 400: { description: 'Bad body.' } },
+      responses: { 200: { description: 'Fault set.', schema: FaultSet }, 400: { description: 'INVALID_REQUEST: unknown mode or delayMs out of range.' } },
       handle: ({ body }) => {
         fault = body;
         return { status: 200, body: { ok: true, fault } };

@@ -24,11 +24,18 @@ export interface OutboundCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of a JSON body (OAuth token endpoints). */
+  form?: Record<string, string>;
   headers?: Record<string, string>;
   correlationId: string;
   /** Budget of one attempt, in milliseconds. */
   timeoutMs: number;
-  /** Total attempts; only timeouts and unreachable peers are retried, and only for safe calls. */
+  /**
+   * Total attempts (default 1). Timeouts and unreachable peers are retried whatever the method,
+   * so the caller decides what is safe to repeat: give more than one only to reads, read-only
+   * POSTs (HR verify) and writes carrying an Idempotency-Key. An HTTP answer and an unreadable
+   * body are never retried.
+   */
   attempts?: number;
 }
 
@@ -61,15 +68,20 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
   let response;
   try {
+    const [contentType, body] = call.form !== undefined
+      ? ['application/x-www-form-urlencoded', new URLSearchParams(call.form).toString()]
+      : call.body !== undefined
+        ? ['application/json', JSON.stringify(call.body)]
+        : [undefined, undefined];
     response = await request(call.url, {
-      method: call.method ?? (call.body === undefined ? 'GET' : 'POST'),
+      method: call.method ?? (body === undefined ? 'GET' : 'POST'),
       headers: {
         accept: 'application/json',
-        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(contentType === undefined ? {} : { 'content-type': contentType }),
         [CORRELATION_HEADER]: call.correlationId,
         ...call.headers,
       },
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      body,
       signal,
     });
   } catch {

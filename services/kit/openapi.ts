@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorBodySchema } from './error-schema.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export type Security = 'apiKey' | 'bearer';
@@ -9,6 +10,9 @@ export interface DocumentedRoute {
   summary: string;
   security?: Security;
   body?: z.ZodType;
+  /** Schemas of the path parameters (`:name` in `path`); a parameter without one is a plain string. */
+  params?: Record<string, z.ZodType>;
+  /** Statuses the route answers. Error statuses (>= 400) carry the spec 2.2 error object unless a schema is given. */
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 }
 
@@ -21,23 +25,45 @@ function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function jsonContent(schema: z.ZodType) {
-  return { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } };
+function jsonContent(schema: z.ZodType, io: 'input' | 'output') {
+  return { 'application/json': { schema: z.toJSONSchema(schema, { io, unrepresentable: 'any' }) } };
+}
+
+function pathParameters(route: DocumentedRoute) {
+  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => {
+    const schema = route.params?.[name!];
+    return { name, in: 'path', required: true, schema: schema ? z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) : { type: 'string' } };
+  });
+}
+
+/**
+ * Every status a route can answer, declared: what the route names, plus what the kit itself
+ * answers on any route (400 for an unreadable body, 401 for a missing key, 500 for the
+ * unexpected), each error with the spec 2.2 error object.
+ */
+function declaredResponses(route: DocumentedRoute): Record<string, unknown> {
+  const all: DocumentedRoute['responses'] = { ...route.responses };
+  if (route.body) all[400] ??= { description: 'INVALID_REQUEST: the body is missing, not JSON, too large or breaks the schema.' };
+  if (route.security === 'apiKey') all[401] ??= { description: 'UNAUTHORIZED: X-API-Key is missing or wrong.' };
+  all[500] ??= { description: 'INTERNAL_ERROR: an unexpected failure; the message is generic.' };
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(all)) {
+    const schema = response.schema ?? (Number(status) >= 400 ? ErrorBodySchema : undefined);
+    responses[status] = schema ? { description: response.description, content: jsonContent(schema, 'output') } : { description: response.description };
+  }
+  return responses;
 }
 
 /** Builds the service's OpenAPI 3.1 document from the same zod schemas that validate its requests. */
 export function openApiDocument(title: string, routes: readonly DocumentedRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(route.responses)) {
-      responses[status] = response.schema
-        ? { description: response.description, content: jsonContent(response.schema) }
-        : { description: response.description };
-    }
-    const operation: Record<string, unknown> = { summary: route.summary, responses };
-    if (route.body) operation.requestBody = { required: true, content: jsonContent(route.body) };
+    const operation: Record<string, unknown> = { summary: route.summary };
+    const parameters = pathParameters(route);
+    if (parameters.length > 0) operation.parameters = parameters;
+    if (route.body) operation.requestBody = { required: true, content: jsonContent(route.body, 'input') };
     if (route.security) operation.security = [{ [route.security]: [] }];
+    operation.responses = declaredResponses(route);
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method]: operation };
   }

@@ -24,7 +24,8 @@ export interface RouteSpec<S extends z.ZodType | undefined> extends Omit<Documen
 
 /** A route with its types erased, so a service can keep all of its routes in one table. */
 export interface Route extends DocumentedRoute {
-  mount(router: Router): void;
+  /** Mounts the route; `readJson` parses the body and runs only on routes that declare one. */
+  mount(router: Router, readJson?: RequestHandler): void;
 }
 
 /**
@@ -40,8 +41,9 @@ export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSp
   };
   return {
     ...documented,
-    mount(router) {
-      router[spec.method](spec.path, ...steps, terminal);
+    mount(router, readJson) {
+      const parse = spec.body && readJson ? [readJson] : [];
+      router[spec.method](spec.path, ...parse, ...steps, terminal);
     },
   };
 }

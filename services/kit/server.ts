@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface BaseConfig {
-  PORT: number;
+  /** Unset: the service's spec port (`defaultPort`); 0: any free port. */
+  PORT?: number | undefined;
   HOST: string;
   LOG_LEVEL: string;
 }
@@ -14,7 +15,13 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig>> {
   service: string;
   defaultPort: number;
   configSchema: S;
-  createApp: (config: z.output<S>, logger: Logger) => Express | Promise<Express>;
+  createApp: (config: z.output<S>, logger: Logger) => Express | ServiceInstance | Promise<Express | ServiceInstance>;
+}
+
+/** An app that holds resources (a database) to release when the process stops. */
+export interface ServiceInstance {
+  app: Express;
+  close(): Promise<void>;
 }
 
 /** Starts an app and resolves once it listens; port 0 picks a free port (tests). */
@@ -37,14 +44,24 @@ export async function runService<S extends z.ZodType<BaseConfig>>(definition: Se
     throw error;
   }
   const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
-  const app = await definition.createApp(config, logger);
-  const port = config.PORT === 0 ? definition.defaultPort : config.PORT;
-  const server = await listen(app, port, config.HOST);
-  logger.info({ port, host: config.HOST }, 'listening');
+  const created = await definition.createApp(config, logger);
+  const { app, close } = 'app' in created ? created : { app: created, close: async () => undefined };
+  const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST);
+  const address = server.address();
+  logger.info({ port: typeof address === 'object' && address !== null ? address.port : undefined, host: config.HOST }, 'listening');
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping');
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    server.close(() => {
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'close failed');
+          process.exit(1);
+        },
+      );
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5000).unref();
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -1,34 +1,38 @@
 import test from 'ava';
-import { build } from 'esbuild';
 import { runInNewContext } from 'node:vm';
+import { bundleInJar, shippedBundle } from './shipped-bundle.js';
 
 /**
- * The bundle must run where only ECMAScript globals exist (GraalJS inside Keycloak): evaluate
- * it in a bare VM context, as JsRuntime does, and drive it through the Java-facing functions.
+ * The shipped bundle (the file `npm run bundle:kc` writes and spi-wrapper packs into its jar)
+ * must run where only ECMAScript globals exist (GraalJS inside Keycloak): evaluate it in a bare
+ * VM context, as JsRuntime does, and drive it through the Java-facing functions.
  */
-async function loadBundle(): Promise<Record<string, (...args: unknown[]) => string>> {
-  const result = await build({
-    entryPoints: ['kc-extension/main.ts'],
-    bundle: true,
-    format: 'iife',
-    globalName: 'WifiExtension',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-  });
+function loadBundle(): Record<string, (...args: unknown[]) => string> {
   const sandbox: Record<string, unknown> = {};
-  runInNewContext(result.outputFiles[0]!.text, sandbox);
+  runInNewContext(shippedBundle(), sandbox);
   return sandbox['WifiExtension'] as Record<string, (...args: unknown[]) => string>;
 }
 
+test('the bundle in the built jar, when there is one, is the bundle tested here', (t) => {
+  const bundle = shippedBundle();
+  const inJar = bundleInJar();
+  if (inJar === undefined) return t.pass('no jar built after this bundle; nothing to compare');
+  t.is(inJar, bundle);
+});
+
+test('the shipped bundle uses no Node module and no require', (t) => {
+  const bundle = shippedBundle();
+  t.false(/\brequire\(|from ['"]node:|process\.env/.test(bundle));
+});
+
 test('the bundle exposes authenticateEmployee and handleAdmin on WifiExtension', async (t) => {
-  const bundle = await loadBundle();
+  const bundle = loadBundle();
   t.is(typeof bundle['authenticateEmployee'], 'function');
   t.is(typeof bundle['handleAdmin'], 'function');
 });
 
 test('the bundled authenticator answers a Java-shaped host without Node APIs', async (t) => {
-  const bundle = await loadBundle();
+  const bundle = loadBundle();
   const raw = {
     formParam: (name: string) => ({ employeeId: 'A-1001', citizenId: '079201001234' })[name] ?? null,
     header: () => null,

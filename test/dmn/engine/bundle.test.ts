@@ -36,3 +36,14 @@ test('the engine bundles for a neutral platform and evaluates WifiEntitlement in
     },
   });
 });
+
+test('the bundled engine evaluates a DMN 1.4 model with a BKM, a context and item definitions in a bare vm context', async (t) => {
+  const bundle = await build({ entryPoints: ['dmn/engine/index.ts'], bundle: true, platform: 'neutral', format: 'iife', globalName: 'DmnEngine', write: false, logLevel: 'silent' });
+  const context = createContext({ xml: await readFile('test/dmn/models/service/RoamingFee14.dmn', 'utf8'), inputs: JSON.stringify({ devices: 4, tier: 'SILVER' }) });
+  runInContext(bundle.outputFiles[0]?.text ?? '', context);
+  const answer: unknown = await runInContext(
+    `DmnEngine.loadModel(xml).then((model) => JSON.stringify(model.ok ? DmnEngine.evaluate(model.value, JSON.parse(inputs)) : model.error))`,
+    context,
+  );
+  t.deepEqual(JSON.parse(String(answer)), { ok: true, results: { Quote: { perDevice: 1.5, total: 6 }, Summary: 'paid' } });
+});

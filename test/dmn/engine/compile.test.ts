@@ -71,15 +71,16 @@ for (const [what, spec, decision, rule, cell, message] of cases) {
   });
 }
 
-test('a decision whose logic is not a table is refused by name', async (t) => {
+test('a decision whose literal expression has a FEEL syntax error is refused naming the decision and the expression', async (t) => {
   const xml = dmnXml({ decisions: [] }).replace(
     '</definitions>',
-    '<decision id="d" name="Literal"><literalExpression><text>1</text></literalExpression></decision></definitions>',
+    '<decision id="d" name="Literal"><literalExpression><text>1 +* 2</text></literalExpression></decision></definitions>',
   );
   const outcome = await compileXml(xml);
   if (outcome.ok) return t.fail('compiled');
   t.is(outcome.error.decision, 'Literal');
-  t.regex(outcome.error.message, /only decision tables are supported, not dmn:LiteralExpression/);
+  t.is(outcome.error.cell, 'literal expression');
+  t.regex(outcome.error.message, /FEEL syntax error/);
 });
 
 test('a model without any decision does not compile', async (t) => {

@@ -12,7 +12,7 @@ async function wifiEntitlement(): Promise<CompiledModel> {
 test('the model holds the five-rule decision and the loyalty mapping over the spec 2.8 inputs', async (t) => {
   const model = await wifiEntitlement();
   t.is(model.name, 'WifiEntitlement');
-  t.deepEqual(model.decisions, ['WifiEntitlement', 'LoyaltyTier']);
+  t.deepEqual(model.decisions, ['WifiEntitlement', 'LoyaltyTier', 'Entitlement']);
   t.deepEqual(model.inputs, ['userType', 'employeeVerified', 'company', 'memberTier', 'wifiBenefit']);
 });
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { readFile } from 'node:fs/promises';
-import { KC_LOG, filesContaining, keycloakDataFiles } from './kc-files.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { KC_LOG, filesContaining, keycloakDataFiles, latestWrite } from './kc-files.js';
 import {
   employeeGrant,
   hrFault,
@@ -126,8 +127,9 @@ test.serial('a canary citizen number sent through every employee path is absent 
   // Successes clear the failed-submit counts this test added.
   t.is((await employeeGrant(ACTIVE.employeeId, ACTIVE.citizenId)).status, 200);
   t.is((await employeeGrant(CANARY_EMPLOYEE, CANARY)).status, 200);
-  // H2 writes its store about once a second; give it time before reading the files.
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  // H2 writes its store about once a second: wait until a data file was written after the last login.
+  const lastLogin = Date.now();
+  await waitFor(async () => latestWrite(await keycloakDataFiles()), (written) => written > lastLogin, { timeoutMs: 15_000, intervalMs: 200 });
 
   const log = await readFile(KC_LOG, 'utf8');
   t.true(log.includes('employee signed in employee_ref=HR-CANARY-01'), 'the log is the live one of this Keycloak');

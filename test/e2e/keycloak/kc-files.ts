@@ -1,11 +1,11 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Where scripts/kc.sh keeps the Keycloak runtime; the privacy test reads its log and data. */
 export const KC_LOG = process.env['KC_LOG_FILE'] ?? '.run/keycloak.log';
 const KC_RUN_DIR = process.env['KC_RUN_DIR'] ?? '.run/keycloak';
 
-async function filesUnder(dir: string): Promise<string[]> {
+export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(entries.map((entry) => {
     const path = join(dir, entry.name);
@@ -19,6 +19,12 @@ export async function keycloakDataFiles(): Promise<string[]> {
   const homes = (await readdir(KC_RUN_DIR)).filter((name) => name.startsWith('keycloak-'));
   const files = await Promise.all(homes.map((home) => filesUnder(join(KC_RUN_DIR, home, 'data'))));
   return files.flat().filter((file) => !file.includes(`${join('data', 'import')}`));
+}
+
+/** The latest modification time (ms) among the files. */
+export async function latestWrite(files: string[]): Promise<number> {
+  const times = await Promise.all(files.map((file) => stat(file).then((s) => s.mtimeMs, () => 0)));
+  return Math.max(0, ...times);
 }
 
 export async function filesContaining(files: string[], needle: string): Promise<string[]> {

@@ -11,8 +11,14 @@ test('an active verified employee gets a new emp- account with the HR claims', (
   t.is(outcome.type, 'success');
   const [user] = [...host.users.all.values()];
   t.is(user?.username, 'emp-a-1001');
-  t.deepEqual(user?.attributes, { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A' });
+  t.deepEqual(user?.attributes, { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' });
   t.deepEqual(outcome, { type: 'success', userId: user!.id });
+});
+
+test('HR\'s wifiEligible is stored as attribute wifi_eligible, false included', (t) => {
+  const host = fakeHost({ form: form(), replies: [hrOk({ ...ACTIVE, wifiEligible: false })] });
+  t.is(authenticateEmployee(host).type, 'success');
+  t.is([...host.users.all.values()][0]?.attributes['wifi_eligible'], 'false');
 });
 
 test('an existing account carrying the employee reference is reused and refreshed', (t) => {
@@ -26,13 +32,13 @@ test('an existing account carrying the employee reference is reused and refreshe
   t.is(host.users.all.size, 1);
   t.is(host.users.all.get('user-1')?.attributes['company'], 'MEMBER_B');
   t.is(host.users.all.get('user-1')?.attributes['employee_verified'], 'true');
-  t.deepEqual(host.attributeWrites, [['user_type', 'employee_verified', 'company']]);
+  t.deepEqual(host.attributeWrites, [['user_type', 'employee_verified', 'company', 'wifi_eligible']]);
 });
 
 test('a repeat login with unchanged HR data writes no attributes', (t) => {
   const host = fakeHost({
     form: form(),
-    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }],
+    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' } }],
   });
   t.is(authenticateEmployee(host).type, 'success');
   t.deepEqual(host.attributeWrites, []);
@@ -142,11 +148,20 @@ test('an emp- username taken by an account without the reference is a conflict, 
   t.is(host.users.all.get('user-1')?.attributes['employee_ref'], 'HR-OTHER');
 });
 
-test('an unusable config fails closed without calling HR', (t) => {
-  for (const config of [{}, { ...HR_CONFIG, hrUrl: 'not a url' }, { ...HR_CONFIG, hrApiKey: '' }, { ...HR_CONFIG, hrTimeoutMs: 'x' }]) {
+test('an unusable config fails closed without calling HR, with its own answer and a log line naming the settings', (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, 'hrUrl, hrApiKey'],
+    [{ ...HR_CONFIG, hrUrl: 'not a url' }, 'hrUrl'],
+    [{ ...HR_CONFIG, hrApiKey: '' }, 'hrApiKey'],
+    [{ ...HR_CONFIG, hrTimeoutMs: 'x' }, 'hrTimeoutMs'],
+    [{ ...HR_CONFIG, submitLimit: '0' }, 'submitLimit'],
+  ];
+  for (const [config, names] of cases) {
     const host = fakeHost({ form: form(), config });
-    t.like(authenticateEmployee(host), { status: 503, body: { error: 'hr_unavailable' } });
+    t.like(authenticateEmployee(host), { status: 503, body: { error: 'authenticator_misconfigured', error_description: 'AUTHENTICATOR_MISCONFIGURED' } });
     t.is(host.httpCalls.length, 0);
+    t.true(host.logs.some((line) => line.startsWith(`error employee authenticator misconfigured: unusable settings ${names};`)), JSON.stringify(host.logs));
+    t.false(host.logs.some((line) => line.includes('not a url')), 'the value is not logged');
   }
 });
 

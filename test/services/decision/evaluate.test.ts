@@ -20,7 +20,7 @@ test('evaluating the whole model answers every decision with the model name, cor
   const answer = await service.request('POST', evaluatePath(), { json: { inputs }, headers: { 'X-Correlation-ID': CORRELATION_ID } });
   t.is(answer.status, 200, answer.text);
   t.is(answer.body.model, 'WifiEntitlement');
-  t.deepEqual(Object.keys(answer.body.results as object), ['WifiEntitlement', 'LoyaltyTier']);
+  t.deepEqual(Object.keys(answer.body.results as object), ['WifiEntitlement', 'LoyaltyTier', 'Entitlement']);
   t.is(answer.body.correlationId, CORRELATION_ID);
   t.is(answer.headers.get('x-correlation-id'), CORRELATION_ID);
   t.false(Number.isNaN(Date.parse(String(answer.body.timestamp))));
@@ -65,7 +65,7 @@ test('the list names each model with its source file, decisions, inputs and load
   const answer = await service.request('GET', '/api/v1/decisions');
   t.is(answer.status, 200);
   t.deepEqual(answer.body.models, [
-    { model: 'WifiEntitlement', file: 'WifiEntitlement.dmn', decisions: ['WifiEntitlement', 'LoyaltyTier'], inputs: ['userType', 'employeeVerified', 'company', 'memberTier', 'wifiBenefit'] },
+    { model: 'WifiEntitlement', file: 'WifiEntitlement.dmn', decisions: ['WifiEntitlement', 'LoyaltyTier', 'Entitlement'], inputs: ['userType', 'employeeVerified', 'company', 'memberTier', 'wifiBenefit'] },
   ]);
   t.false(Number.isNaN(Date.parse(String(answer.body.loadedAt))));
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { ACTIVE, PARTNER, hrService } from './hr-service.js';
 
 const WRONG = { employeeId: ACTIVE.employeeId, citizenId: '079201009999' };
@@ -31,11 +32,15 @@ test('four failures leave the fifth attempt answered', async (t) => {
 });
 
 test('the failure window expires', async (t) => {
-  const { verify } = await hrService(t, { HR_FAILURE_WINDOW_SECONDS: '1' });
+  const { verify } = await hrService(t, { HR_FAILURE_WINDOW_SECONDS: '2' });
+  await verify(ACTIVE); // the first answer of a booted service also loads its document for the checks
+  const started = Date.now();
   for (let i = 0; i < 5; i += 1) await verify(WRONG);
   assertError(t, await verify(ACTIVE), 429, 'RATE_LIMITED');
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  t.like((await verify(ACTIVE)).body, { verified: true });
+  // Wait on the condition (the lock lifts), not a fixed sleep; it must not lift before the window.
+  const answer = await waitFor(() => verify(ACTIVE), (a) => a.status === 200, { timeoutMs: 6000 });
+  t.like(answer.body, { verified: true });
+  t.true(Date.now() - started >= 1900, 'the lock lasted the window');
 });
 
 test('the global ceiling answers 429 RATE_LIMITED with Retry-After once exceeded', async (t) => {

@@ -1,4 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
+import { z } from 'zod';
 import { createServiceApp, requireApiKey, route } from '../../../services/kit/index.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
@@ -8,8 +9,9 @@ async function guarded(t: ExecutionContext) {
     method: 'get',
     path: '/guarded',
     summary: 'guarded',
+    security: 'apiKey',
     steps: [requireApiKey('right-key-123')],
-    responses: {},
+    responses: { 200: { description: 'ok', schema: z.object({ ok: z.literal(true) }) } },
     handle: () => ({ status: 200, body: { ok: true } }),
   });
   return boot(t, createServiceApp({ service: 'x', logger: capturingLogger().logger, routes: [guardedRoute] }));

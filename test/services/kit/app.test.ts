@@ -13,7 +13,7 @@ async function kitApp(t: ExecutionContext, readiness?: () => Readiness) {
     logger,
     routes: [
       healthRoute('kit-test', readiness),
-      route({ method: 'post', path: '/echo', summary: 'echo', body: Echo, responses: { 200: { description: 'ok' } }, handle: ({ body }) => ({ status: 200, body }) }),
+      route({ method: 'post', path: '/echo', summary: 'echo', body: Echo, responses: { 200: { description: 'ok', schema: Echo } }, handle: ({ body }) => ({ status: 200, body }) }),
       route({
         method: 'get',
         path: '/boom',
@@ -88,4 +88,29 @@ test('the OpenAPI document is built from the same schema that validates the body
   const schema = paths['/echo']?.post?.requestBody?.content['application/json']?.schema;
   t.is(schema?.properties.count?.maximum, 10);
   t.truthy(paths['/health']?.get);
+});
+
+test('an unsupported method on a known path answers 405 with Allow, not 404', async (t) => {
+  const { service } = await kitApp(t);
+  const answer = await service.request('DELETE', '/echo');
+  assertError(t, answer, 405, 'METHOD_NOT_ALLOWED');
+  t.is(answer.headers.get('allow'), 'POST');
+  const health = await service.request('PUT', '/health');
+  assertError(t, health, 405, 'METHOD_NOT_ALLOWED');
+  t.is(health.headers.get('allow'), 'GET, HEAD');
+  t.is((await service.request('POST', '/openapi.json')).headers.get('allow'), 'GET, HEAD');
+});
+
+test('a body is read only by routes that declare one: broken JSON to an unknown path is still 404', async (t) => {
+  const { service } = await kitApp(t);
+  assertError(t, await service.request('POST', '/nowhere', { raw: '{"broken":', headers: { 'content-type': 'application/json' } }), 404, 'NOT_FOUND');
+});
+
+test('the document declares what the kit answers on every route: 400 with a body, 500 always, errors as the 2.2 object', async (t) => {
+  const { service } = await kitApp(t);
+  const document = (await service.document()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>> };
+  const echo = document.paths['/echo']!.post!.responses;
+  t.deepEqual(Object.keys(echo).sort(), ['200', '400', '500']);
+  t.deepEqual(echo['400']!.content!['application/json']!.schema.required, ['code', 'message', 'correlationId', 'timestamp']);
+  t.truthy(document.paths['/openapi.json']!.get);
 });

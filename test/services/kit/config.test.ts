@@ -6,7 +6,14 @@ const Schema = z.object({ ...commonSettings, FEATURE: envFlag(false), SECRET_KEY
 
 test('every setting has a working default', (t) => {
   const config = loadConfig(Schema, {});
-  t.like(config, { PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'info', TEST_HARNESS: false, FEATURE: false, SECRET_KEY: 'dev-secret-key' });
+  t.is(config.PORT, undefined, 'unset: the service uses its spec port');
+  t.like(config, { HOST: '127.0.0.1', LOG_LEVEL: 'info', TEST_HARNESS: false, FEATURE: false, SECRET_KEY: 'dev-secret-key' });
+});
+
+test('PORT=0 means any free port and is kept as 0; an empty PORT is unset', (t) => {
+  t.is(loadConfig(Schema, { PORT: '0' }).PORT, 0);
+  t.is(loadConfig(Schema, { PORT: '3999' }).PORT, 3999);
+  t.is(loadConfig(Schema, { PORT: '' }).PORT, undefined);
 });
 
 test('flags read "false" as false and "1" as true', (t) => {

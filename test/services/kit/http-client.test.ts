@@ -13,7 +13,7 @@ async function peer(behaviour: Behaviour) {
     setTimeout(() => {
       if (res.destroyed) return;
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-    }, delayMs);
+    }, delayMs).unref();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
@@ -34,17 +34,20 @@ test('an answer of any status is returned with its parsed body and the correlati
   await server.close();
 });
 
+// A peer that holds an answer far past the budget (HOLD), so no machine load can make it look fast.
+const HOLD = 60_000;
+
 test('a peer slower than the budget is a timeout, retried up to the attempt count', async (t) => {
-  const server = await peer(() => ({ delayMs: 400 }));
-  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 100, attempts: 2 }), { instanceOf: OutboundError });
+  const server = await peer(() => ({ delayMs: HOLD }));
+  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 300, attempts: 2 }), { instanceOf: OutboundError });
   t.is(error?.failure, 'timeout');
   t.is(server.seen.length, 2);
   await server.close();
 });
 
 test('a second attempt that answers in time succeeds', async (t) => {
-  const server = await peer((n) => (n === 1 ? { delayMs: 400 } : {}));
-  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 150, attempts: 2 });
+  const server = await peer((n) => (n === 1 ? { delayMs: HOLD } : {}));
+  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 1000, attempts: 2 });
   t.is(answer.status, 200);
   t.is(server.seen.length, 2);
   await server.close();

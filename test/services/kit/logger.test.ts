@@ -29,9 +29,30 @@ test('numbers that are not citizen-number-shaped are kept', (t) => {
   });
 });
 
-test('scrubbing survives cycles-free deep objects without throwing', (t) => {
-  let deep: Record<string, unknown> = { citizenId: CITIZEN };
-  for (let i = 0; i < 20; i += 1) deep = { next: deep };
+// A canary nested as deep as the scrubber still reads (depth 8), under both a secret key and a
+// plain one: only redaction can remove it there, and the plain sibling proves the depth limit did not.
+function nest(leaf: Record<string, unknown>, levels: number): Record<string, unknown> {
+  let value = leaf;
+  for (let i = 0; i < levels; i += 1) value = { next: value };
+  return value;
+}
+
+test('a canary at the deepest level still read is removed by redaction, not by the depth limit', (t) => {
+  const { logger, lines } = capturingLogger();
+  logger.info(nest({ citizenId: CITIZEN, password: 'pw-deep', note: `for ${CITIZEN} today`, keep: 'sibling-kept' }, 7), 'deep');
+  const line = lines.join('\n');
+  t.true(line.includes('sibling-kept'), 'the leaf level was logged, not cut by the depth limit');
+  t.false(line.includes('[DEPTH]'));
+  t.false(line.includes(CITIZEN));
+  t.false(line.includes('pw-deep'));
+  t.true(line.includes('"password":"[REDACTED]"'));
+  t.true(line.includes('"note":"for [REDACTED] today"'));
+});
+
+test('beyond the depth limit a subtree is replaced whole, and scrubbing never throws', (t) => {
+  const deep = nest({ keep: 'sibling-kept', citizenId: CITIZEN }, 20);
   t.notThrows(() => JSON.stringify(scrub(deep)));
-  t.false(JSON.stringify(scrub(deep)).includes(CITIZEN));
+  const out = JSON.stringify(scrub(deep));
+  t.true(out.includes('[DEPTH]'));
+  t.false(out.includes('sibling-kept'));
 });

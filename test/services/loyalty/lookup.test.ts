@@ -1,18 +1,6 @@
-import test, { type ExecutionContext } from 'ava';
-import { loadConfig } from '../../../services/kit/index.js';
-import { createApp } from '../../../services/loyalty/app.js';
-import { LoyaltyConfig } from '../../../services/loyalty/config.js';
+import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
-import { boot, capturingLogger } from '../../helpers/service.js';
-
-const KEY = { 'X-API-Key': 'dev-loyalty-key' };
-
-async function loyalty(t: ExecutionContext, env: Record<string, string> = {}) {
-  const config = loadConfig(LoyaltyConfig, { TEST_HARNESS: 'true', ...env });
-  const service = await boot(t, createApp(config, capturingLogger('loyalty').logger));
-  const lookup = (body: unknown, headers: Record<string, string> = KEY) => service.request('POST', '/api/v1/members/lookup', { json: body, headers });
-  return { service, lookup };
-}
+import { KEY, loyaltyService as loyalty } from './loyalty-service.js';
 
 const MEMBERS: Array<[string, Record<string, unknown>]> = [
   ['gold@demo.example', { found: true, memberRef: 'LOY-G-0001', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true }],

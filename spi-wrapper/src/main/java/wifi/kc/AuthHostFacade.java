@@ -24,7 +24,7 @@ public final class AuthHostFacade {
 
     private static final Logger LOG = Logger.getLogger("wifi.kc.employee-auth");
     /** The attributes the employee flow reads and writes (spec 2.4 claims). */
-    private static final List<String> VIEWED_ATTRIBUTES = List.of("user_type", "employee_verified", "employee_ref", "company");
+    private static final List<String> VIEWED_ATTRIBUTES = List.of("user_type", "employee_verified", "employee_ref", "company", "wifi_eligible");
 
     private final AuthenticationFlowContext context;
     private final KeycloakSession session;

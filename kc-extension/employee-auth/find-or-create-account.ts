@@ -1,6 +1,6 @@
 import type { UserStore, UserView } from '../host/auth-host.js';
 
-export type AccountLink =
+export type AccountOutcome =
   | { kind: 'linked'; user: UserView }
   | { kind: 'disabled'; user: UserView }
   | { kind: 'conflict'; reason: string };
@@ -9,7 +9,7 @@ export type AccountLink =
  * Finds the account carrying `employee_ref`, or creates `emp-<employeeId>` when none does.
  * More than one carrier is IDENTITY_LINK_CONFLICT (spec 7): the flow refuses to guess.
  */
-export function linkAccount(users: UserStore, employeeId: string, employeeRef: string): AccountLink {
+export function findOrCreateAccount(users: UserStore, employeeId: string, employeeRef: string): AccountOutcome {
   const carriers = users.findByAttribute('employee_ref', employeeRef);
   if (carriers.length > 1) return { kind: 'conflict', reason: `${carriers.length} users carry the reference` };
   const [carrier] = carriers;

@@ -1,0 +1,113 @@
+// `npm run bench:portal`: in one run against the same Keycloak (its own port and run dir, fresh),
+// a customer sign-in through the portal (password grant, entitlement, session create and grant,
+// portal session write) against the bare password grant at Keycloak, closed-loop at concurrency
+// 1 and 8; and the employee sign-in through the portal against the employee grant alone.
+// Targets (issue 11): portal p50 <= Keycloak p50 + 15 ms at concurrency 1; throughput at
+// concurrency 8 >= 85% of Keycloak's. Every service runs as its own process on bench ports.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCycles, type CycleResult } from './lib/cycles.js';
+import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const KC_PORT = 8183;
+const KC_RUN_DIR = join(ROOT, '.run/bench/kc-portal');
+const IDP = `http://localhost:${KC_PORT}`;
+const PORTS = { hr: 3971, entitlement: 3972, session: 3973, decision: 3975, loyalty: 3976, portal: 3970 };
+const url = (name: keyof typeof PORTS) => `http://127.0.0.1:${PORTS[name]}`;
+const TOKEN = `${IDP}/realms/wifi/protocol/openid-connect/token`;
+const CUSTOMER = { username: 'carol@example.com', password: 'carol-demo-pass' };
+const EMPLOYEE = { employeeId: 'C-3002', citizenId: '079203005678' };
+
+function kc(...args: string[]): void {
+  const run = spawnSync(join(ROOT, 'scripts/kc.sh'), args, {
+    cwd: ROOT,
+    env: { ...process.env, KC_PORT: String(KC_PORT), KC_RUN_DIR, HR_URL: url('hr') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`scripts/kc.sh ${args.join(' ')} failed (${run.status})`);
+}
+
+async function ok(response: Promise<Response>): Promise<boolean> {
+  const answer = await response;
+  await answer.arrayBuffer();
+  return answer.status === 200;
+}
+
+const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', origin: url('portal') }, body: JSON.stringify(body) });
+
+const loads = {
+  keycloakCustomer: () => ok(fetch(TOKEN, form({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: 'dev-portal-api-secret', scope: 'openid', ...CUSTOMER }))),
+  portalCustomer: () => ok(fetch(`${url('portal')}/api/v1/auth/login`, json(CUSTOMER))),
+  keycloakEmployee: () => ok(fetch(TOKEN, form({ grant_type: 'password', client_id: 'wifi-portal-employee-api', client_secret: 'dev-portal-employee-api-secret', scope: 'openid', ...EMPLOYEE }))),
+  portalEmployee: () => ok(fetch(`${url('portal')}/api/v1/auth/employee`, json(EMPLOYEE))),
+};
+
+/** Alternates the two loads for three rounds and keeps each one's best (least p50 at 1, most throughput at 8). */
+async function compare(a: () => Promise<boolean>, b: () => Promise<boolean>, workers: number): Promise<[CycleResult, CycleResult]> {
+  const better = (x: CycleResult | undefined, y: CycleResult) =>
+    x === undefined || (workers === 1 ? y.latencyMs.p50 < x.latencyMs.p50 : y.cyclesPerSecond > x.cyclesPerSecond) ? y : x;
+  let bestA: CycleResult | undefined;
+  let bestB: CycleResult | undefined;
+  for (let round = 0; round < 3; round += 1) {
+    bestA = better(bestA, await runCycles(a, workers, SECONDS));
+    bestB = better(bestB, await runCycles(b, workers, SECONDS));
+  }
+  return [bestA as CycleResult, bestB as CycleResult];
+}
+
+const servers: ServerProcess[] = [];
+const data = mkdtempSync(join(tmpdir(), 'wifi-bench-portal-'));
+const quiet = { LOG_LEVEL: 'warn' };
+try {
+  servers.push(await startServer('services/hr/main.ts', PORTS.hr, { ...quiet, HR_GLOBAL_LIMIT: '100000000' }));
+  servers.push(await startServer('services/decision/main.ts', PORTS.decision, quiet));
+  servers.push(await startServer('services/loyalty/main.ts', PORTS.loyalty, { ...quiet, LOYALTY_GLOBAL_LIMIT: '100000000' }));
+  servers.push(await startServer('services/session/main.ts', PORTS.session, { ...quiet, DATA_DIR: data }));
+  kc('build');
+  kc('start', '--fresh');
+  servers.push(await startServer('services/entitlement/main.ts', PORTS.entitlement, {
+    ...quiet,
+    DATA_DIR: data,
+    IDP_ISSUER: `${IDP}/realms/wifi`,
+    IDP_JWKS_URL: `${IDP}/realms/wifi/protocol/openid-connect/certs`,
+    DECISION_URL: url('decision'),
+    LOYALTY_URL: url('loyalty'),
+  }));
+  servers.push(await startServer('services/portal/main.ts', PORTS.portal, {
+    ...quiet,
+    DATA_DIR: data,
+    IDP_URL: IDP,
+    ENTITLEMENT_URL: url('entitlement'),
+    SESSION_URL: url('session'),
+    PORTAL_PUBLIC_URL: url('portal'),
+  }));
+  for (const load of Object.values(loads)) await runCycles(load, 2, 3);
+
+  const [kc1, portal1] = await compare(loads.keycloakCustomer, loads.portalCustomer, 1);
+  const [kc8, portal8] = await compare(loads.keycloakCustomer, loads.portalCustomer, 8);
+  const [kcEmployee, portalEmployee] = await compare(loads.keycloakEmployee, loads.portalEmployee, 1);
+  const p50OverheadMs = Math.round((portal1.latencyMs.p50 - kc1.latencyMs.p50) * 10) / 10;
+  const throughputRatio = Math.round((portal8.cyclesPerSecond / kc8.cyclesPerSecond) * 1000) / 1000;
+  const result = {
+    benchmark: 'portal',
+    at: new Date().toISOString(),
+    machine: machine(),
+    seconds: SECONDS,
+    method: 'closed loop, best of 3 alternating rounds; every service its own process; Keycloak fresh on its own port',
+    customer: { concurrency1: { keycloak: kc1, portal: portal1 }, concurrency8: { keycloak: kc8, portal: portal8 } },
+    employee: { concurrency1: { keycloak: kcEmployee, portal: portalEmployee } },
+    customerP50OverheadMs: p50OverheadMs,
+    customerThroughputRatioAt8: throughputRatio,
+    employeeP50OverheadMs: Math.round((portalEmployee.latencyMs.p50 - kcEmployee.latencyMs.p50) * 10) / 10,
+    targets: { customerP50OverheadMsAtMost: 15, customerThroughputRatioAt8AtLeast: 0.85 },
+    met: p50OverheadMs <= 15 && throughputRatio >= 0.85 && portal1.failures + portal8.failures === 0,
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('portal', result)}\n`);
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+  kc('stop');
+}

@@ -1,0 +1,18 @@
+/**
+ * The wire contract (spec 2.1, 2.2, 7, 8), written once: pure TypeScript without Node or
+ * browser APIs, so the services, the code bundled into Keycloak and the tests share it.
+ */
+export { CORRELATION_HEADER, CORRELATION_ID_PATTERN, acceptCorrelationId, isCorrelationId } from './correlation.js';
+export {
+  CITIZEN_ID_PATTERN,
+  COMPANY_CODE_PATTERN,
+  EMPLOYEE_ID_PATTERN,
+  ENTITLEMENT_ID_PATTERN,
+  PATH_ID_PATTERN,
+  SESSION_ID_PATTERN,
+  UUID,
+  entitlementId,
+  sessionId,
+} from './ids.js';
+export { DENIAL_REASONS, ERROR_CATALOGUE, ERROR_CODES, errorBody, isErrorCode } from './errors.js';
+export type { DenialReason, ErrorBody, ErrorCode, ErrorFields } from './errors.js';

@@ -1,0 +1,245 @@
+import { duration, evaluate, FeelDuration, isFunction, parseExpression } from 'feelin';
+import { InvocationAbort } from './feel-fallback.js';
+import { CellFailure } from './problem.js';
+
+type Node = ReturnType<typeof parseExpression>['topNode'];
+type Frame = Record<string, unknown>;
+
+/**
+ * Returned by a compiled expression that meets a value it does not handle (a temporal value, a
+ * division by zero): the caller then runs the whole expression through feelin instead. FEEL is
+ * side-effect free, so running it again is safe.
+ */
+export const UNSURE = Symbol('left to feelin');
+type Compiled = (frame: Frame) => unknown;
+
+const PUNCTUATION = new Set(['(', ')', ',', '.']);
+
+function children(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) if (!PUNCTUATION.has(child.name)) out.push(child);
+  return out;
+}
+
+// FEEL numbers are decimals (DMN 1.3 section 10.3.2.3.1); JavaScript's binary doubles make
+// 0.1 + 0.2 = 0.30000000000000004. Sums, differences and products that are not integers are
+// rounded to 15 significant digits, which every double carries exactly.
+const decimal = (n: number) => (Number.isInteger(n) || !Number.isFinite(n) ? n : Number(n.toPrecision(15)));
+
+// A duration as one number: months for years and months durations, milliseconds otherwise.
+function durationAmount(d: FeelDuration): number {
+  const value = d.unwrap();
+  return d.yearsMonths ? value.years * 12 + value.months : value.total({ unit: 'millisecond' });
+}
+
+function durationOf(amount: number, yearsMonths: boolean): unknown {
+  if (!Number.isFinite(amount)) return null;
+  if (!yearsMonths) return duration(Math.round(amount));
+  const months = Math.trunc(amount);
+  return duration(`${months < 0 ? '-' : ''}P${Math.abs(months)}M`);
+}
+
+// DMN 1.3 section 10.3.2.12 table 57: duration * number, duration / number, and duration /
+// duration of the same kind (a number). feelin answers null to all three.
+function durationArithmetic(op: string, a: unknown, b: unknown): unknown {
+  const da = a instanceof FeelDuration ? a : null;
+  const db = b instanceof FeelDuration ? b : null;
+  if (op === '*' && da !== null && typeof b === 'number') return durationOf(durationAmount(da) * b, da.yearsMonths);
+  if (op === '*' && db !== null && typeof a === 'number') return durationOf(durationAmount(db) * a, db.yearsMonths);
+  if (op === '/' && da !== null && typeof b === 'number') return b === 0 ? null : durationOf(durationAmount(da) / b, da.yearsMonths);
+  if (op === '/' && da !== null && db !== null) {
+    if (da.yearsMonths !== db.yearsMonths) return null;
+    const divisor = durationAmount(db);
+    return divisor === 0 ? null : decimal(durationAmount(da) / divisor);
+  }
+  return UNSURE;
+}
+
+// FEEL arithmetic (DMN 1.3 section 10.3.2.12, table 46): numbers with numbers, string + string;
+// any null operand gives null, as does division by zero. Date and time arithmetic other than
+// the duration cases above is left to feelin.
+function arithmetic(op: string, a: unknown, b: unknown): unknown {
+  if (a === null || b === null) return null;
+  if (typeof a === 'number' && typeof b === 'number') {
+    switch (op) {
+      case '+':
+        return decimal(a + b);
+      case '-':
+        return decimal(a - b);
+      case '*':
+        return decimal(a * b);
+      case '/':
+        return b === 0 ? null : a / b;
+      case '**':
+        return a ** b;
+    }
+  }
+  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
+  if (op === '+' || op === '-' ? false : a instanceof FeelDuration || b instanceof FeelDuration) return durationArithmetic(op, a, b);
+  // A string with a number, a boolean in arithmetic: no FEEL value (table 46).
+  if ((typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'string' || typeof b === 'boolean')) return null;
+  return UNSURE;
+}
+
+const SCALAR = new Set(['number', 'string', 'boolean']);
+
+// DMN 1.3 section 10.3.2.12 table 49: = and != on null are defined; ordering with null is null.
+function comparison(op: string, a: unknown, b: unknown): unknown {
+  if (op === '=' || op === '!=') {
+    if (a === null || b === null || (SCALAR.has(typeof a) && typeof a === typeof b)) return op === '=' ? a === b : a !== b;
+    return UNSURE;
+  }
+  if (a === null || b === null) return null;
+  if (typeof a !== typeof b || (typeof a !== 'number' && typeof a !== 'string')) return UNSURE;
+  const x = a as number | string;
+  const y = b as number | string;
+  return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : op === '>=' ? x >= y : UNSURE;
+}
+
+// Three-valued logic (DMN 1.3 section 10.3.2.9.3): a non-boolean operand counts as null.
+const truth = (v: unknown) => (v === true ? true : v === false ? false : null);
+
+/**
+ * Compiles the everyday subset of FEEL (literals, names, paths, arithmetic, comparisons,
+ * and/or, if, calls of functions in scope) into closures once, when the model loads; `null`
+ * when the text uses anything else, which then runs through feelin on every call.
+ */
+export function compileFeel(text: string, scope: readonly string[]): Compiled | null {
+  const names = new Set(scope);
+  const compile = (node: Node): Compiled | null => {
+    const parts = children(node);
+    const source = text.slice(node.from, node.to);
+    switch (node.name) {
+      case 'Expression':
+      case 'ParenthesizedExpression':
+        return parts.length === 1 ? compile(parts[0] as Node) : null;
+      case 'NumericLiteral': {
+        const n = Number(source);
+        return () => n;
+      }
+      case 'StringLiteral': {
+        if (source.includes('\\')) return null;
+        const s = source.slice(1, -1);
+        return () => s;
+      }
+      case 'BooleanLiteral': {
+        const b = source === 'true';
+        return () => b;
+      }
+      case 'null':
+        return () => null;
+      case 'DateTimeLiteral': {
+        // `date("2024-01-31")`, `duration("P1M")`: constant, so built once, when the model loads.
+        if (!/^[\w ]+\("[^"\\]*"\)$/.test(source)) return null;
+        const value = evaluate(source, {}, undefined).value;
+        return value === null || value === undefined ? null : () => value;
+      }
+      case 'VariableName':
+        return names.has(source) ? (frame) => frame[source] ?? null : null;
+      case 'PathExpression': {
+        const [target, path] = parts;
+        const base = target && compile(target);
+        if (!base || path?.name !== 'PathName') return null;
+        const key = text.slice(path.from, path.to);
+        return (frame) => {
+          const value = base(frame);
+          if (value === null) return null;
+          if (typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype || !Object.hasOwn(value, key)) return UNSURE;
+          return (value as Frame)[key] ?? null;
+        };
+      }
+      case 'ArithmeticExpression': {
+        if (parts.length === 2 && parts[0]?.name === 'ArithOp' && text.slice(parts[0].from, parts[0].to) === '-') {
+          const operand = compile(parts[1] as Node);
+          return operand && ((frame) => arithmetic('-', 0, operand(frame)));
+        }
+        if (parts.length !== 3 || parts[1]?.name !== 'ArithOp') return null;
+        const op = text.slice(parts[1].from, parts[1].to);
+        const left = compile(parts[0] as Node);
+        const right = compile(parts[2] as Node);
+        return left && right && ((frame) => {
+          const a = left(frame);
+          const b = right(frame);
+          return a === UNSURE || b === UNSURE ? UNSURE : arithmetic(op, a, b);
+        });
+      }
+      case 'Comparison': {
+        if (parts.length !== 3 || parts[1]?.name !== 'CompareOp') return null;
+        const op = text.slice(parts[1].from, parts[1].to);
+        const left = compile(parts[0] as Node);
+        const right = compile(parts[2] as Node);
+        return left && right && ((frame) => {
+          const a = left(frame);
+          const b = right(frame);
+          return a === UNSURE || b === UNSURE ? UNSURE : comparison(op, a, b);
+        });
+      }
+      case 'Conjunction':
+      case 'Disjunction': {
+        if (parts.length !== 3) return null;
+        const left = compile(parts[0] as Node);
+        const right = compile(parts[2] as Node);
+        const and = node.name === 'Conjunction';
+        return left && right && ((frame) => {
+          const a = left(frame);
+          const b = right(frame);
+          if (a === UNSURE || b === UNSURE) return UNSURE;
+          const x = truth(a);
+          const y = truth(b);
+          if (and) return x === false || y === false ? false : x === true && y === true ? true : null;
+          return x === true || y === true ? true : x === false && y === false ? false : null;
+        });
+      }
+      case 'IfExpression': {
+        const [, condition, , whenTrue, , whenFalse] = (() => {
+          const all: Node[] = [];
+          for (let child = node.firstChild; child !== null; child = child.nextSibling) all.push(child);
+          return all;
+        })();
+        const c = condition && compile(condition);
+        const t = whenTrue && compile(whenTrue);
+        const f = whenFalse && compile(whenFalse);
+        if (!c || !t || !f) return null;
+        return (frame) => {
+          const test = c(frame);
+          return test === UNSURE ? UNSURE : test === true ? t(frame) : f(frame);
+        };
+      }
+      case 'FunctionInvocation': {
+        const [callee, parameters] = parts;
+        if (callee?.name !== 'VariableName' || !names.has(text.slice(callee.from, callee.to))) return null;
+        const name = text.slice(callee.from, callee.to);
+        if (parameters !== undefined && parameters.name !== 'PositionalParameters') return null;
+        const args = parameters === undefined ? [] : children(parameters).map(compile);
+        if (args.some((a) => a === null)) return null;
+        const compiledArgs = args as Compiled[];
+        return (frame) => {
+          const fn = frame[name];
+          if (!isFunction(fn)) return UNSURE;
+          const values = compiledArgs.map((a) => a(frame));
+          if (values.includes(UNSURE)) return UNSURE;
+          const result: unknown = fn.invoke(values);
+          return typeof result === 'object' && result !== null && 'warning' in result && 'template' in result ? UNSURE : (result ?? null);
+        };
+      }
+      default:
+        return null;
+    }
+  };
+  try {
+    return compile(parseExpression(text, Object.fromEntries(scope.map((n) => [n, null])), undefined).topNode);
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a compiled expression, turning a failure thrown by an invoked BKM back into its value. */
+export function runCompiled(compiled: Compiled, frame: Frame): unknown {
+  try {
+    return compiled(frame);
+  } catch (error) {
+    if (error instanceof InvocationAbort) return error.failure;
+    if (error instanceof CellFailure) return error;
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+// Starting and stopping child processes, shared by the platform runner (scripts/platform.ts)
+// and the benchmarks (bench/lib/load.ts). Only the child given is ever signalled.
+import type { ChildProcess } from 'node:child_process';
+
+/** Polls `GET {url}/health` until it answers 200; fails when the child exits or the time is up. */
+export async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`no healthy answer within ${timeoutMs} ms`);
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

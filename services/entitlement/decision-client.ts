@@ -1,0 +1,95 @@
+import { evaluate } from '../../dmn/engine/index.js';
+import { callJson, OutboundError, type Logger } from '../kit/index.js';
+import { loadDirectory, type Runtime } from '../decision/model-directory.js';
+import type { EntitlementConfig } from './config.js';
+
+/** Spec 2.8: the outputs of one decision. */
+export interface DecisionOutputs {
+  eligible: boolean;
+  entitlementType: string | null;
+  tier: string | null;
+  qosClass: string | null;
+  deviceSlots: number | null;
+  sourceType: string | null;
+  ttlSeconds: number | null;
+  reason: string | null;
+}
+
+/** `evaluated`; `model-error` (422, never a denial); `unavailable` (no decision could be had: fail closed). */
+export type DecisionOutcome =
+  | { kind: 'evaluated'; outputs: DecisionOutputs; by: 'service' | 'local' }
+  | { kind: 'model-error'; message: string }
+  | { kind: 'unavailable' };
+
+export type DecisionInputs = Record<string, string | boolean | null>;
+
+export interface DecisionClient {
+  decide(inputs: DecisionInputs, correlationId: string, log: Logger): Promise<DecisionOutcome>;
+}
+
+function outputsOf(value: unknown): DecisionOutputs | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const o = value as Record<string, unknown>;
+  if (typeof o['eligible'] !== 'boolean') return undefined;
+  const str = (key: string) => (typeof o[key] === 'string' ? (o[key] as string) : null);
+  const num = (key: string) => (typeof o[key] === 'number' ? (o[key] as number) : null);
+  return {
+    eligible: o['eligible'],
+    entitlementType: str('entitlementType'),
+    tier: str('tier'),
+    qosClass: str('qosClass'),
+    deviceSlots: num('deviceSlots'),
+    sourceType: str('sourceType'),
+    ttlSeconds: num('ttlSeconds'),
+    reason: str('reason'),
+  };
+}
+
+/**
+ * The decision through the decision service (spec 4.3, 4.5). Down (unreachable, timeout, 5xx,
+ * no such model) is `unavailable`, unless POLICY_FALLBACK=local: then the same engine evaluates
+ * the same model files in this process (loaded once, on first need).
+ */
+export function createDecisionClient(config: EntitlementConfig): DecisionClient {
+  let local: Promise<Runtime | undefined> | undefined;
+  const localRuntime = () =>
+    (local ??= loadDirectory(config.DMN_DIR).then((outcome) => (outcome.ok ? outcome.runtime : undefined)));
+
+  const decideLocally = async (inputs: DecisionInputs, log: Logger): Promise<DecisionOutcome> => {
+    const loaded = (await localRuntime())?.models.get(config.DECISION_MODEL);
+    if (loaded === undefined) return { kind: 'unavailable' };
+    const result = evaluate(loaded.model, inputs, config.DECISION_NAME);
+    if (!result.ok) return { kind: 'model-error', message: 'the local model could not be evaluated' };
+    const outputs = outputsOf(result.results[config.DECISION_NAME]);
+    log.warn({ policy: 'local' }, 'decision service down; decided by the local fallback');
+    return outputs === undefined ? { kind: 'model-error', message: 'the decision has no eligible output' } : { kind: 'evaluated', outputs, by: 'local' };
+  };
+
+  return {
+    async decide(inputs, correlationId, log) {
+      let reply;
+      try {
+        reply = await callJson({
+          url: `${config.DECISION_URL}/api/v1/decisions/${encodeURIComponent(config.DECISION_MODEL)}/evaluate`,
+          body: { inputs, decision: config.DECISION_NAME },
+          correlationId,
+          timeoutMs: config.DECISION_TIMEOUT_MS,
+        });
+      } catch (error) {
+        if (!(error instanceof OutboundError)) throw error;
+        reply = undefined;
+      }
+      if (reply?.status === 200) {
+        const results = (reply.body as { results?: Record<string, unknown> } | undefined)?.results;
+        const outputs = outputsOf(results?.[config.DECISION_NAME]);
+        if (outputs !== undefined) return { kind: 'evaluated', outputs, by: 'service' };
+        return { kind: 'model-error', message: `decision '${config.DECISION_NAME}' has no eligible output` };
+      }
+      if (reply?.status === 422 || reply?.status === 400) {
+        return { kind: 'model-error', message: 'the decision model could not evaluate these inputs' };
+      }
+      log.warn({ status: reply?.status ?? 'no answer' }, 'decision service unavailable');
+      return config.POLICY_FALLBACK === 'local' ? decideLocally(inputs, log) : { kind: 'unavailable' };
+    },
+  };
+}

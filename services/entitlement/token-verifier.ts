@@ -1,0 +1,59 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { ApiError } from '../kit/index.js';
+import type { EntitlementConfig } from './config.js';
+
+/** What the platform reads from a verified access token (spec 4.3 rule 1: the token is the input). */
+export interface TokenFacts {
+  subjectId: string;
+  userType: string | null;
+  employeeVerified: boolean | null;
+  company: string | null;
+  email: string | null;
+  employeeRef: string | null;
+  wifiEligible: boolean | null;
+}
+
+export type TokenVerifier = (authorization: string | undefined) => Promise<TokenFacts>;
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);
+
+function facts(payload: JWTPayload): TokenFacts {
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no sub');
+  return {
+    subjectId: payload.sub,
+    userType: text(payload['user_type']),
+    employeeVerified: flag(payload['employee_verified']),
+    company: text(payload['company']),
+    email: text(payload['email']),
+    employeeRef: text(payload['employee_ref']),
+    wifiEligible: flag(payload['wifi_eligible']),
+  };
+}
+
+/**
+ * Bearer JWT verification with jose (spec 5): RS256 only (so `alg: none` and HS256 with the public
+ * key as secret fail), issuer, audience, expiry; keys from a remote key set that jose refreshes
+ * once when a token names an unknown key id. Every failure, a key-set outage included, is 401.
+ */
+export function createTokenVerifier(config: EntitlementConfig): TokenVerifier {
+  const keys = createRemoteJWKSet(new URL(config.IDP_JWKS_URL), {
+    timeoutDuration: config.JWKS_TIMEOUT_MS,
+    cooldownDuration: config.JWKS_COOLDOWN_MS,
+  });
+  return async (authorization) => {
+    const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(authorization ?? '')?.[1];
+    if (token === undefined) throw new ApiError('UNAUTHORIZED', { message: 'A Bearer access token is required.' });
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        algorithms: ['RS256'],
+        issuer: config.IDP_ISSUER,
+        audience: config.IDP_AUDIENCES,
+        requiredClaims: ['exp', 'sub'],
+      });
+      return facts(payload);
+    } catch {
+      throw new ApiError('UNAUTHORIZED', { message: 'The access token could not be verified.' });
+    }
+  };
+}

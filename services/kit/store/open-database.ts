@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { envInt } from '../config.js';
+import type { Database } from './database.js';
+import { migrate, readMigrations } from './migrations.js';
+import { openPglite } from './pglite-database.js';
+import { openPostgres } from './postgres-database.js';
+
+/** Store settings shared by every service that keeps state (README "Configuration"). */
+export const storeSettings = {
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/.+|memory:)$/, 'must be postgres://..., postgresql://... or memory:')
+    .optional()
+    .describe('Unset: PGlite in DATA_DIR/<service>. postgres://...: a PostgreSQL server. memory: PGlite in memory (tests).'),
+  DATA_DIR: z.string().default('.data').describe('Folder of the embedded PGlite databases, one sub-folder per service.'),
+  DATABASE_POOL_SIZE: envInt(10, 1, 200).describe('Connections in the pool to a PostgreSQL server.'),
+};
+
+export interface StoreConfig {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+  DATABASE_POOL_SIZE: number;
+}
+
+/**
+ * Opens the service's database and brings its schema up to date. The migrations folder is
+ * the `migrations/` beside the caller's source; compiled code under dist/ reads the same files.
+ */
+export async function openDatabase(service: string, config: StoreConfig, migrationsUrl: URL): Promise<Database> {
+  const url = config.DATABASE_URL;
+  const db = url === undefined
+    ? await openPglite(join(config.DATA_DIR, service))
+    : url === 'memory:'
+      ? await openPglite(undefined)
+      : openPostgres(url, config.DATABASE_POOL_SIZE);
+  try {
+    await migrate(db, service, readMigrations(sourceDir(migrationsUrl)));
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** `dist/services/x/migrations/` holds no SQL (tsc copies none): read `services/x/migrations/`. */
+function sourceDir(url: URL): string {
+  return fileURLToPath(url).replace(/[\\/]dist([\\/]services[\\/])/, '$1');
+}

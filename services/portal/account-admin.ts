@@ -1,0 +1,60 @@
+import KcAdminClient, { NetworkError } from '@keycloak/keycloak-admin-client';
+import type { PortalConfig } from './config.js';
+import { CUSTOMER_CLIENT } from './idp-client.js';
+
+export type CreateAccountOutcome = 'created' | 'exists' | 'rejected' | 'unreachable';
+
+export interface AccountAdmin {
+  /** Creates an enabled customer account with this password (spec 4.1 rule 2). */
+  createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
+}
+
+/** Spec 2.3: `displayName` split on whitespace; the first word is the first name, the rest the last name. */
+export function splitDisplayName(displayName: string | undefined): { firstName?: string; lastName?: string } {
+  const words = (displayName ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return {};
+  return { firstName: words[0], ...(words.length > 1 ? { lastName: words.slice(1).join(' ') } : {}) };
+}
+
+// Renew the service-account token this long before it expires.
+const RENEW_MARGIN_MS = 30_000;
+
+/**
+ * Account creation through Keycloak's admin API with the portal's service account (client
+ * credentials of wifi-portal-api, limited to realm-management/manage-users). The token is kept
+ * until shortly before it expires.
+ */
+export function createAccountAdmin(config: PortalConfig): AccountAdmin {
+  const admin = new KcAdminClient({ baseUrl: config.IDP_URL, realmName: config.IDP_REALM, timeout: 5000 });
+  let validUntil = 0;
+  const authenticate = async () => {
+    if (Date.now() < validUntil) return;
+    await admin.auth({ grantType: 'client_credentials', clientId: CUSTOMER_CLIENT, clientSecret: config.PORTAL_API_CLIENT_SECRET });
+    const exp = JSON.parse(Buffer.from(String(admin.accessToken).split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
+    validUntil = (exp.exp ?? 0) * 1000 - RENEW_MARGIN_MS;
+  };
+  return {
+    async createAccount(email, password, displayName) {
+      try {
+        await authenticate();
+        await admin.users.create({
+          realm: config.IDP_REALM,
+          username: email,
+          email,
+          enabled: true,
+          ...splitDisplayName(displayName),
+          credentials: [{ type: 'password', value: password, temporary: false }],
+        });
+        return 'created';
+      } catch (error) {
+        if (error instanceof NetworkError) {
+          const status = (error.response as Response | undefined)?.status;
+          if (status === 409) return 'exists';
+          if (status === 400) return 'rejected';
+          if (status === 401) validUntil = 0;
+        }
+        return 'unreachable';
+      }
+    },
+  };
+}

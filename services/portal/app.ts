@@ -1,0 +1,47 @@
+import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
+import { authRoutes } from './auth-routes.js';
+import { captiveRoute } from './captive-route.js';
+import { createClaimsReader, type ClaimsReader } from './claims.js';
+import type { PortalConfig } from './config.js';
+import { createIdpClient, type IdpClient } from './idp-client.js';
+import { createPortalSessionStore } from './portal-session-store.js';
+import { createTokenCipher } from './token-crypto.js';
+import { createUiRouter } from './ui-router.js';
+import { createUpstreams, type Upstreams } from './upstreams.js';
+
+export interface PortalDeps {
+  db?: Database;
+  idp?: IdpClient;
+  upstreams?: Upstreams;
+  accounts?: AccountAdmin;
+  readClaims?: ClaimsReader;
+  now?: () => Date;
+}
+
+export const MIGRATIONS = new URL('./migrations/', import.meta.url);
+
+/** Portal (spec 4.1): the only thing the browser calls; tokens stay here, behind cookie `sid`. */
+export async function createApp(config: PortalConfig, logger: Logger, deps: PortalDeps = {}): Promise<ServiceInstance> {
+  const db = deps.db ?? (await openDatabase('portal', config, MIGRATIONS));
+  const now = deps.now ?? (() => new Date());
+  const store = createPortalSessionStore(db, createTokenCipher(config.PORTAL_TOKEN_KEY), now);
+  const upstreams = deps.upstreams ?? createUpstreams(config);
+  const routes = [
+    healthRoute('portal', storeReadiness(db, 'portal session')),
+    ...authRoutes({
+      config,
+      store,
+      now,
+      logger,
+      upstreams,
+      idp: deps.idp ?? createIdpClient(config),
+      accounts: deps.accounts ?? createAccountAdmin(config),
+      readClaims: deps.readClaims ?? createClaimsReader(config),
+    }),
+    captiveRoute(config, store, upstreams, now),
+  ];
+  const app = createServiceApp({ service: 'portal', logger, routes, routers: [createUiRouter({})] });
+  return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
+}

@@ -1,0 +1,215 @@
+import type { Request, Response } from 'express';
+import { ApiError, route, type Logger, type Route } from '../kit/index.js';
+import type { AccountAdmin } from './account-admin.js';
+import type { PortalConfig } from './config.js';
+import { clearSid, readSid, setSid, SID_LIFETIME_MS } from './cookies.js';
+import { crossSiteProblem, sameOriginJson } from './cross-site.js';
+import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type IdpClient, type PortalClient } from './idp-client.js';
+import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
+import { customerRefusal, employeeRefusal } from './refusals.js';
+import { EmployeeVerifyRequest, LoginRequest, LogoutReply, MetaReply, PortalSession, RegisterRequest, Unauthenticated } from './schemas.js';
+import { completeSignIn, tokensOf, type SignInDeps } from './sign-in.js';
+import { newSid } from './token-crypto.js';
+import type { Upstreams } from './upstreams.js';
+
+export interface AuthDeps extends Omit<SignInDeps, 'log'> {
+  config: PortalConfig;
+  idp: IdpClient;
+  upstreams: Upstreams;
+  accounts: AccountAdmin;
+  store: PortalSessionStore;
+  now: () => Date;
+  logger: Logger;
+}
+
+const signInErrors = {
+  400: { description: 'INVALID_REQUEST' },
+  401: { description: 'INVALID_CREDENTIALS (identical for every credential failure)' },
+  403: { description: 'FORBIDDEN (cross-site request) or ENTITLEMENT_DENIED with reason' },
+  502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
+};
+
+export function authRoutes(deps: AuthDeps): Route[] {
+  const { config, store, now } = deps;
+
+  const answer = (data: PortalSessionData, session: Record<string, unknown>, correlationId: string) => ({
+    status: 200,
+    body: {
+      authenticated: true,
+      correlationId,
+      client: data.client,
+      claims: data.claims,
+      entitlement: data.entitlement,
+      session,
+      ...(config.EXPOSE_TOKEN ? { rawAccessToken: data.accessToken } : {}),
+    },
+  });
+
+  /** Keeps a signed-in outcome behind a fresh cookie (a new `sid` on every sign-in: no fixation). */
+  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string) => {
+    const previous = readSid(req);
+    if (previous !== undefined) await store.drop(previous);
+    const sid = newSid();
+    await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
+    setSid(req, res, sid);
+    return answer(data, session, correlationId);
+  };
+
+  /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
+  const atLeastFloor = async <T>(started: number, work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_CREDENTIALS') {
+        const wait = config.LOGIN_FAILURE_FLOOR_MS - (Date.now() - started);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      throw error;
+    }
+  };
+
+  const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) => {
+    const log = res.locals.log;
+    const outcome = await deps.idp.passwordGrant(username, password, correlationId);
+    if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'customer sign-in refused');
+    const tokens = tokensOf(outcome, customerRefusal);
+    const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, correlationId);
+    return open(req, res, signedIn.data, signedIn.session, correlationId);
+  };
+
+  /** The live portal session behind the cookie, with its network session re-read (spec 3.1). */
+  const current = async (req: Request, correlationId: string) => {
+    const sid = readSid(req);
+    const stored = sid === undefined ? undefined : await store.get(sid);
+    if (sid === undefined || stored === undefined) return undefined;
+    const read = await deps.upstreams.readSession(stored.networkSessionId, correlationId);
+    const session = read.kind === 'answer' && read.status === 200 ? read.body : undefined;
+    return { sid, stored, session };
+  };
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/auth/login',
+      summary: 'Customer sign-in: password grant, entitlement, network session granted, one answer.',
+      body: LoginRequest,
+      steps: [sameOriginJson],
+      responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
+      handle: ({ body, req, res, correlationId }) => atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId)),
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/register',
+      summary: 'Creates a customer account through the identity provider, then signs in.',
+      body: RegisterRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Registered and signed in; sets cookie sid.', schema: PortalSession },
+        400: { description: 'INVALID_REQUEST (email, password under 8 characters, or refused by the password policy)' },
+        403: signInErrors[403],
+        409: { description: 'ACCOUNT_EXISTS' },
+        502: signInErrors[502],
+      },
+      handle: async ({ body, req, res, correlationId }) => {
+        const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
+        if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+        if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+        if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+        return customerSignIn(req, res, body.email, body.password, correlationId);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/employee',
+      summary: 'Employee sign-in with employee id and citizen number, verified live against HR by the identity provider.',
+      body: EmployeeVerifyRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+        ...signInErrors,
+        403: { description: 'EMPLOYEE_INACTIVE, FORBIDDEN, or ENTITLEMENT_DENIED with reason' },
+        429: { description: 'RATE_LIMITED: too many failed submits for this employee id' },
+        502: { description: 'UPSTREAM_UNAVAILABLE or HR_SERVICE_UNAVAILABLE; nothing granted' },
+        504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
+      },
+      handle: async ({ body, req, res, correlationId }) =>
+        atLeastFloor(
+          Date.now(),
+          (async () => {
+            const log = res.locals.log;
+            const outcome = await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId);
+            if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'employee sign-in refused');
+            const tokens = tokensOf(outcome, employeeRefusal);
+            const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, correlationId);
+            return open(req, res, signedIn.data, signedIn.session, correlationId);
+          })(),
+        ),
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/auth/session',
+      summary: 'The signed-in state, with the network session re-read; always 200.',
+      responses: { 200: { description: 'PortalSession, or {authenticated:false}.', schema: PortalSession.or(Unauthenticated) } },
+      handle: async ({ req, correlationId }) => {
+        const found = await current(req, correlationId);
+        if (found === undefined) return { status: 200, body: { authenticated: false, correlationId } };
+        return answer(found.stored, found.session ?? { sessionId: found.stored.networkSessionId, state: 'UNKNOWN' }, correlationId);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/refresh',
+      summary: 'Refreshes the tokens with the refresh token, re-reads the network session and renews the cookie.',
+      steps: [sameOriginJson],
+      responses: { 200: { description: 'Refreshed; sets a new cookie sid.', schema: PortalSession }, 400: signInErrors[400], 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN (cross-site request)' } },
+      handle: async ({ req, res, correlationId }) => {
+        const found = await current(req, correlationId);
+        if (found === undefined || found.stored.refreshToken === null) throw new ApiError('UNAUTHORIZED', { message: 'No portal session to refresh.' });
+        const client = found.stored.client as PortalClient;
+        const outcome = await deps.idp.refresh(client, found.stored.refreshToken, correlationId);
+        if (outcome.kind !== 'tokens') {
+          if (outcome.kind === 'refused') {
+            // The identity provider ended this sign-in (logout, disabled account): so does the network.
+            await deps.upstreams.revokeSession(found.stored.networkSessionId, correlationId);
+            await store.drop(found.sid);
+            clearSid(req, res);
+          }
+          throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
+        }
+        const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken };
+        return open(req, res, data, found.session ?? { sessionId: data.networkSessionId, state: 'UNKNOWN' }, correlationId);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/logout',
+      summary: 'Revokes the network session, logs out at the identity provider, drops the portal session; always 200.',
+      responses: { 200: { description: '{ok, correlationId}; ok is false when a step could not be done.', schema: LogoutReply } },
+      handle: async ({ req, res, correlationId }) => {
+        // Always 200 (spec 4.1 rule 5): a cross-site attempt changes nothing and answers ok:false.
+        if (crossSiteProblem(req) !== undefined) return { status: 200, body: { ok: false, correlationId } };
+        const sid = readSid(req);
+        const stored = sid === undefined ? undefined : await store.get(sid);
+        let ok = stored !== undefined;
+        if (stored !== undefined && sid !== undefined) {
+          const revoked = await deps.upstreams.revokeSession(stored.networkSessionId, correlationId);
+          ok &&= revoked.kind === 'answer' && revoked.status === 200;
+          if (stored.refreshToken !== null) ok = (await deps.idp.logout(stored.client as PortalClient, stored.refreshToken, correlationId)) && ok;
+          await store.drop(sid);
+        }
+        clearSid(req, res);
+        return { status: 200, body: { ok, correlationId } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/meta',
+      summary: 'What the UI needs to know about this portal.',
+      responses: { 200: { description: 'Meta.', schema: MetaReply } },
+      handle: () => ({
+        status: 200,
+        body: { flight: config.PORTAL_FLIGHT, idp: `${config.IDP_PUBLIC_URL ?? config.IDP_URL}/realms/${config.IDP_REALM}`, mode: 'api', exposeToken: config.EXPOSE_TOKEN },
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { commonSettings, envFlag, envInt } from '../kit/index.js';
+import { storeSettings } from '../kit/store/index.js';
+
+export const PortalConfig = z.object({
+  ...commonSettings,
+  ...storeSettings,
+  IDP_URL: z.url().default('http://localhost:8080').describe('Identity provider base URL as the portal reaches it (token, admin, logout, keys).'),
+  IDP_PUBLIC_URL: z.url().optional().describe('Browser-facing identity provider URL shown by /api/v1/meta (defaults to IDP_URL).'),
+  IDP_REALM: z.string().min(1).default('wifi').describe('Realm of the portal clients.'),
+  PORTAL_API_CLIENT_SECRET: z.string().min(1).default('dev-portal-api-secret').describe('Secret of client wifi-portal-api (customer grant, service account).'),
+  PORTAL_EMPLOYEE_CLIENT_SECRET: z.string().min(1).default('dev-portal-employee-api-secret').describe('Secret of client wifi-portal-employee-api.'),
+  ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
+  SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
+  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key the portal sends to the session service.'),
+  PORTAL_TOKEN_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
+    .default('ZGV2LXBvcnRhbC10b2tlbi1rZXktMzItYnl0ZXMtISE=')
+    .describe('AES-256-GCM key (base64, 32 bytes) encrypting tokens at rest. Change it outside a laptop.'),
+  PORTAL_PUBLIC_URL: z.url().default('http://localhost:3000').describe('Browser-facing portal URL (Captive Portal API user-portal-url).'),
+  EXPOSE_TOKEN: envFlag(false).describe('Demo only: include rawAccessToken in PortalSession responses.'),
+  PORTAL_FLIGHT: z.string().min(1).default('poc').describe('Release label reported by /api/v1/meta.'),
+  LOGIN_FAILURE_FLOOR_MS: envInt(250, 0, 5000).describe('Least time a refused sign-in takes, so refusals cannot be told apart by timing.'),
+});
+export type PortalConfig = z.output<typeof PortalConfig>;

@@ -1,0 +1,74 @@
+import { callJson, OutboundError, type OutboundResponse } from '../kit/index.js';
+import type { PortalConfig } from './config.js';
+
+export const CUSTOMER_CLIENT = 'wifi-portal-api';
+export const EMPLOYEE_CLIENT = 'wifi-portal-employee-api';
+export type PortalClient = typeof CUSTOMER_CLIENT | typeof EMPLOYEE_CLIENT;
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string | null;
+}
+
+/** What the token endpoint said, reduced to what the portal answers (README "Design decisions"). */
+export type GrantOutcome =
+  | { kind: 'tokens'; tokens: Tokens }
+  | { kind: 'refused'; error: string; status: number }
+  | { kind: 'unreachable' };
+
+// Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
+const TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000 };
+
+export interface IdpClient {
+  passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
+  employeeGrant(employeeId: string, citizenId: string, correlationId: string): Promise<GrantOutcome>;
+  refresh(client: PortalClient, refreshToken: string, correlationId: string): Promise<GrantOutcome>;
+  /** Back-channel logout of the Keycloak session behind a refresh token; true when it ended. */
+  logout(client: PortalClient, refreshToken: string, correlationId: string): Promise<boolean>;
+}
+
+export function createIdpClient(config: PortalConfig): IdpClient {
+  const base = `${config.IDP_URL}/realms/${config.IDP_REALM}/protocol/openid-connect`;
+  const secrets: Record<PortalClient, string> = {
+    [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
+    [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
+  };
+  const post = (client: PortalClient, path: string, form: Record<string, string>, correlationId: string): Promise<OutboundResponse> =>
+    callJson({
+      url: `${base}/${path}`,
+      form: { client_id: client, client_secret: secrets[client], ...form },
+      correlationId,
+      timeoutMs: TIMEOUT_MS[client],
+    });
+  const grant = async (client: PortalClient, form: Record<string, string>, correlationId: string): Promise<GrantOutcome> => {
+    let reply: OutboundResponse;
+    try {
+      reply = await post(client, 'token', form, correlationId);
+    } catch (error) {
+      if (error instanceof OutboundError) return { kind: 'unreachable' };
+      throw error;
+    }
+    const body = (typeof reply.body === 'object' && reply.body !== null ? reply.body : {}) as Record<string, unknown>;
+    if (reply.status === 200 && typeof body['access_token'] === 'string') {
+      const refresh = body['refresh_token'];
+      return { kind: 'tokens', tokens: { accessToken: body['access_token'], refreshToken: typeof refresh === 'string' ? refresh : null } };
+    }
+    if (reply.status >= 500 && reply.status !== 503 && reply.status !== 504) return { kind: 'unreachable' };
+    return { kind: 'refused', error: typeof body['error'] === 'string' ? body['error'] : 'unknown', status: reply.status };
+  };
+  return {
+    passwordGrant: (username, password, correlationId) =>
+      grant(CUSTOMER_CLIENT, { grant_type: 'password', username, password, scope: 'openid' }, correlationId),
+    employeeGrant: (employeeId, citizenId, correlationId) =>
+      grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId),
+    refresh: (client, refreshToken, correlationId) => grant(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, correlationId),
+    async logout(client, refreshToken, correlationId) {
+      try {
+        const reply = await post(client, 'logout', { refresh_token: refreshToken }, correlationId);
+        return reply.status === 204 || reply.status === 200;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

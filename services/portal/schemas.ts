@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { Entitlement } from '../entitlement/schemas.js';
+
+/** Spec 2.3. Passwords are checked for presence and length only; Keycloak judges them. */
+export const LoginRequest = z.strictObject({
+  username: z.email(),
+  password: z.string().min(1).max(1024),
+});
+
+export const RegisterRequest = z.strictObject({
+  email: z.email().max(254),
+  password: z.string().min(8, 'must be at least 8 characters').max(1024),
+  displayName: z.string().max(200).optional(),
+});
+
+// Spec 4.1 rule 3: only presence is checked here; a malformed citizen number is Keycloak's
+// identical 401, never a portal 400 that would tell it apart.
+export const EmployeeVerifyRequest = z.strictObject({
+  employeeId: z.string().min(1, 'is required').max(256),
+  citizenId: z.string().min(1, 'is required').max(256),
+});
+
+
+const Session = z
+  .object({
+    sessionId: z.string(),
+    subjectId: z.string(),
+    state: z.enum(['CREATED', 'GRANTED', 'REVOKED', 'EXPIRED']),
+    expiresAt: z.string().nullable(),
+  })
+  .loose();
+
+/** Spec 2.4. */
+export const PortalSession = z.object({
+  authenticated: z.literal(true),
+  correlationId: z.string(),
+  client: z.enum(['wifi-portal-api', 'wifi-portal-employee-api']),
+  claims: z.record(z.string(), z.unknown()),
+  entitlement: Entitlement,
+  session: Session,
+  rawAccessToken: z.string().optional(),
+});
+
+export const Unauthenticated = z.object({ authenticated: z.literal(false), correlationId: z.string() });
+export const LogoutReply = z.object({ ok: z.boolean(), correlationId: z.string() });
+export const MetaReply = z.object({ flight: z.string(), idp: z.string(), mode: z.literal('api'), exposeToken: z.boolean() });
+
+/** RFC 8908 Captive Portal API state. */
+export const CaptiveState = z.object({
+  captive: z.boolean(),
+  'user-portal-url': z.string(),
+  'seconds-remaining': z.number().int().optional(),
+  'can-extend-session': z.boolean().optional(),
+});

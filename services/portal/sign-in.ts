@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError, type Logger } from '../kit/index.js';
+import type { ClaimsReader } from './claims.js';
+import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
+import type { PortalSessionData } from './portal-session-store.js';
+import type { Upstreams } from './upstreams.js';
+
+export interface SignInDeps {
+  idp: IdpClient;
+  upstreams: Upstreams;
+  readClaims: ClaimsReader;
+  log: Logger;
+}
+
+export interface SignedIn {
+  data: PortalSessionData;
+  session: Record<string, unknown>;
+}
+
+const upstreamFailure = (what: string) => new ApiError('UPSTREAM_UNAVAILABLE', { message: `The ${what} is unavailable; no access was granted.` });
+
+/**
+ * Spec 4.1 rule 1 after the credential check: entitlement, then a network session created and
+ * granted. Fail closed (spec 8): on any failure nothing stays granted, the network session is
+ * revoked, the identity-provider session logged out, and no portal session is kept.
+ */
+export async function completeSignIn(
+  deps: SignInDeps,
+  client: PortalClient,
+  tokens: Tokens,
+  correlationId: string,
+): Promise<SignedIn> {
+  const { idp, upstreams, log } = deps;
+  let sessionId: string | undefined;
+  const undo = async () => {
+    if (sessionId !== undefined) {
+      const revoked = await upstreams.revokeSession(sessionId, correlationId);
+      if (revoked.kind !== 'answer' || revoked.status !== 200) log.error({ sessionId }, 'sign-in rollback could not revoke the network session');
+    }
+    if (tokens.refreshToken !== null) await idp.logout(client, tokens.refreshToken, correlationId);
+  };
+  try {
+    let claims: Record<string, unknown>;
+    try {
+      claims = await deps.readClaims(tokens.accessToken);
+    } catch {
+      throw upstreamFailure('identity provider');
+    }
+    const subjectId = String(claims['sub']);
+
+    const evaluated = await upstreams.evaluate(tokens.accessToken, subjectId, `portal-${correlationId}`, correlationId);
+    if (evaluated.kind === 'unreachable') throw upstreamFailure('entitlement service');
+    if (evaluated.status === 403 && evaluated.body['code'] === 'ENTITLEMENT_DENIED') {
+      const reason = evaluated.body['reason'];
+      log.info({ reason }, 'sign-in denied by the entitlement');
+      throw new ApiError('ENTITLEMENT_DENIED', { eligible: false, ...(typeof reason === 'string' ? { reason: reason as never } : {}) });
+    }
+    if (evaluated.status !== 200 && evaluated.status !== 201) {
+      log.warn({ status: evaluated.status, code: evaluated.body['code'] }, 'entitlement answered an error');
+      throw upstreamFailure('entitlement service');
+    }
+    const entitlement = evaluated.body;
+    const permission = (entitlement['permission'] ?? {}) as Record<string, unknown>;
+
+    const created = await upstreams.createSession(subjectId, `dev-${randomUUID()}`, `portal-${correlationId}`, correlationId);
+    if (created.kind === 'unreachable' || (created.status !== 201 && created.status !== 200)) throw upstreamFailure('session service');
+    sessionId = String(created.body['sessionId']);
+
+    const granted = await upstreams.grantSession(
+      sessionId,
+      {
+        entitlementId: entitlement['entitlementId'],
+        entitlementType: entitlement['entitlementType'],
+        tier: permission['tier'] ?? null,
+        qosClass: permission['qosClass'] ?? null,
+        validUntil: entitlement['validUntil'],
+        deviceSlots: permission['deviceSlots'] ?? 1,
+      },
+      correlationId,
+    );
+    if (granted.kind === 'unreachable' || granted.status !== 200 || granted.body['state'] !== 'GRANTED') throw upstreamFailure('session service');
+    log.info({ sessionId, entitlementId: entitlement['entitlementId'], client }, 'signed in');
+    return {
+      data: {
+        subjectId,
+        client,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        claims,
+        entitlement,
+        networkSessionId: sessionId,
+      },
+      session: granted.body,
+    };
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+}
+
+/** The credential step's outcome as tokens, or the portal's answer for a refusal or an outage. */
+export function tokensOf(outcome: GrantOutcome, refusal: (error: string) => ApiError): Tokens {
+  if (outcome.kind === 'tokens') return outcome.tokens;
+  if (outcome.kind === 'unreachable') throw upstreamFailure('identity provider');
+  throw refusal(outcome.error);
+}

@@ -1,0 +1,27 @@
+import type { MessageKey } from './i18n.js';
+
+// Client-side checks mirror spec 2.3 and 8 so most mistakes are caught before a round trip;
+// the portal checks again.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMPLOYEE_ID = /^[A-Za-z0-9._-]{3,32}$/;
+const CITIZEN_ID = /^[0-9]{9,12}$/;
+
+export function checkEmail(value: string): MessageKey | null {
+  return EMAIL.test(value) ? null : 'invalid.email';
+}
+
+export function checkPassword(value: string): MessageKey | null {
+  return value.length > 0 ? null : 'invalid.passwordRequired';
+}
+
+export function checkNewPassword(value: string): MessageKey | null {
+  return value.length >= 8 ? null : 'invalid.passwordShort';
+}
+
+export function checkEmployeeId(value: string): MessageKey | null {
+  return EMPLOYEE_ID.test(value) ? null : 'invalid.employeeId';
+}
+
+export function checkCitizenId(value: string): MessageKey | null {
+  return CITIZEN_ID.test(value) ? null : 'invalid.citizenId';
+}

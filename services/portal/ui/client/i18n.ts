@@ -1,0 +1,47 @@
+/// <reference lib="dom" />
+import en from '../i18n/en.json' with { type: 'json' };
+import vi from '../i18n/vi.json' with { type: 'json' };
+
+// Every text of the UI comes from one catalogue per language (services/portal/ui/i18n/).
+export type MessageKey = keyof typeof en;
+export type Language = 'en' | 'vi';
+
+const catalogues: Record<Language, Record<MessageKey, string>> = { en, vi };
+let current: Language = document.documentElement.lang === 'vi' ? 'vi' : 'en';
+
+export function language(): Language {
+  return current;
+}
+
+export function t(key: MessageKey): string {
+  return catalogues[current][key];
+}
+
+/** Shows a catalogue text in an element and remembers its key, so a language switch re-translates it. */
+export function setText(element: HTMLElement, key: MessageKey | null): void {
+  if (key === null) {
+    element.removeAttribute('data-i18n');
+    element.textContent = '';
+    return;
+  }
+  element.setAttribute('data-i18n', key);
+  element.textContent = t(key);
+}
+
+/** Switches every text on the page in place (the server painted the first language, see ui/language.ts). */
+export function switchLanguage(next: Language): void {
+  current = next;
+  document.documentElement.lang = next;
+  for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
+    element.textContent = t(element.dataset.i18n as MessageKey);
+  }
+  for (const element of document.querySelectorAll<HTMLElement>('[data-i18n-aria-label]')) {
+    element.setAttribute('aria-label', t(element.dataset.i18nAriaLabel as MessageKey));
+  }
+  for (const link of document.querySelectorAll<HTMLElement>('a[data-lang]')) {
+    if (link.dataset.lang === next) link.setAttribute('aria-current', 'true');
+    else link.removeAttribute('aria-current');
+  }
+  // A first-party cookie only: the captive-network window keeps no third-party cookies and may drop storage.
+  document.cookie = `lang=${next}; Path=/; Max-Age=31536000; SameSite=Strict`;
+}

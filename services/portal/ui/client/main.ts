@@ -1,0 +1,100 @@
+/// <reference lib="dom" />
+import { callApi } from './api.js';
+import { clearFormMessages, wireForms } from './forms.js';
+import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
+import type { PortalSession, SessionState } from './portal-session.js';
+import { renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
+
+type View = 'signin' | 'register' | 'employee';
+const VIEWS: readonly View[] = ['signin', 'register', 'employee'];
+
+function byId(id: string): HTMLElement {
+  return document.getElementById(id) as HTMLElement;
+}
+
+function viewFromHash(): View {
+  const name = location.hash.slice(1);
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'signin';
+}
+
+/** Shows one sign-in view; `focus` moves focus to its heading (after a user's navigation). */
+function showAuth(focus: boolean): void {
+  const view = viewFromHash();
+  byId('loading').hidden = true;
+  byId('signed-in').hidden = true;
+  byId('auth').hidden = false;
+  for (const name of VIEWS) byId(`view-${name}`).hidden = name !== view;
+  for (const link of document.querySelectorAll<HTMLElement>('a[data-view]')) {
+    if (link.dataset.view === view) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (focus) byId(`${view}-title`).focus();
+}
+
+function showStatus(key: MessageKey | null): void {
+  setText(byId('status'), key);
+}
+
+function showSignedIn(session: PortalSession, serverTime: number): void {
+  clearFormMessages();
+  byId('loading').hidden = true;
+  byId('auth').hidden = true;
+  byId('signed-in').hidden = false;
+  setText(byId('signed-in-error'), null);
+  renderSignedIn(session, serverTime, onSessionReread);
+}
+
+function signedOut(key: MessageKey): void {
+  stopCountdown();
+  showStatus(key);
+  if (location.hash !== '' && location.hash !== '#signin') history.replaceState(null, '', '#signin');
+  showAuth(true);
+}
+
+/** At the countdown's zero (spec 2.7 expiresAt): keep going if the session was extended, else say it ended. */
+function onSessionReread(state: SessionState, serverTime: number): void {
+  const expiresAt = state.authenticated ? Date.parse(state.session.expiresAt ?? '') : Number.NaN;
+  if (state.authenticated && expiresAt > serverTime) showSignedIn(state, serverTime);
+  else signedOut('status.ended');
+}
+
+async function signOut(): Promise<void> {
+  const answer = await callApi<{ ok: boolean }>('POST', '/api/v1/auth/logout');
+  if (!answer.ok) {
+    setText(byId('signed-in-error'), answer.status === 0 ? 'error.network' : 'error.signOut');
+    return;
+  }
+  signedOut('status.signedOut');
+}
+
+function start(): void {
+  wireForms((session, serverTime) => {
+    showStatus(null);
+    showSignedIn(session, serverTime);
+    byId('signed-in-title').focus();
+  });
+  byId('sign-out').addEventListener('click', () => void signOut());
+  window.addEventListener('hashchange', () => {
+    if (!byId('auth').hidden) {
+      showStatus(null);
+      showAuth(true);
+    }
+  });
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-lang]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      switchLanguage(link.dataset.lang as Language);
+      renderExpiry();
+    });
+  }
+  // Spec 4.1: the session read always answers 200; signed in shows the signed-in page at once.
+  void callApi<SessionState>('GET', '/api/v1/auth/session').then((answer) => {
+    if (answer.ok && answer.data.authenticated) showSignedIn(answer.data, answer.serverTime);
+    else {
+      showAuth(false);
+      if (!answer.ok) setText(byId(`${viewFromHash()}-error`), answer.status === 0 ? 'error.network' : 'error.unknown');
+    }
+  });
+}
+
+start();

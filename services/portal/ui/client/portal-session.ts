@@ -1,0 +1,13 @@
+// The parts of spec 2.4 PortalSession, 2.6 Entitlement and 2.7 Session the UI shows.
+export interface PortalSession {
+  authenticated: true;
+  client: string;
+  claims: { preferred_username?: string; user_type?: string; employee_ref?: string };
+  entitlement: {
+    entitlementType: string;
+    permission?: { tier?: string; qosClass?: string; deviceSlots?: number };
+  };
+  session: { state: string; tier: string | null; qosClass: string | null; expiresAt: string | null };
+}
+
+export type SessionState = PortalSession | { authenticated: false };

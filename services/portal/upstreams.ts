@@ -1,0 +1,50 @@
+import { callJson, OutboundError } from '../kit/index.js';
+import type { PortalConfig } from './config.js';
+
+/** A peer's answer: its status and JSON body, or no answer at all. */
+export type PeerAnswer = { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'unreachable' };
+
+// Spec 8: portal -> entitlement 5000 ms, portal -> session create / grant 5000 ms each, one attempt.
+const TIMEOUT_MS = 5000;
+
+async function ask(call: Parameters<typeof callJson>[0]): Promise<PeerAnswer> {
+  try {
+    const reply = await callJson(call);
+    const body = typeof reply.body === 'object' && reply.body !== null ? (reply.body as Record<string, unknown>) : {};
+    return { kind: 'answer', status: reply.status, body };
+  } catch (error) {
+    if (error instanceof OutboundError) return { kind: 'unreachable' };
+    throw error;
+  }
+}
+
+export interface Upstreams {
+  evaluate(accessToken: string, subjectId: string, idempotencyKey: string, correlationId: string): Promise<PeerAnswer>;
+  createSession(subjectId: string, deviceRef: string, idempotencyKey: string, correlationId: string): Promise<PeerAnswer>;
+  grantSession(sessionId: string, grant: Record<string, unknown>, correlationId: string): Promise<PeerAnswer>;
+  revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+}
+
+export function createUpstreams(config: PortalConfig): Upstreams {
+  const sessionKey = { 'X-API-Key': config.SESSION_API_KEY };
+  const sessions = `${config.SESSION_URL}/api/v1/sessions`;
+  return {
+    evaluate: (accessToken, subjectId, idempotencyKey, correlationId) =>
+      ask({
+        url: `${config.ENTITLEMENT_URL}/api/v1/entitlements/evaluate`,
+        body: { subjectId, sessionId: null },
+        headers: { Authorization: `Bearer ${accessToken}`, 'Idempotency-Key': idempotencyKey },
+        correlationId,
+        timeoutMs: TIMEOUT_MS,
+      }),
+    createSession: (subjectId, deviceRef, idempotencyKey, correlationId) =>
+      ask({ url: sessions, body: { subjectId, deviceRef }, headers: { ...sessionKey, 'Idempotency-Key': idempotencyKey }, correlationId, timeoutMs: TIMEOUT_MS }),
+    grantSession: (sessionId, grant, correlationId) =>
+      ask({ url: `${sessions}/${sessionId}/grant`, body: grant, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+    revokeSession: (sessionId, correlationId) =>
+      ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+    readSession: (sessionId, correlationId) =>
+      ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+  };
+}

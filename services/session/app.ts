@@ -1,0 +1,22 @@
+import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import type { SessionConfig } from './config.js';
+import { sessionRoutes } from './routes.js';
+import { createSessionStore } from './session-store.js';
+
+export interface SessionDeps {
+  /** An open, migrated database; opened from the configuration when absent. */
+  db?: Database;
+  now?: () => Date;
+}
+
+export const MIGRATIONS = new URL('./migrations/', import.meta.url);
+
+/** Session service (spec 4.4): opens, grants, revokes and reads network sessions; never decides. */
+export async function createApp(config: SessionConfig, logger: Logger, deps: SessionDeps = {}): Promise<ServiceInstance> {
+  const db = deps.db ?? (await openDatabase('session', config, MIGRATIONS));
+  const now = deps.now ?? (() => new Date());
+  const store = createSessionStore(db, now);
+  const app = createServiceApp({ service: 'session', logger, routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, config.SESSION_API_KEY, now)] });
+  return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
+}

@@ -1,0 +1,118 @@
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { ApiError, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
+import { CreateSessionRequest, GrantRequest, Session, SESSION_ID_PATTERN } from './schemas.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+
+const answer = (status: number, session: SessionRecord, replayed = false) => ({ status, body: { ...session, replayed } });
+
+// Spec 2.1: the path pattern is enforced before any lookup.
+const sessionIdParam: RequestHandler = (req, _res, next) => {
+  if (!SESSION_ID_PATTERN.test(String(req.params['sessionId']))) {
+    throw new ApiError('INVALID_REQUEST', { message: 'sessionId must match ^[A-Za-z0-9-]{1,64}$.' });
+  }
+  next();
+};
+
+// Spec 3.1 last row: a grant without an entitlement changes nothing and is a denial (422),
+// whatever else the body holds.
+const entitlementRequired: RequestHandler = (req, _res, next) => {
+  const body: unknown = req.body;
+  const id = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['entitlementId'] : undefined;
+  if (id === undefined || id === null || id === '') {
+    throw new ApiError('ENTITLEMENT_DENIED', { status: 422, message: 'A grant needs the entitlementId that allows it.' });
+  }
+  next();
+};
+
+const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this id.' });
+const sessionIdPath = { sessionId: z.string().regex(SESSION_ID_PATTERN) };
+const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' } };
+
+/** Spec 4.4, the four session endpoints; every one needs the API key. */
+export function sessionRoutes(store: SessionStore, apiKey: string, now: () => Date): Route[] {
+  const key = requireApiKey(apiKey);
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/sessions',
+      summary: 'Opens a network session in state CREATED; it grants nothing.',
+      security: 'apiKey',
+      body: CreateSessionRequest,
+      steps: [key],
+      responses: {
+        201: { description: 'Created.', schema: Session },
+        200: { description: 'Replay of the same Idempotency-Key: the original session.', schema: Session },
+        ...common,
+        422: { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with another subject or device.' },
+      },
+      handle: async ({ body, req, correlationId }) => {
+        const idempotencyKey = readIdempotencyKey(req);
+        const outcome = await store.create({ ...body, idempotencyKey }, correlationId);
+        if (outcome.kind === 'key-reused') throw new ApiError('IDEMPOTENCY_KEY_REUSED');
+        return outcome.kind === 'created' ? answer(201, outcome.session) : answer(200, outcome.session, true);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/sessions/:sessionId',
+      summary: 'Reads a session; a GRANTED session past expiresAt reads (and is stored) as EXPIRED.',
+      security: 'apiKey',
+      params: sessionIdPath,
+      steps: [key, sessionIdParam],
+      responses: { 200: { description: 'The session.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
+      handle: async ({ req, correlationId }) => {
+        const session = await store.read(String(req.params['sessionId']), correlationId);
+        if (session === undefined) throw notFound();
+        return answer(200, session);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/sessions/:sessionId/grant',
+      summary: 'Grants the session under an entitlement; the same entitlement again is a no-op replay.',
+      security: 'apiKey',
+      params: sessionIdPath,
+      body: GrantRequest,
+      steps: [key, sessionIdParam, entitlementRequired],
+      responses: {
+        200: { description: 'Granted, or `replayed: true` for the same entitlement.', schema: Session },
+        ...common,
+        404: { description: 'NOT_FOUND' },
+        409: { description: 'SESSION_EXPIRED: the session is REVOKED or EXPIRED.' },
+        422: { description: 'ENTITLEMENT_DENIED: no entitlementId.' },
+      },
+      handle: async ({ body, req, correlationId }) => {
+        const validUntil = new Date(body.validUntil);
+        if (validUntil.getTime() <= now().getTime()) {
+          throw new ApiError('INVALID_REQUEST', { message: 'validUntil: must be in the future.' });
+        }
+        const outcome = await store.grant(String(req.params['sessionId']), { ...body, validUntil }, correlationId);
+        switch (outcome.kind) {
+          case 'not-found':
+            throw notFound();
+          case 'ended':
+            throw new ApiError('SESSION_EXPIRED');
+          case 'replayed':
+            return answer(200, outcome.session, true);
+          case 'granted':
+            return answer(200, outcome.session);
+        }
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/sessions/:sessionId/revoke',
+      summary: 'Revokes the session; revoking again is a no-op.',
+      security: 'apiKey',
+      params: sessionIdPath,
+      steps: [key, sessionIdParam],
+      responses: { 200: { description: 'The session after the revoke.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
+      handle: async ({ req, correlationId }) => {
+        const outcome = await store.revoke(String(req.params['sessionId']), correlationId);
+        if (outcome.kind === 'not-found') throw notFound();
+        return answer(200, outcome.session);
+      },
+    }),
+  ];
+}

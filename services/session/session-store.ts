@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../kit/store/index.js';
+
+export type SessionState = 'CREATED' | 'GRANTED' | 'REVOKED' | 'EXPIRED';
+
+/** Spec 2.7, as stored (without the per-answer `replayed`). */
+export interface SessionRecord {
+  sessionId: string;
+  subjectId: string;
+  deviceRef: string | null;
+  state: SessionState;
+  entitlementId: string | null;
+  entitlementType: string | null;
+  tier: string | null;
+  qosClass: string | null;
+  grantedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateInput {
+  subjectId: string;
+  deviceRef: string | null;
+  idempotencyKey: string | undefined;
+}
+
+export interface GrantInput {
+  entitlementId: string;
+  entitlementType: string | null;
+  tier: string | null;
+  qosClass: string | null;
+  validUntil: Date;
+  deviceSlots: number;
+}
+
+export type CreateOutcome =
+  | { kind: 'created'; session: SessionRecord }
+  | { kind: 'replayed'; session: SessionRecord }
+  | { kind: 'key-reused' };
+
+export type GrantOutcome =
+  | { kind: 'granted'; session: SessionRecord; revokedForSlots: string[] }
+  | { kind: 'replayed'; session: SessionRecord }
+  | { kind: 'ended'; session: SessionRecord }
+  | { kind: 'not-found' };
+
+export type RevokeOutcome = { kind: 'revoked' | 'unchanged'; session: SessionRecord } | { kind: 'not-found' };
+
+export interface SessionStore {
+  create(input: CreateInput, correlationId: string): Promise<CreateOutcome>;
+  /** Reads a session; a GRANTED one past `expiresAt` is stored and answered as EXPIRED (spec 4.4 rule 5). */
+  read(sessionId: string, correlationId: string): Promise<SessionRecord | undefined>;
+  grant(sessionId: string, input: GrantInput, correlationId: string): Promise<GrantOutcome>;
+  revoke(sessionId: string, correlationId: string): Promise<RevokeOutcome>;
+}
+
+interface SessionRow {
+  session_id: string;
+  subject_id: string;
+  device_ref: string | null;
+  state: SessionState;
+  entitlement_id: string | null;
+  entitlement_type: string | null;
+  tier: string | null;
+  qos_class: string | null;
+  granted_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  [column: string]: unknown;
+}
+
+const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
+
+function toRecord(row: SessionRow): SessionRecord {
+  return {
+    sessionId: row.session_id,
+    subjectId: row.subject_id,
+    deviceRef: row.device_ref,
+    state: row.state,
+    entitlementId: row.entitlement_id,
+    entitlementType: row.entitlement_type,
+    tier: row.tier,
+    qosClass: row.qos_class,
+    grantedAt: iso(row.granted_at),
+    expiresAt: iso(row.expires_at),
+    revokedAt: iso(row.revoked_at),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const COLUMNS = `session_id, subject_id, device_ref, state, entitlement_id, entitlement_type, tier, qos_class,
+  granted_at, expires_at, revoked_at, created_at, updated_at`;
+
+interface Transition {
+  sessionId: string;
+  from: SessionState | null;
+  to: SessionState;
+  at: Date;
+  entitlementId?: string | null;
+  reason?: string;
+  correlationId: string;
+}
+
+async function recordEvent(db: Queryable, event: Transition): Promise<void> {
+  await db.query(
+    `INSERT INTO session_events (session_id, at, from_state, to_state, entitlement_id, reason, correlation_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [event.sessionId, event.at, event.from, event.to, event.entitlementId ?? null, event.reason ?? null, event.correlationId],
+  );
+}
+
+/** Marks GRANTED sessions past their expiry as EXPIRED, durably, and records each change. */
+async function expireDue(db: Queryable, where: string, params: unknown[], now: Date, correlationId: string): Promise<void> {
+  const expired = await db.query<{ session_id: string; entitlement_id: string | null }>(
+    `UPDATE sessions SET state = 'EXPIRED', updated_at = $1
+     WHERE state = 'GRANTED' AND expires_at <= $1 AND ${where}
+     RETURNING session_id, entitlement_id`,
+    [now, ...params],
+  );
+  for (const row of expired) {
+    await recordEvent(db, { sessionId: row.session_id, from: 'GRANTED', to: 'EXPIRED', at: now, entitlementId: row.entitlement_id, reason: 'EXPIRES_AT_PASSED', correlationId });
+  }
+}
+
+async function select(db: Queryable, sessionId: string, lock = false): Promise<SessionRow | undefined> {
+  const rows = await db.query<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE session_id = $1${lock ? ' FOR UPDATE' : ''}`, [sessionId]);
+  return rows[0];
+}
+
+// A per-subject transaction lock (PostgreSQL advisory lock on a hash of the subject id):
+// concurrent grants for one subject count and revoke device slots one after the other.
+const lockSubject = (db: Queryable, subjectId: string) =>
+  db.query("SELECT pg_advisory_xact_lock(hashtext('wifi-session-subject:' || $1))", [subjectId]);
+
+/**
+ * Spec 3.1 on SQL. Every transition is a conditional statement on the current state inside a
+ * transaction, so two processes on one PostgreSQL cannot both win it.
+ */
+export function createSessionStore(db: Database, now: () => Date = () => new Date()): SessionStore {
+  return {
+    async create(input, correlationId) {
+      const at = now();
+      const sessionId = `sess-${randomUUID()}`;
+      return db.transaction(async (tx) => {
+        const inserted = await tx.query<SessionRow>(
+          `INSERT INTO sessions (session_id, subject_id, device_ref, state, created_at, updated_at, idempotency_key)
+           VALUES ($1, $2, $3, 'CREATED', $4, $4, $5)
+           ON CONFLICT (idempotency_key) DO NOTHING
+           RETURNING ${COLUMNS}`,
+          [sessionId, input.subjectId, input.deviceRef, at, input.idempotencyKey ?? null],
+        );
+        const row = inserted[0];
+        if (row !== undefined) {
+          await recordEvent(tx, { sessionId, from: null, to: 'CREATED', at, correlationId });
+          return { kind: 'created', session: toRecord(row) };
+        }
+        // Spec 3.1: the same Idempotency-Key returns the original; with another payload the key
+        // is refused (IETF httpapi Idempotency-Key draft).
+        const original = (await tx.query<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE idempotency_key = $1`, [input.idempotencyKey]))[0];
+        if (original === undefined) throw new Error('idempotency conflict without an original row');
+        if (original.subject_id !== input.subjectId || original.device_ref !== input.deviceRef) return { kind: 'key-reused' };
+        await expireDue(tx, 'session_id = $2', [original.session_id], at, correlationId);
+        const current = await select(tx, original.session_id);
+        return { kind: 'replayed', session: toRecord(current ?? original) };
+      });
+    },
+
+    async read(sessionId, correlationId) {
+      return db.transaction(async (tx) => {
+        await expireDue(tx, 'session_id = $2', [sessionId], now(), correlationId);
+        const row = await select(tx, sessionId);
+        return row === undefined ? undefined : toRecord(row);
+      });
+    },
+
+    async grant(sessionId, input, correlationId) {
+      return db.transaction(async (tx): Promise<GrantOutcome> => {
+        const at = now();
+        const found = await select(tx, sessionId);
+        if (found === undefined) return { kind: 'not-found' };
+        await lockSubject(tx, found.subject_id);
+        await expireDue(tx, 'subject_id = $2', [found.subject_id], at, correlationId);
+        const current = await select(tx, sessionId, true);
+        if (current === undefined) return { kind: 'not-found' };
+        if (current.state === 'REVOKED' || current.state === 'EXPIRED') return { kind: 'ended', session: toRecord(current) };
+        if (current.state === 'GRANTED' && current.entitlement_id === input.entitlementId) {
+          return { kind: 'replayed', session: toRecord(current) };
+        }
+        // CREATED, or GRANTED under another entitlement: grant is declarative (README "Design
+        // decisions"), so the session now carries the entitlement supplied last.
+        const revokedForSlots = await freeDeviceSlots(tx, current.subject_id, sessionId, input.deviceSlots, at, correlationId);
+        const updated = await tx.query<SessionRow>(
+          `UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
+             device_slots = $6, expires_at = $7, granted_at = COALESCE(granted_at, $8), updated_at = $8
+           WHERE session_id = $1 AND state IN ('CREATED', 'GRANTED')
+           RETURNING ${COLUMNS}`,
+          [sessionId, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at],
+        );
+        const row = updated[0];
+        if (row === undefined) throw new Error('grant lost its row inside the transaction');
+        await recordEvent(tx, { sessionId, from: current.state, to: 'GRANTED', at, entitlementId: input.entitlementId, correlationId });
+        return { kind: 'granted', session: toRecord(row), revokedForSlots };
+      });
+    },
+
+    async revoke(sessionId, correlationId) {
+      return db.transaction(async (tx): Promise<RevokeOutcome> => {
+        const at = now();
+        await expireDue(tx, 'session_id = $2', [sessionId], at, correlationId);
+        const current = await select(tx, sessionId, true);
+        if (current === undefined) return { kind: 'not-found' };
+        // Spec 3.1: revoking again is a no-op; an EXPIRED session stays EXPIRED (README).
+        if (current.state === 'REVOKED' || current.state === 'EXPIRED') return { kind: 'unchanged', session: toRecord(current) };
+        const revoked = await tx.query<SessionRow>(
+          `UPDATE sessions SET state = 'REVOKED', revoked_at = $2, revoke_reason = 'REVOKED', updated_at = $2
+           WHERE session_id = $1 AND state IN ('CREATED', 'GRANTED')
+           RETURNING ${COLUMNS}`,
+          [sessionId, at],
+        );
+        const row = revoked[0];
+        if (row === undefined) throw new Error('revoke lost its row inside the transaction');
+        await recordEvent(tx, { sessionId, from: current.state, to: 'REVOKED', at, entitlementId: row.entitlement_id, reason: 'REVOKED', correlationId });
+        return { kind: 'revoked', session: toRecord(row) };
+      });
+    },
+  };
+}
+
+/**
+ * Device slots (README "Design decisions"): a subject never holds more GRANTED, unexpired
+ * sessions than the entitlement allows. Making room revokes the oldest others, so a person
+ * moving from phone to laptop is never locked out. Runs under the subject's lock.
+ */
+async function freeDeviceSlots(
+  tx: Queryable,
+  subjectId: string,
+  sessionId: string,
+  deviceSlots: number,
+  at: Date,
+  correlationId: string,
+): Promise<string[]> {
+  const others = await tx.query<{ session_id: string; entitlement_id: string | null }>(
+    `SELECT session_id, entitlement_id FROM sessions
+     WHERE subject_id = $1 AND state = 'GRANTED' AND session_id <> $2
+     ORDER BY granted_at ASC, session_id ASC`,
+    [subjectId, sessionId],
+  );
+  const excess = others.length - (deviceSlots - 1);
+  const victims = excess > 0 ? others.slice(0, excess) : [];
+  for (const victim of victims) {
+    await tx.query(
+      `UPDATE sessions SET state = 'REVOKED', revoked_at = $2, revoke_reason = 'DEVICE_SLOTS', updated_at = $2
+       WHERE session_id = $1 AND state = 'GRANTED'`,
+      [victim.session_id, at],
+    );
+    await recordEvent(tx, { sessionId: victim.session_id, from: 'GRANTED', to: 'REVOKED', at, entitlementId: victim.entitlement_id, reason: 'DEVICE_SLOTS', correlationId });
+  }
+  return victims.map((victim) => victim.session_id);
+}

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import anyTest, { type TestFn } from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
+import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
+import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { URLS } from '../platform-urls.js';
+
+// The portal's web UI in a phone-sized Chromium against the running platform (spec 4.1).
+// Serial: the error case fails bob once, the others sign bob in.
+const test = anyTest as TestFn<{ browser: Browser }>;
+
+test.before(async (t) => {
+  t.context.browser = await launchBrowser();
+});
+test.after.always(async (t) => {
+  await t.context.browser?.close();
+});
+
+function region(page: Page, name: string) {
+  return page.getByRole('region', { name });
+}
+
+async function signInAsBob(page: Page): Promise<void> {
+  const form = region(page, en['signin.title']);
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await page.getByRole('heading', { name: en['signedIn.title'] }).waitFor();
+}
+
+async function sessionRead(page: Page): Promise<Record<string, unknown>> {
+  const answer = await page.request.get('/api/v1/auth/session');
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+test.serial('a wrong password and an unknown account show the same one text, which never says whether the account exists', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  const form = region(page, en['signin.title']);
+  const alert = form.getByRole('alert');
+
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('not-bobs-password');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await alert.getByText(en['error.INVALID_CREDENTIALS']).waitFor();
+  const wrongPassword = await page.locator('main').innerText();
+  t.is(await form.getByLabel(en['signin.password']).inputValue(), '', 'the password is not kept in the form');
+
+  await form.getByLabel(en['signin.email']).fill(`nobody-${randomUUID()}@example.com`);
+  await form.getByLabel(en['signin.password']).fill('whatever-password');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await alert.getByText(en['error.INVALID_CREDENTIALS']).waitFor();
+
+  t.is(await page.locator('main').innerText(), wrongPassword);
+  t.notRegex(wrongPassword, /exist|not found|unknown|no account|not registered/i);
+  await phone.finish('signin-error-en');
+});
+
+test.serial('a customer signs in and sees package, tier, speed class, devices and a running countdown; a reload keeps the signed-in page', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  await phone.finish('signin-en');
+  await signInAsBob(page);
+
+  const signedIn = region(page, en['signedIn.title']);
+  await signedIn.getByText(en['package.WIFI_CUSTOMER_BASIC']).waitFor();
+  t.true(await signedIn.getByText('bob@example.com').isVisible());
+  const timer = page.getByRole('timer');
+  const first = await timer.innerText();
+  t.regex(first, /^\d+:\d{2}:\d{2}$/);
+  await page.waitForFunction((shown) => document.querySelector('[role="timer"]')?.textContent !== shown, first);
+  await phone.finish('signed-in-customer-en');
+
+  await page.reload();
+  await page.getByRole('heading', { name: en['signedIn.title'] }).waitFor();
+  t.is((await sessionRead(page)).authenticated, true);
+});
+
+test.serial('a new customer registers with a fresh email and is signed in', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  await page.getByRole('link', { name: en['nav.register'] }).click();
+  const form = region(page, en['register.title']);
+  await form.getByLabel(en['register.email']).fill(`ui-${randomUUID().slice(0, 8)}@example.com`);
+  await form.getByLabel(en['register.password']).fill('short');
+  await form.getByLabel(en['register.displayName']).fill('Ui Tester');
+  await form.getByRole('button', { name: en['register.submit'] }).click();
+  await form.getByText(en['invalid.passwordShort']).waitFor();
+  t.is(await form.getByLabel(en['register.password']).getAttribute('aria-invalid'), 'true');
+  await phone.finish('register-invalid-en');
+
+  await form.getByLabel(en['register.password']).fill('a-long-enough-pass');
+  await form.getByRole('button', { name: en['register.submit'] }).click();
+  await page.getByRole('heading', { name: en['signedIn.title'] }).waitFor();
+  await region(page, en['signedIn.title']).getByText(en['package.WIFI_CUSTOMER_BASIC']).waitFor();
+  await phone.finish('register-signed-in-en');
+});
+
+test.serial('an employee signs in with employee id and citizen number, which is kept nowhere in the page, URL or storage', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/#employee');
+  const form = region(page, en['employee.title']);
+  const citizen = form.getByLabel(en['employee.citizenId']);
+  t.is(await citizen.getAttribute('inputmode'), 'numeric');
+  t.is(await citizen.getAttribute('autocomplete'), 'off');
+  await form.getByLabel(en['employee.employeeId']).fill('A-1001');
+  await citizen.fill('079201001234');
+  await phone.finish('employee-form-en');
+  await form.getByRole('button', { name: en['employee.submit'] }).click();
+  await page.getByRole('heading', { name: en['signedIn.title'] }).waitFor();
+  await region(page, en['signedIn.title']).getByText(en['package.WIFI_EMPLOYEE_PACKAGE']).waitFor();
+
+  // The employee form is hidden now; the input, found by its label, must be empty.
+  t.is(await page.getByLabel(en['employee.citizenId']).inputValue(), '');
+  t.false(page.url().includes('079201001234'));
+  const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, history.length]));
+  t.false(stored.includes('079201001234'));
+  t.false((await page.content()).includes('079201001234'));
+  t.false(JSON.stringify(await phone.context.cookies()).includes('079201001234'));
+  await phone.finish('signed-in-employee-en');
+});
+
+test.serial('sign-out returns to the sign-in page and the portal session is gone', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  await signInAsBob(page);
+  await region(page, en['signedIn.title']).getByRole('button', { name: en['signedIn.signOut'] }).click();
+  await page.getByRole('heading', { name: en['signin.title'] }).waitFor();
+  await page.getByRole('status').getByText(en['status.signedOut']).waitFor();
+  t.is((await sessionRead(page)).authenticated, false);
+  await phone.finish('signed-out-en');
+});
+
+test.serial('the first paint follows Accept-Language, the switch changes the language in place and the choice is remembered', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal, 'vi-VN');
+  const { page } = phone;
+  await page.goto('/');
+  t.is(await page.locator('html').getAttribute('lang'), 'vi');
+  await page.getByRole('heading', { name: vi['signin.title'] }).waitFor();
+  await phone.finish('signin-vi');
+  await page.getByRole('link', { name: vi['nav.employee'] }).click();
+  await region(page, vi['employee.title']).getByRole('button', { name: vi['employee.submit'] }).click();
+  await page.getByText(vi['invalid.employeeId']).waitFor();
+  await phone.finish('employee-invalid-vi');
+
+  await page.getByRole('link', { name: 'English' }).click();
+  t.is(await page.locator('html').getAttribute('lang'), 'en');
+  await page.getByRole('heading', { name: en['employee.title'] }).waitFor();
+  await page.getByText(en['invalid.employeeId']).waitFor();
+  t.is(await page.getByRole('link', { name: 'English' }).getAttribute('aria-current'), 'true');
+
+  await page.reload();
+  t.is(await page.locator('html').getAttribute('lang'), 'en');
+  await page.getByRole('heading', { name: en['employee.title'] }).waitFor();
+  await phone.finish('employee-en-after-switch');
+});
+
+test.serial('the keyboard alone reaches every control in order, and Enter submits', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.goto('/');
+  await page.getByRole('heading', { name: en['signin.title'] }).waitFor();
+  const order: string[] = [];
+  for (let i = 0; i < 8; i += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return { name: element.id || element.textContent || '', outline: getComputedStyle(element).outlineStyle };
+    });
+    order.push(focused.name);
+    t.is(focused.outline, 'solid', `${focused.name} shows where the focus is`);
+  }
+  t.deepEqual(order, ['Tiếng Việt', 'English', en['nav.signin'], en['nav.register'], en['nav.employee'], 'signin-email', 'signin-password', en['signin.submit']]);
+  await page.keyboard.press('Enter');
+  const field = region(page, en['signin.title']).getByLabel(en['signin.email']);
+  t.is(await field.getAttribute('aria-invalid'), 'true');
+  t.true(await field.evaluate((element) => element === document.activeElement), 'focus moves to the first bad field');
+  await phone.finish('keyboard-invalid-en');
+});
+
+test.serial('at the countdown\'s zero the page re-reads the session and, when it has ended, says so and shows sign-in', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  // Only the session read is replaced, to reach zero in seconds instead of the real hour.
+  const reads: string[] = [];
+  await page.route('**/api/v1/auth/session', (route) => {
+    const ending = {
+      authenticated: true,
+      correlationId: `corr-${randomUUID()}`,
+      client: 'wifi-portal-api',
+      claims: { preferred_username: 'bob@example.com' },
+      entitlement: { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', qosClass: 'STANDARD', deviceSlots: 1 } },
+      session: { state: 'GRANTED', tier: 'BASIC', qosClass: 'STANDARD', expiresAt: new Date(Date.now() + 2000).toISOString() },
+    };
+    reads.push(new Date().toISOString());
+    return route.fulfill({ json: reads.length === 1 ? ending : { authenticated: false, correlationId: `corr-${randomUUID()}` } });
+  });
+  await page.goto('/');
+  await page.getByRole('timer').waitFor();
+  await page.getByRole('status').getByText(en['status.ended']).waitFor();
+  await page.getByRole('heading', { name: en['signin.title'] }).waitFor();
+  t.is(reads.length, 2);
+  await phone.finish('session-ended-en');
+});
+
+test.serial('a network failure during sign-in shows the connection text', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  await page.route('**/api/v1/auth/login', (route) => route.abort('internetdisconnected'));
+  await page.goto('/');
+  const form = region(page, en['signin.title']);
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await form.getByRole('alert').getByText(en['error.network']).waitFor();
+  await phone.finish('network-failure-en');
+});

@@ -1,0 +1,88 @@
+import test from 'ava';
+import { freshEmail, networkSession, PortalBrowser, stableError } from './portal-client.js';
+
+// Against the running platform: real Keycloak, entitlement, decision, loyalty and session.
+// Serial: Keycloak refused a second password grant for a user while the first was in flight
+// (user_temporarily_disabled) when these ran at once; one sign-in at a time, as a person signs in.
+
+test.serial('a customer signs in: one answer with claims, a baseline entitlement and a GRANTED network session', async (t) => {
+  const browser = new PortalBrowser();
+  const reply = await browser.login('bob@example.com', 'bob-demo-pass');
+  t.is(reply.status, 200, reply.text);
+  t.like(reply.body, { authenticated: true, client: 'wifi-portal-api' });
+  t.like(reply.body['claims'] as object, { user_type: 'CUSTOMER', preferred_username: 'bob@example.com', azp: 'wifi-portal-api' });
+  t.like(reply.body['entitlement'] as object, { eligible: true, status: 'ACTIVE', entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1 } });
+  const session = reply.body['session'] as Record<string, unknown>;
+  t.like(session, { state: 'GRANTED', entitlementId: (reply.body['entitlement'] as Record<string, unknown>)['entitlementId'] });
+  t.like(await networkSession(String(session['sessionId'])), { state: 'GRANTED' });
+  t.false('rawAccessToken' in reply.body);
+  t.false(/eyJ[A-Za-z0-9_-]{10,}\./.test(reply.text), 'no token in the answer');
+  t.regex(reply.headers.get('set-cookie') ?? '', /^sid=[^;]+; Max-Age=3600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+});
+
+test.serial('session read, refresh and logout: the network session is revoked and the cookie cleared', async (t) => {
+  const browser = new PortalBrowser();
+  const login = await browser.login('bob@example.com', 'bob-demo-pass');
+  const sessionId = String((login.body['session'] as Record<string, unknown>)['sessionId']);
+  t.like((await browser.session()).body, { authenticated: true, session: { sessionId, state: 'GRANTED' } });
+  const before = browser.cookie;
+  const refreshed = await browser.refresh();
+  t.is(refreshed.status, 200, refreshed.text);
+  t.not(browser.cookie, before, 'a fresh sid on refresh');
+  const out = await browser.logout();
+  t.is(out.status, 200);
+  t.like(out.body, { ok: true });
+  t.is(browser.cookie, undefined);
+  t.like(await networkSession(sessionId), { state: 'REVOKED' });
+  t.like((await browser.session()).body, { authenticated: false });
+});
+
+test.serial('a revocation at the session service shows in the portal\'s session read', async (t) => {
+  const browser = new PortalBrowser();
+  const login = await browser.login('bob@example.com', 'bob-demo-pass');
+  const sessionId = String((login.body['session'] as Record<string, unknown>)['sessionId']);
+  await fetch(`${process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003'}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-key' } });
+  t.like((await browser.session()).body, { authenticated: true, session: { state: 'REVOKED' } });
+});
+
+test.serial('wrong password, unknown account and a locked account answer one identical 401', async (t) => {
+  const email = freshEmail('locked');
+  const owner = new PortalBrowser();
+  t.is((await owner.register(email, 'right-password-1')).status, 200);
+  const wrong = await new PortalBrowser().login(email, 'wrong-password');
+  const unknown = await new PortalBrowser().login(freshEmail('nobody'), 'wrong-password');
+  // Five failures lock the account (spec 8); the right password is then refused alike.
+  for (let i = 0; i < 5; i++) await new PortalBrowser().login(email, `wrong-${i}`);
+  const locked = await new PortalBrowser().login(email, 'right-password-1');
+  for (const reply of [wrong, unknown, locked]) {
+    t.is(reply.status, 401, reply.text);
+    t.is(reply.body['code'], 'INVALID_CREDENTIALS');
+  }
+  t.is(stableError(unknown), stableError(wrong));
+  t.is(stableError(locked), stableError(wrong));
+});
+
+test.serial('register creates an account and signs in with the baseline; the same email again is 409', async (t) => {
+  const email = freshEmail('new');
+  const reply = await new PortalBrowser().register(email, 'a-long-password', 'Tran Thi Mai');
+  t.is(reply.status, 200, reply.text);
+  t.like(reply.body['claims'] as object, { preferred_username: email });
+  t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC' });
+  const again = await new PortalBrowser().register(email, 'another-password');
+  t.is(again.status, 409);
+  t.is(again.body['code'], 'ACCOUNT_EXISTS');
+  const short = await new PortalBrowser().register(freshEmail('short'), 'short');
+  t.is(short.status, 400);
+});
+
+test.serial('with the demo flag off, meta says so and mode is api', async (t) => {
+  const meta = await new PortalBrowser().call('GET', '/api/v1/meta');
+  t.like(meta.body, { mode: 'api', exposeToken: false });
+});
+
+test.serial('the entitlement is the signed-in subject\'s', async (t) => {
+  const reply = await new PortalBrowser().login('alice@example.com', 'alice-demo-pass');
+  t.is(reply.status, 200, reply.text);
+  const entitlement = reply.body['entitlement'] as Record<string, unknown>;
+  t.is(entitlement['subjectId'], (reply.body['claims'] as Record<string, unknown>)['sub']);
+});

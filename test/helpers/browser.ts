@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's chromium (scripts/ensure-chromium.sh installs it); playwright downloads no browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join('test-output', 'screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run scripts/ensure-chromium.sh (or set CHROMIUM_PATH)`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+}
+
+export interface Phone {
+  page: Page;
+  context: BrowserContext;
+  /** Requests that tried to leave the portal's origin (each was aborted). */
+  foreignRequests: string[];
+  /** Content-Security-Policy violations and uncaught script errors seen on the page. */
+  pageProblems: string[];
+  /** Writes `test-output/screenshots/<name>.png` and fails the test on any foreign request or page problem. */
+  finish(name: string): Promise<void>;
+}
+
+/**
+ * A phone-sized page (390x844, touch) whose requests may reach only `baseUrl`'s origin, like
+ * the OS captive-network window where nothing else is reachable yet. `locale` sets Accept-Language.
+ */
+export async function openPhone(t: ExecutionContext, browser: Browser, baseUrl: string, locale = 'en-US'): Promise<Phone> {
+  const origin = new URL(baseUrl).origin;
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale,
+  });
+  t.teardown(() => context.close());
+  const foreignRequests: string[] = [];
+  const pageProblems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin) return route.continue();
+    foreignRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageProblems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageProblems.push(message.text());
+  });
+  return {
+    page,
+    context,
+    foreignRequests,
+    pageProblems,
+    async finish(name) {
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+      t.deepEqual(foreignRequests, [], 'no request left the portal origin');
+      t.deepEqual(pageProblems, [], 'no CSP violation or script error');
+    },
+  };
+}

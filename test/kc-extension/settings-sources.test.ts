@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { SETTINGS } from '../../kc-extension/employee-auth/settings.js';
+import { HR_CONFIG } from './fake-host.js';
+
+// Item 3 of the quality issue: settings.ts is the one source; every other place is checked here.
+const names = SETTINGS.map((s) => s.name);
+
+test('the Java factory declares exactly the settings of settings.ts, with their labels, help, defaults and secrecy', (t) => {
+  const java = readFileSync('spi-wrapper/src/main/java/wifi/kc/EmployeeAuthenticatorFactory.java', 'utf8');
+  const properties = [...java.matchAll(/\.property\(\)(.*?)\.add\(\)/gs)].map(([, chain]) => ({
+    name: /\.name\("([^"]*)"\)/.exec(chain!)?.[1],
+    label: /\.label\("([^"]*)"\)/.exec(chain!)?.[1],
+    help: /\.helpText\("([^"]*)"\)/.exec(chain!)?.[1],
+    default: /\.defaultValue\("([^"]*)"\)/.exec(chain!)?.[1],
+    secret: /\.secret\(true\)/.test(chain!),
+  }));
+  t.deepEqual(properties, SETTINGS.map((s) => ({ name: s.name, label: s.label, help: s.help, default: 'default' in s ? s.default : undefined, secret: s.kind === 'secret' })));
+});
+
+test('the realm import configures exactly these settings, integers at their defaults', (t) => {
+  const realm = JSON.parse(readFileSync('realm-export.json', 'utf8')) as { authenticatorConfig: Array<{ alias: string; config: Record<string, string> }> };
+  const config = realm.authenticatorConfig.find((c) => c.alias === 'employee-hr')?.config ?? {};
+  t.deepEqual(Object.keys(config).sort(), [...names].sort());
+  for (const setting of SETTINGS) if (setting.kind === 'int') t.is(config[setting.name], setting.default, setting.name);
+  t.is(config['hrUrl'], '${HR_URL:' + SETTINGS[0].default + '}');
+});
+
+test('the fake host configures exactly these settings', (t) => {
+  t.deepEqual(Object.keys(HR_CONFIG).sort(), [...names].sort());
+});

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { ExecutionContext } from 'ava';
+import type { Database } from '../../../services/kit/store/index.js';
+import type { AccountAdmin, CreateAccountOutcome } from '../../../services/portal/account-admin.js';
+import { createApp, MIGRATIONS } from '../../../services/portal/app.js';
+import { PortalConfig } from '../../../services/portal/config.js';
+import type { GrantOutcome, IdpClient } from '../../../services/portal/idp-client.js';
+import type { PeerAnswer, Upstreams } from '../../../services/portal/upstreams.js';
+import { openTestDatabase } from '../../helpers/databases.js';
+import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
+
+// In-process fakes of the portal's three outbound ports (identity provider, entitlement and
+// session, account admin) for unit tests; the end-to-end tests use the real ones.
+
+export const SUBJECT = '3f2b8c1e-9d4a-4f6b-8e2a-1c3d5e7f9a0b';
+export const ACCESS_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.access-token-canary.sig';
+export const REFRESH_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.refresh-token-canary.sig';
+
+export interface Fakes {
+  calls: string[];
+  grant: GrantOutcome;
+  refresh: GrantOutcome;
+  account: CreateAccountOutcome;
+  evaluate: PeerAnswer;
+  create: PeerAnswer;
+  grantSession: PeerAnswer;
+  sessionState: string;
+}
+
+const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
+
+export function entitlementBody(): Record<string, unknown> {
+  return {
+    entitlementId: `ent-${randomUUID()}`,
+    subjectId: SUBJECT,
+    sessionId: null,
+    eligible: true,
+    entitlementType: 'WIFI_CUSTOMER_BASIC',
+    status: 'ACTIVE',
+    validFrom: new Date().toISOString(),
+    validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    permission: { tier: 'BASIC', qosClass: 'STANDARD', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null },
+    issuedAt: new Date().toISOString(),
+    replayed: false,
+  };
+}
+
+export function defaultFakes(): Fakes {
+  return {
+    calls: [],
+    grant: { kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } },
+    refresh: { kind: 'tokens', tokens: { accessToken: `${ACCESS_TOKEN}2`, refreshToken: `${REFRESH_TOKEN}2` } },
+    account: 'created',
+    evaluate: answer(201, entitlementBody()),
+    create: answer(201, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'CREATED' }),
+    grantSession: answer(200, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', subjectId: SUBJECT, state: 'GRANTED', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    sessionState: 'GRANTED',
+  };
+}
+
+export interface PortalUnderTest extends Booted {
+  fakes: Fakes;
+  db: Database;
+  lines: string[];
+  post(path: string, json?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+}
+
+// One in-memory database per test file (opening PGlite takes seconds); tests tell their rows
+// apart by the cookie each one holds.
+let shared: Promise<Database> | undefined;
+const sharedDb = () => (shared ??= openTestDatabase('memory', { service: 'portal', migrations: MIGRATIONS }));
+
+export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), env: Record<string, string> = {}): Promise<PortalUnderTest> {
+  const db = await sharedDb();
+  const { calls } = fakes;
+  const idp: IdpClient = {
+    passwordGrant: async (username) => (calls.push(`idp.password ${username}`), fakes.grant),
+    employeeGrant: async (employeeId) => (calls.push(`idp.employee ${employeeId}`), fakes.grant),
+    refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
+    logout: async () => (calls.push('idp.logout'), true),
+  };
+  const upstreams: Upstreams = {
+    evaluate: async () => (calls.push('entitlement.evaluate'), fakes.evaluate),
+    createSession: async () => (calls.push('session.create'), fakes.create),
+    grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
+    revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
+    readSession: async (id) => (calls.push('session.read'), answer(200, { sessionId: id, subjectId: SUBJECT, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString() })),
+  };
+  const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
+  const { logger, lines } = capturingLogger('portal');
+  const config = PortalConfig.parse({ LOGIN_FAILURE_FLOOR_MS: '0', ...env });
+  const { app } = await createApp(config, logger, {
+    db,
+    idp,
+    upstreams,
+    accounts,
+    readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
+  });
+  const booted = await boot(t, app);
+  return {
+    ...booted,
+    fakes,
+    db,
+    lines,
+    post: (path, json = {}, headers = {}) => booted.request('POST', path, { json, headers }),
+    get: (path, headers = {}) => booted.request('GET', path, { headers }),
+  };
+}
+
+/** The `sid=...` pair of a response's Set-Cookie, to send back as a Cookie header. */
+export function cookieOf(answer: Answer): string {
+  const set = answer.headers.get('set-cookie') ?? '';
+  return set.split(';')[0] ?? '';
+}

@@ -1,0 +1,98 @@
+import test from 'ava';
+import { assertError } from '../../helpers/error-shape.js';
+import { bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
+
+const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
+
+test('without a cookie the session read is {authenticated:false} with 200', async (t) => {
+  const portal = await bootPortal(t);
+  const reply = await portal.get('/api/v1/auth/session');
+  t.is(reply.status, 200);
+  t.deepEqual(reply.body, { authenticated: false, correlationId: reply.headers.get('x-correlation-id') });
+  t.deepEqual(portal.fakes.calls, []);
+});
+
+test('the session read re-reads the network session, so a revocation elsewhere shows', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.sessionState = 'REVOKED';
+  const reply = await portal.get('/api/v1/auth/session', { cookie });
+  t.is(reply.status, 200);
+  t.like(reply.body, { authenticated: true, session: { state: 'REVOKED' } });
+  t.is(portal.fakes.calls.at(-1), 'session.read');
+});
+
+test('refresh uses the refresh token, re-reads the session and renews the cookie', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  const reply = await portal.post('/api/v1/auth/refresh', {}, { cookie });
+  t.is(reply.status, 200, reply.text);
+  t.like(reply.body, { authenticated: true });
+  t.deepEqual(portal.fakes.calls, ['session.read', 'idp.refresh']);
+  const renewed = cookieOf(reply);
+  t.not(renewed, cookie);
+  t.like((await portal.get('/api/v1/auth/session', { cookie: renewed })).body, { authenticated: true });
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false });
+});
+
+test('refresh without a portal session is 401 UNAUTHORIZED', async (t) => {
+  const portal = await bootPortal(t);
+  assertError(t, await portal.post('/api/v1/auth/refresh', {}), 401, 'UNAUTHORIZED');
+  assertError(t, await portal.post('/api/v1/auth/refresh', {}, { cookie: 'sid=forged' }), 401, 'UNAUTHORIZED');
+});
+
+test('a refresh the identity provider refuses ends the network session and the portal session', async (t) => {
+  const fakes = defaultFakes();
+  fakes.refresh = { kind: 'refused', error: 'invalid_grant', status: 400 };
+  const portal = await bootPortal(t, fakes);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  assertError(t, await portal.post('/api/v1/auth/refresh', {}, { cookie }), 401, 'UNAUTHORIZED');
+  t.deepEqual(portal.fakes.calls, ['session.read', 'idp.refresh', 'session.revoke']);
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false });
+});
+
+test('logout revokes the network session, then logs out at the IdP, then drops the portal session and the cookie', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  const reply = await portal.post('/api/v1/auth/logout', {}, { cookie });
+  t.is(reply.status, 200);
+  t.deepEqual(reply.body, { ok: true, correlationId: reply.headers.get('x-correlation-id') });
+  t.deepEqual(portal.fakes.calls, ['session.revoke', 'idp.logout']);
+  t.regex(reply.headers.get('set-cookie') ?? '', /^sid=;.*Expires=Thu, 01 Jan 1970/);
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false });
+});
+
+test('logout without a session, or from another site, is still 200 with ok:false and changes nothing', async (t) => {
+  const portal = await bootPortal(t);
+  t.like((await portal.post('/api/v1/auth/logout', {})).body, { ok: false });
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  const crossSite = await portal.post('/api/v1/auth/logout', {}, { cookie, origin: 'https://evil.example' });
+  t.is(crossSite.status, 200);
+  t.like(crossSite.body, { ok: false });
+  t.deepEqual(portal.fakes.calls, []);
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: true });
+});
+
+test('meta answers flight, idp, mode api and exposeToken', async (t) => {
+  const portal = await bootPortal(t);
+  const reply = await portal.get('/api/v1/meta');
+  t.deepEqual(reply.body, { flight: 'poc', idp: 'http://localhost:8080/realms/wifi', mode: 'api', exposeToken: false });
+});
+
+test('the captive API says captive until the caller\'s session is GRANTED, then the seconds remaining', async (t) => {
+  const portal = await bootPortal(t);
+  const before = await portal.get('/api/captive');
+  t.is(before.headers.get('content-type'), 'application/captive+json; charset=utf-8');
+  t.is(before.headers.get('cache-control'), 'private');
+  t.deepEqual(before.body, { captive: true, 'user-portal-url': 'http://localhost:3000' });
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  const after = await portal.get('/api/captive', { cookie });
+  t.like(after.body, { captive: false, 'user-portal-url': 'http://localhost:3000', 'can-extend-session': true });
+  t.true((after.body['seconds-remaining'] as number) > 500);
+  portal.fakes.sessionState = 'EXPIRED';
+  t.like((await portal.get('/api/captive', { cookie })).body, { captive: true });
+});

@@ -1,0 +1,134 @@
+import test from 'ava';
+
+// Serial: tests count rows of the one shared portal database.
+import { assertError } from '../../helpers/error-shape.js';
+import { ACCESS_TOKEN, bootPortal, cookieOf, defaultFakes, REFRESH_TOKEN, SUBJECT } from './portal-fakes.js';
+
+const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
+
+test.serial('login answers one PortalSession with claims, entitlement and a GRANTED session, in that order of calls', async (t) => {
+  const portal = await bootPortal(t);
+  const reply = await portal.post('/api/v1/auth/login', BOB);
+  t.is(reply.status, 200, reply.text);
+  t.like(reply.body, { authenticated: true, client: 'wifi-portal-api', correlationId: reply.headers.get('x-correlation-id') });
+  t.like(reply.body['session'] as object, { state: 'GRANTED' });
+  t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC' });
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'session.grant']);
+  t.false('rawAccessToken' in reply.body, 'no token without the demo flag');
+  t.false(reply.text.includes(ACCESS_TOKEN));
+});
+
+test.serial('the sid cookie is HttpOnly, SameSite=Strict, Path=/ and lives one hour; a new one on every sign-in', async (t) => {
+  const portal = await bootPortal(t);
+  const first = await portal.post('/api/v1/auth/login', BOB);
+  const setCookie = first.headers.get('set-cookie') ?? '';
+  t.regex(setCookie, /^sid=[A-Za-z0-9_-]{43};/);
+  t.regex(setCookie, /Max-Age=3600/);
+  t.regex(setCookie, /HttpOnly/);
+  t.regex(setCookie, /SameSite=Strict/);
+  t.regex(setCookie, /Path=\//);
+  t.notRegex(setCookie, /Secure/, 'plain http on a laptop');
+  const second = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(first) });
+  t.not(cookieOf(second), cookieOf(first));
+  t.is((await portal.get('/api/v1/auth/session', { cookie: cookieOf(first) })).body['authenticated'], false, 'the old sid no longer works');
+});
+
+test.serial('tokens are stored encrypted and the cookie only as a hash', async (t) => {
+  const portal = await bootPortal(t);
+  const reply = await portal.post('/api/v1/auth/login', BOB);
+  const sid = cookieOf(reply).slice('sid='.length);
+  const dump = JSON.stringify(await portal.db.query('SELECT * FROM portal_sessions'));
+  t.true(dump.includes(SUBJECT), 'the table holds this test\'s session');
+  t.false(dump.includes(ACCESS_TOKEN));
+  t.false(dump.includes(REFRESH_TOKEN));
+  t.false(dump.includes(sid));
+  t.true(dump.includes('v1.'), 'ciphertexts are there');
+});
+
+test.serial('the demo token-exposure flag adds rawAccessToken', async (t) => {
+  const portal = await bootPortal(t, defaultFakes(), { EXPOSE_TOKEN: 'true' });
+  const reply = await portal.post('/api/v1/auth/login', BOB);
+  t.is(reply.body['rawAccessToken'], ACCESS_TOKEN);
+  t.true((await portal.get('/api/v1/meta')).body['exposeToken'] as boolean);
+});
+
+test.serial('wrong password, unknown account and lockout answer one identical 401 body', async (t) => {
+  const bodies: string[] = [];
+  for (const refusal of [
+    { kind: 'refused', error: 'invalid_grant', status: 401 },
+    { kind: 'refused', error: 'invalid_grant', status: 400 },
+    { kind: 'refused', error: 'invalid_grant', status: 400 },
+  ] as const) {
+    const fakes = defaultFakes();
+    fakes.grant = refusal;
+    const portal = await bootPortal(t, fakes);
+    const reply = await portal.post('/api/v1/auth/login', BOB);
+    assertError(t, reply, 401, 'INVALID_CREDENTIALS');
+    t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com'], 'nothing after a refusal');
+    const { correlationId: _c, timestamp: _ts, ...rest } = reply.body;
+    bodies.push(JSON.stringify(rest));
+  }
+  t.is(new Set(bodies).size, 1);
+});
+
+test.serial('a refused sign-in takes at least the configured floor', async (t) => {
+  const fakes = defaultFakes();
+  fakes.grant = { kind: 'refused', error: 'invalid_grant', status: 400 };
+  const portal = await bootPortal(t, fakes, { LOGIN_FAILURE_FLOOR_MS: '300' });
+  const started = performance.now();
+  assertError(t, await portal.post('/api/v1/auth/login', BOB), 401, 'INVALID_CREDENTIALS');
+  t.true(performance.now() - started >= 290);
+});
+
+test.serial('an unreachable identity provider is 502 and nothing else is called', async (t) => {
+  const fakes = defaultFakes();
+  fakes.grant = { kind: 'unreachable' };
+  const portal = await bootPortal(t, fakes);
+  assertError(t, await portal.post('/api/v1/auth/login', BOB), 502, 'UPSTREAM_UNAVAILABLE');
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com']);
+});
+
+test.serial('an entitlement denial is 403 with eligible:false and reason, and nothing is opened', async (t) => {
+  const fakes = defaultFakes();
+  fakes.evaluate = { kind: 'answer', status: 403, body: { code: 'ENTITLEMENT_DENIED', reason: 'UNKNOWN_USER_TYPE', eligible: false } };
+  const portal = await bootPortal(t, fakes);
+  const reply = await portal.post('/api/v1/auth/login', BOB);
+  assertError(t, reply, 403, 'ENTITLEMENT_DENIED');
+  t.like(reply.body, { reason: 'UNKNOWN_USER_TYPE', eligible: false });
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'idp.logout']);
+  t.is(reply.headers.get('set-cookie'), null);
+});
+
+for (const [name, break_] of [
+  ['entitlement unreachable', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'unreachable' }; }],
+  ['entitlement 503 DMN_UNAVAILABLE', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE' } }; }],
+] as const) {
+  test.serial(`${name}: 502, the identity-provider session is logged out, no portal session`, async (t) => {
+    const fakes = defaultFakes();
+    break_(fakes);
+    const portal = await bootPortal(t, fakes);
+    const before = await portal.db.query('SELECT count(*)::int AS n FROM portal_sessions');
+    const reply = await portal.post('/api/v1/auth/login', BOB);
+    assertError(t, reply, 502, 'UPSTREAM_UNAVAILABLE');
+    t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'idp.logout']);
+    t.deepEqual(await portal.db.query('SELECT count(*)::int AS n FROM portal_sessions'), before);
+  });
+}
+
+test.serial('session grant failing after the create: 502, the created session is revoked, the IdP session logged out', async (t) => {
+  const fakes = defaultFakes();
+  fakes.grantSession = { kind: 'unreachable' };
+  const portal = await bootPortal(t, fakes);
+  const before = await portal.db.query('SELECT count(*)::int AS n FROM portal_sessions');
+  assertError(t, await portal.post('/api/v1/auth/login', BOB), 502, 'UPSTREAM_UNAVAILABLE');
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'session.grant', 'session.revoke', 'idp.logout']);
+  t.deepEqual(await portal.db.query('SELECT count(*)::int AS n FROM portal_sessions'), before);
+});
+
+test.serial('session create unreachable: 502 and nothing to revoke', async (t) => {
+  const fakes = defaultFakes();
+  fakes.create = { kind: 'unreachable' };
+  const portal = await bootPortal(t, fakes);
+  assertError(t, await portal.post('/api/v1/auth/login', BOB), 502, 'UPSTREAM_UNAVAILABLE');
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'idp.logout']);
+});

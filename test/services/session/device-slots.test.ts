@@ -1,0 +1,51 @@
+import test from 'ava';
+import type { Database } from '../../../services/kit/store/index.js';
+import { bootSession, grantBody, openSessionDb, subject, TestClock } from './session-service.js';
+
+// Device slots (README "Design decisions"): never more GRANTED, unexpired sessions per subject
+// than the entitlement's deviceSlots; a new grant revokes the oldest rather than refusing.
+let db: Database;
+test.before(async () => {
+  db = await openSessionDb('memory');
+});
+test.after.always(() => db?.close());
+
+test('a third device of a two-slot subject revokes the oldest session, not the new one', async (t) => {
+  const clock = new TestClock();
+  const service = await bootSession(t, db, clock);
+  const subjectId = subject();
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const id = String((await service.create({ subjectId, deviceRef: `dev-${i}` })).body['sessionId']);
+    t.is((await service.grant(id, grantBody(clock, { deviceSlots: 2 }))).status, 200);
+    ids.push(id);
+    clock.advance(1000);
+  }
+  const states = await Promise.all(ids.map(async (id) => (await service.read(id)).body['state']));
+  t.deepEqual(states, ['REVOKED', 'GRANTED', 'GRANTED']);
+  const reason = await db.query('SELECT revoke_reason FROM sessions WHERE session_id = $1', [ids[0]]);
+  t.deepEqual(reason, [{ revoke_reason: 'DEVICE_SLOTS' }]);
+});
+
+test('an expired session holds no slot', async (t) => {
+  const clock = new TestClock();
+  const service = await bootSession(t, db, clock);
+  const subjectId = subject();
+  const first = String((await service.create({ subjectId })).body['sessionId']);
+  await service.grant(first, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 1000).toISOString() }));
+  clock.advance(2000);
+  const second = String((await service.create({ subjectId })).body['sessionId']);
+  await service.grant(second, grantBody(clock));
+  t.is((await service.read(first)).body['state'], 'EXPIRED', 'expired, not revoked for a slot');
+  t.is((await service.read(second)).body['state'], 'GRANTED');
+});
+
+test('other subjects\' sessions are never touched', async (t) => {
+  const clock = new TestClock();
+  const service = await bootSession(t, db, clock);
+  const mine = String((await service.create({ subjectId: subject() })).body['sessionId']);
+  await service.grant(mine, grantBody(clock));
+  const theirs = String((await service.create({ subjectId: subject() })).body['sessionId']);
+  await service.grant(theirs, grantBody(clock));
+  t.is((await service.read(mine)).body['state'], 'GRANTED');
+});
