@@ -60,7 +60,7 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
       const response = await fetch(`${MODULE_URL}${request.path}${query}`, {
         method: request.method,
         headers: { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) },
-        body: request.body,
+        body: typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body),
       });
       const text = await response.text();
       const body: unknown = (response.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : text;
