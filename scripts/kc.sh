@@ -8,7 +8,10 @@
 #   scripts/kc.sh stop    stops the process recorded in the pid file
 # Settings (environment): KC_PORT (8080), KC_RUN_DIR (.run/keycloak), KC_WITH_EXTENSION (1; 0 installs
 # no providers, for the memory baseline of the benchmark), KC_START_TIMEOUT (240 s), HR_URL, HR_API_KEY,
-# KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD (admin / admin), JAVA_OPTS_KC_HEAP.
+# KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD (admin / admin), JAVA_OPTS_KC_HEAP,
+# KC_MGMT_PORT (9000, Keycloak's management interface), DECISION_URL (http://localhost:3005) and
+# DMN_DIR (dmn/models), what svc-admin's DMN pages use (realm import), SVC_ADMIN_SEAL_KEY (the server
+# key sealing svc-admin secrets; a development default when unset).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -84,8 +87,10 @@ cmd_start() {
     export KC_BOOTSTRAP_ADMIN_PASSWORD="${KC_BOOTSTRAP_ADMIN_PASSWORD:-admin}"
     export JAVA_OPTS_KC_HEAP="${JAVA_OPTS_KC_HEAP:--Xms128m -Xmx768m}"
     export HR_URL="${HR_URL:-http://localhost:3001}" HR_API_KEY="${HR_API_KEY:-dev-hr-key}"
+    export DECISION_URL="${DECISION_URL:-http://localhost:3005}" DMN_DIR="${DMN_DIR:-$ROOT/dmn/models}"
     cd "$KC_HOME"
-    nohup bin/kc.sh start-dev --import-realm --http-port="$PORT" >"$LOG_FILE" 2>&1 &
+    # The management interface (health, metrics) must not clash between two Keycloaks on one host.
+    nohup bin/kc.sh start-dev --import-realm --http-port="$PORT" --http-management-port="${KC_MGMT_PORT:-9000}" >"$LOG_FILE" 2>&1 &
     echo $! >"$PID_FILE"
   )
   local deadline=$((SECONDS + ${KC_START_TIMEOUT:-240}))

@@ -1,10 +1,30 @@
+/**
+ * The facade the member-company module (svc-admin) is written against. spi-wrapper's
+ * AdminHostFacade implements it inside Keycloak (java-admin-host.ts adapts it); tests use an
+ * in-memory implementation. No rule of the spec lives behind it: it moves data only.
+ */
+
+/** The bearer token as verified by Keycloak against this request's realm. */
+export interface VerifiedToken {
+  realm: string;
+  subject: string;
+  username: string | undefined;
+  clientId: string | undefined;
+  /** client id to the client roles the token carries (composites expanded). */
+  clientRoles: Record<string, string[]>;
+}
+
 /** One request to /realms/{realm}/svc-admin, as the module's router sees it. */
 export interface AdminRequest {
   method: string;
   /** Path below the module base, starting with '/'. */
   path: string;
+  /** Body decoded as UTF-8; the raw bytes stay in the host (see AdminCrypto.hmacOverBody). */
   body: string | undefined;
   header(name: string): string | undefined;
+  query(name: string): string | undefined;
+  /** undefined when there is no token, or it is bad, expired or from another realm. */
+  token: VerifiedToken | undefined;
 }
 
 export interface AdminReply {
@@ -12,4 +32,83 @@ export interface AdminReply {
   contentType: string;
   body: string;
   headers?: Record<string, string>;
+  /** Ask the host to roll back everything this request wrote to Keycloak. */
+  rollback?: boolean;
+}
+
+export interface AdminUser {
+  id: string;
+  username: string;
+  email: string | undefined;
+  enabled: boolean;
+  attributes: Record<string, string | undefined>;
+}
+
+export interface AdminUsers {
+  findByAttribute(name: string, value: string, max: number): AdminUser[];
+  findByUsername(username: string): AdminUser | undefined;
+  findByEmail(email: string): AdminUser | undefined;
+  create(username: string, email: string | undefined, attributes: Record<string, string>): AdminUser;
+  setAttributes(userId: string, attributes: Record<string, string>): void;
+  setEnabled(userId: string, enabled: boolean): void;
+  /** Ends every online and offline session of the user; answers how many. */
+  endSessions(userId: string): number;
+}
+
+/** Realm-scoped key/value storage kept by Keycloak with the realm (realm attributes). */
+export interface RealmStore {
+  get(key: string): string | undefined;
+  put(key: string, value: string): void;
+  remove(key: string): void;
+  /** Every key starting with the prefix. */
+  list(prefix: string): Record<string, string>;
+}
+
+/** Secrets are sealed by the host; sealed values never come back in clear. */
+export interface AdminCrypto {
+  seal(plain: string): string;
+  newSealedKey(): string;
+  /** base64 HMAC-SHA256 keyed by a sealed value; undefined when the sealed value is unreadable. */
+  hmac(sealedKey: string, text: string): string | undefined;
+  /** The same over `prefix` followed by the request's raw body bytes. */
+  hmacOverBody(sealedKey: string, prefix: string): string | undefined;
+}
+
+/** Node-local memory shared by all script contexts of this realm; lost on restart. */
+export interface AdminMemory {
+  append(ring: string, entryJson: string, capacity: number): void;
+  /** Newest first. */
+  read(ring: string, limit: number): unknown[];
+  /** True when the id was not yet in the window (it is remembered from now on). */
+  remember(window: string, id: string, capacity: number): boolean;
+}
+
+export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };
+export type PostResult = { status: number; body: string } | { failure: 'timeout' | 'unreachable' };
+
+export interface AdminHttp {
+  get(url: string, timeoutMs: number): GetResult;
+  postJson(url: string, body: string, timeoutMs: number): PostResult;
+}
+
+/** The decision models folder (realm setting svc-admin.modelsDir). */
+export interface ModelFolder {
+  list(): string[];
+  read(file: string): string | undefined;
+  /** Atomic replace; false when the file name is not allowed or the write failed. */
+  write(file: string, content: string): boolean;
+}
+
+export interface AdminHost {
+  request: AdminRequest;
+  realm: { name: string; emailAsUsername: boolean };
+  store: RealmStore;
+  users: AdminUsers;
+  crypto: AdminCrypto;
+  memory: AdminMemory;
+  http: AdminHttp;
+  models: ModelFolder;
+  newUuid(): string;
+  nowMs(): number;
+  log(level: 'error' | 'warn' | 'info' | 'debug', message: string): void;
 }

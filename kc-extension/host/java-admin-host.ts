@@ -1,19 +1,98 @@
-import type { AdminReply, AdminRequest } from './admin-host.js';
+import type { AdminHost, AdminReply, AdminUser, GetResult, PostResult, VerifiedToken } from './admin-host.js';
 
 /** The raw Java object for one svc-admin request (spi-wrapper AdminHostFacade). */
 export interface JavaAdminHost {
   method(): string;
   path(): string;
-  body(): string | null;
+  query(name: string): string | null;
   header(name: string): string | null;
+  body(): string | null;
+  authJson(): string | null;
+  realmName(): string;
+  realmEmailAsUsername(): boolean;
+  storeGet(key: string): string | null;
+  storePut(key: string, value: string): void;
+  storeRemove(key: string): void;
+  storeList(prefix: string): string;
+  seal(plain: string): string;
+  newSealedKey(): string;
+  hmac(sealedKey: string, text: string): string | null;
+  hmacOverBody(sealedKey: string, prefix: string): string | null;
+  ringAppend(ring: string, entryJson: string, capacity: number): void;
+  ringRead(ring: string, limit: number): string;
+  rememberId(window: string, id: string, capacity: number): boolean;
+  findUsersByAttribute(name: string, value: string, max: number): string;
+  findUserByUsername(username: string): string | null;
+  findUserByEmail(email: string): string | null;
+  createUser(username: string, email: string | null, attributesJson: string): string;
+  setUserAttributes(userId: string, attributesJson: string): void;
+  setUserEnabled(userId: string, enabled: boolean): void;
+  endUserSessions(userId: string): number;
+  httpGet(url: string, timeoutMs: number): string;
+  httpPostJson(url: string, body: string, timeoutMs: number): string;
+  modelFiles(): string;
+  modelRead(file: string): string | null;
+  modelWrite(file: string, content: string): boolean;
+  newUuid(): string;
+  nowMs(): number;
+  log(level: string, message: string): void;
+  /** Hands over an asynchronous reply. */
+  complete(replyJson: string): void;
 }
 
-export function adaptAdminRequest(raw: JavaAdminHost): AdminRequest {
+const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
+const user = (json: string | null): AdminUser | undefined => (json === null ? undefined : (JSON.parse(json) as AdminUser));
+
+export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
+  const auth = raw.authJson();
   return {
-    method: raw.method(),
-    path: raw.path(),
-    body: raw.body() ?? undefined,
-    header: (name) => raw.header(name) ?? undefined,
+    request: {
+      method: raw.method(),
+      path: raw.path(),
+      body: orUndefined(raw.body()),
+      header: (name) => orUndefined(raw.header(name)),
+      query: (name) => orUndefined(raw.query(name)),
+      token: auth === null ? undefined : (JSON.parse(auth) as VerifiedToken),
+    },
+    realm: { name: raw.realmName(), emailAsUsername: raw.realmEmailAsUsername() },
+    store: {
+      get: (key) => orUndefined(raw.storeGet(key)),
+      put: (key, value) => raw.storePut(key, value),
+      remove: (key) => raw.storeRemove(key),
+      list: (prefix) => JSON.parse(raw.storeList(prefix)) as Record<string, string>,
+    },
+    users: {
+      findByAttribute: (name, value, max) => JSON.parse(raw.findUsersByAttribute(name, value, max)) as AdminUser[],
+      findByUsername: (username) => user(raw.findUserByUsername(username)),
+      findByEmail: (email) => user(raw.findUserByEmail(email)),
+      create: (username, email, attributes) => user(raw.createUser(username, email ?? null, JSON.stringify(attributes)))!,
+      setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
+      setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
+      endSessions: (id) => raw.endUserSessions(id),
+    },
+    crypto: {
+      seal: (plain) => raw.seal(plain),
+      newSealedKey: () => raw.newSealedKey(),
+      hmac: (key, text) => orUndefined(raw.hmac(key, text)),
+      hmacOverBody: (key, prefix) => orUndefined(raw.hmacOverBody(key, prefix)),
+    },
+    memory: {
+      append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),
+      read: (ring, limit) => JSON.parse(raw.ringRead(ring, limit)) as unknown[],
+      remember: (window, id, capacity) => raw.rememberId(window, id, capacity),
+    },
+    http: {
+      get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,
+      postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,
+    },
+    models: {
+      list: () => JSON.parse(raw.modelFiles()) as string[],
+      read: (file) => orUndefined(raw.modelRead(file)),
+      write: (file, content) => raw.modelWrite(file, content),
+    },
+    newUuid: () => raw.newUuid(),
+    nowMs: () => raw.nowMs(),
+    log: (level, message) => raw.log(level, message),
   };
 }
 

@@ -21,8 +21,10 @@ test('the bundle in the built jar, when there is one, is the bundle tested here'
 });
 
 test('the shipped bundle uses no Node module and no require', (t) => {
-  const bundle = shippedBundle();
-  t.false(/\brequire\(|from ['"]node:|process\.env/.test(bundle));
+  // The DMN engine's parser (lezer) reads process.env only behind a `typeof process` guard,
+  // which is safe where no process exists; any other use is not.
+  const unguarded = shippedBundle().replace(/typeof process\s*!==?\s*"undefined"\s*&&\s*process\.env[^;]*/g, '');
+  t.false(/\brequire\(|from ['"]node:|process\.env/.test(unguarded));
 });
 
 test('the bundle exposes authenticateEmployee and handleAdmin on WifiExtension', async (t) => {

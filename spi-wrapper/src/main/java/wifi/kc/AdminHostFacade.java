@@ -1,24 +1,60 @@
 package wifi.kc;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
 import org.graalvm.polyglot.HostAccess;
+import org.jboss.logging.Logger;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+import org.keycloak.models.UserSessionModel;
+import org.keycloak.representations.AccessToken;
 
 /**
- * What the svc-admin JS may touch for one request (kc-extension/host/java-admin-host.ts).
- * The admin issue widens this facade; today it carries the request only.
+ * What the svc-admin JS may touch for one request (kc-extension/host/java-admin-host.ts is its
+ * typed mirror): the request as received, the verified token's realm and roles, and typed
+ * access to Keycloak. No rule of the spec is decided here. Structured values cross as JSON.
  */
 public final class AdminHostFacade {
 
+    private static final Logger LOG = Logger.getLogger("wifi.kc.svc-admin");
+    /** Realm attributes that hold the module's state start with this. */
+    private static final String STORE_PREFIX = "svc-admin.";
+
     private final String method;
     private final String path;
-    private final String body;
+    private final byte[] body;
     private final jakarta.ws.rs.core.HttpHeaders headers;
+    private final jakarta.ws.rs.core.MultivaluedMap<String, String> query;
+    private final AccessToken token;
+    private final KeycloakSession session;
+    private final RealmModel realm;
+    private final ModelFiles models;
 
-    AdminHostFacade(String method, String path, String body, jakarta.ws.rs.core.HttpHeaders headers) {
-        this.method = method;
-        this.path = path;
-        this.body = body;
-        this.headers = headers;
+    AdminHostFacade(AdminRequest request, KeycloakSession session, AccessToken token) {
+        this.method = request.method();
+        this.path = request.path();
+        this.body = request.body();
+        this.headers = request.headers();
+        this.query = request.query();
+        this.token = token;
+        this.session = session;
+        this.realm = session.getContext().getRealm();
+        this.models = new ModelFiles(realm.getAttribute(STORE_PREFIX + "modelsDir"));
     }
+
+    /** What the resource hands over for one request. */
+    record AdminRequest(String method, String path, byte[] body, jakarta.ws.rs.core.HttpHeaders headers,
+            jakarta.ws.rs.core.MultivaluedMap<String, String> query) {
+    }
+
+    // --- request ---
 
     @HostAccess.Export
     public String method() {
@@ -31,12 +67,256 @@ public final class AdminHostFacade {
     }
 
     @HostAccess.Export
-    public String body() {
-        return body;
+    public String query(String name) {
+        return query.getFirst(name);
     }
 
     @HostAccess.Export
     public String header(String name) {
         return headers.getHeaderString(name);
+    }
+
+    /** The body decoded as UTF-8 (null when none). */
+    @HostAccess.Export
+    public String body() {
+        return body == null ? null : new String(body, StandardCharsets.UTF_8);
+    }
+
+    /** The bearer token verified against this realm, or null: {realm, subject, clientId, clientRoles}. */
+    @HostAccess.Export
+    public String authJson() {
+        if (token == null) {
+            return null;
+        }
+        Map<String, Object> roles = new LinkedHashMap<>();
+        Map<String, AccessToken.Access> access = token.getResourceAccess();
+        (access == null ? Map.<String, AccessToken.Access>of() : access).forEach((client, granted) -> roles.put(client,
+                granted.getRoles() == null ? List.of() : new ArrayList<>(granted.getRoles())));
+        Map<String, Object> auth = new LinkedHashMap<>();
+        String issuer = token.getIssuer();
+        auth.put("realm", issuer == null ? null : issuer.substring(issuer.lastIndexOf('/') + 1));
+        auth.put("subject", token.getSubject());
+        auth.put("username", token.getPreferredUsername());
+        auth.put("clientId", token.getIssuedFor());
+        auth.put("clientRoles", roles);
+        return Json.write(auth);
+    }
+
+    @HostAccess.Export
+    public String realmName() {
+        return realm.getName();
+    }
+
+    @HostAccess.Export
+    public boolean realmEmailAsUsername() {
+        return realm.isRegistrationEmailAsUsername();
+    }
+
+    // --- realm storage (realm attributes, part of the realm and its export) ---
+
+    @HostAccess.Export
+    public String storeGet(String key) {
+        return realm.getAttribute(STORE_PREFIX + key);
+    }
+
+    @HostAccess.Export
+    public void storePut(String key, String value) {
+        realm.setAttribute(STORE_PREFIX + key, value);
+    }
+
+    @HostAccess.Export
+    public void storeRemove(String key) {
+        realm.removeAttribute(STORE_PREFIX + key);
+    }
+
+    /** JSON object of every stored key starting with the prefix (prefix removed from nothing). */
+    @HostAccess.Export
+    public String storeList(String keyPrefix) {
+        String full = STORE_PREFIX + keyPrefix;
+        Map<String, String> out = new LinkedHashMap<>();
+        realm.getAttributes().forEach((name, value) -> {
+            if (name.startsWith(full)) {
+                out.put(name.substring(STORE_PREFIX.length()), value);
+            }
+        });
+        return Json.write(out);
+    }
+
+    // --- secrets (SecretSealer) ---
+
+    @HostAccess.Export
+    public String seal(String plain) {
+        return SecretSealer.sealText(plain);
+    }
+
+    @HostAccess.Export
+    public String newSealedKey() {
+        return SecretSealer.sealRandom(32);
+    }
+
+    /** Base64 HMAC-SHA256 keyed by a sealed value over the UTF-8 text; null when the key is unreadable. */
+    @HostAccess.Export
+    public String hmac(String sealedKey, String text) {
+        return SecretSealer.hmac(sealedKey, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The same over {@code prefix} followed by the raw body bytes as received. */
+    @HostAccess.Export
+    public String hmacOverBody(String sealedKey, String prefix) {
+        return SecretSealer.hmac(sealedKey, prefix.getBytes(StandardCharsets.UTF_8), body == null ? new byte[0] : body);
+    }
+
+    // --- node memory (MemoryStore), per realm ---
+
+    @HostAccess.Export
+    public void ringAppend(String ring, String entryJson, int capacity) {
+        MemoryStore.append(realm.getId() + "/" + ring, entryJson, capacity);
+    }
+
+    @HostAccess.Export
+    public String ringRead(String ring, int limit) {
+        return "[" + String.join(",", MemoryStore.read(realm.getId() + "/" + ring, limit)) + "]";
+    }
+
+    @HostAccess.Export
+    public boolean rememberId(String window, String id, int capacity) {
+        return MemoryStore.remember(realm.getId() + "/" + window, id, capacity);
+    }
+
+    // --- users ---
+
+    @HostAccess.Export
+    public String findUsersByAttribute(String name, String value, int max) {
+        return Json.write(session.users().searchForUserByUserAttributeStream(realm, name, value)
+                .limit(max).map(AdminHostFacade::view).collect(Collectors.toCollection(ArrayList::new)));
+    }
+
+    @HostAccess.Export
+    public String findUserByUsername(String username) {
+        UserModel user = session.users().getUserByUsername(realm, username);
+        return user == null ? null : Json.write(view(user));
+    }
+
+    @HostAccess.Export
+    public String findUserByEmail(String email) {
+        UserModel user = session.users().getUserByEmail(realm, email);
+        return user == null ? null : Json.write(view(user));
+    }
+
+    @HostAccess.Export
+    public String createUser(String username, String email, String attributesJson) {
+        UserModel user = session.users().addUser(realm, username);
+        user.setEnabled(true);
+        if (email != null) {
+            user.setEmail(email);
+        }
+        setAll(user, attributesJson);
+        return Json.write(view(user));
+    }
+
+    @HostAccess.Export
+    public void setUserAttributes(String userId, String attributesJson) {
+        setAll(requireUser(userId), attributesJson);
+    }
+
+    @HostAccess.Export
+    public void setUserEnabled(String userId, boolean enabled) {
+        requireUser(userId).setEnabled(enabled);
+    }
+
+    /** Ends the user's online and offline sessions; answers how many. */
+    @HostAccess.Export
+    public int endUserSessions(String userId) {
+        UserModel user = requireUser(userId);
+        List<UserSessionModel> online = session.sessions().getUserSessionsStream(realm, user).collect(Collectors.toList());
+        List<UserSessionModel> offline = session.sessions().getOfflineUserSessionsStream(realm, user).collect(Collectors.toList());
+        online.forEach(userSession -> session.sessions().removeUserSession(realm, userSession));
+        offline.forEach(userSession -> session.sessions().removeOfflineUserSession(realm, userSession));
+        return online.size() + offline.size();
+    }
+
+    // --- outbound HTTP, models folder, clock, log ---
+
+    @HostAccess.Export
+    public String httpGet(String url, int timeoutMs) {
+        return HttpFacade.get(url, timeoutMs);
+    }
+
+    @HostAccess.Export
+    public String httpPostJson(String url, String body, int timeoutMs) {
+        return HttpFacade.postJson(url, "{}", body, timeoutMs);
+    }
+
+    @HostAccess.Export
+    public String modelFiles() {
+        return Json.write(models.list());
+    }
+
+    @HostAccess.Export
+    public String modelRead(String file) {
+        return models.read(file);
+    }
+
+    @HostAccess.Export
+    public boolean modelWrite(String file, String content) {
+        return models.write(file, content);
+    }
+
+    @HostAccess.Export
+    public String newUuid() {
+        return UUID.randomUUID().toString();
+    }
+
+    @HostAccess.Export
+    public double nowMs() {
+        return System.currentTimeMillis();
+    }
+
+    @HostAccess.Export
+    public void log(String level, String message) {
+        switch (level) {
+            case "error" -> LOG.error(message);
+            case "warn" -> LOG.warn(message);
+            case "info" -> LOG.info(message);
+            default -> LOG.debug(message);
+        }
+    }
+
+    private String completed;
+
+    /** An asynchronous reply (DMN routes) arrives here once its promise has settled. */
+    @HostAccess.Export
+    public void complete(String replyJson) {
+        completed = replyJson;
+    }
+
+    String completedReply() {
+        return completed;
+    }
+
+    private UserModel requireUser(String userId) {
+        UserModel user = session.users().getUserById(realm, userId);
+        if (user == null) {
+            throw new IllegalStateException("user vanished during the request");
+        }
+        return user;
+    }
+
+    private static void setAll(UserModel user, String attributesJson) {
+        Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
+    }
+
+    private static Map<String, Object> view(UserModel user) {
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        for (String name : List.of("user_type", "employee_verified", "employee_ref", "company", "cccd_link")) {
+            attributes.put(name, user.getFirstAttribute(name));
+        }
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", user.getId());
+        view.put("username", user.getUsername());
+        view.put("email", user.getEmail());
+        view.put("enabled", user.isEnabled());
+        view.put("attributes", attributes);
+        return view;
     }
 }

@@ -61,6 +61,39 @@ final class HttpFacade {
         return Json.write(result);
     }
 
+    /**
+     * One GET without a body read beyond the status: {@code {"status":n,"ms":m}} or
+     * {@code {"failure":"timeout"|"unreachable","errorClass":"<exception class>","ms":m}}.
+     */
+    static String get(String url, int timeoutMs) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        long started = System.nanoTime();
+        HttpURLConnection connection = null;
+        try {
+            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout(timeoutMs);
+            connection.setReadTimeout(timeoutMs);
+            connection.setInstanceFollowRedirects(false);
+            connection.setRequestMethod("GET");
+            int status = connection.getResponseCode();
+            InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+            if (in != null) {
+                in.close();
+            }
+            result.put("status", status);
+        } catch (SocketTimeoutException e) {
+            result.put("failure", "timeout");
+            result.put("errorClass", e.getClass().getName());
+            disconnect(connection);
+        } catch (IOException | IllegalArgumentException e) {
+            result.put("failure", "unreachable");
+            result.put("errorClass", e.getClass().getName());
+            disconnect(connection);
+        }
+        result.put("ms", (System.nanoTime() - started) / 1_000_000);
+        return Json.write(result);
+    }
+
     private static void disconnect(HttpURLConnection connection) {
         // A timed-out connection may still receive the late answer: never reuse it.
         if (connection != null) {

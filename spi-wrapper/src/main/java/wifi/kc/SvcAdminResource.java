@@ -9,24 +9,30 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.representations.AccessToken;
+import org.keycloak.services.managers.AppAuthManager;
+import org.keycloak.services.managers.AuthenticationManager;
 
-/** {idp_url}/realms/{realm}/svc-admin/*: every request is handed to the bundle's router. */
+/**
+ * {idp_url}/realms/{realm}/svc-admin/*: every request (raw body bytes included) is handed to
+ * the bundle's router together with the bearer token as verified against this realm (null when
+ * absent, bad, expired or from another realm). The reply may ask for the request's transaction
+ * to be rolled back.
+ */
 public final class SvcAdminResource {
 
     private static final Logger LOG = Logger.getLogger(SvcAdminResource.class);
 
     private final JsRuntime runtime;
+    private final KeycloakSession session;
 
-    @Context
-    HttpHeaders headers;
-
-    SvcAdminResource(JsRuntime runtime) {
+    SvcAdminResource(JsRuntime runtime, KeycloakSession session) {
         this.runtime = runtime;
+        this.session = session;
     }
 
     @GET
@@ -43,14 +49,14 @@ public final class SvcAdminResource {
     @POST
     @Path("{path: .*}")
     @Consumes(MediaType.WILDCARD)
-    public Response post(@PathParam("path") String path, String body) {
+    public Response post(@PathParam("path") String path, byte[] body) {
         return dispatch("POST", path, body);
     }
 
     @PUT
     @Path("{path: .*}")
     @Consumes(MediaType.WILDCARD)
-    public Response put(@PathParam("path") String path, String body) {
+    public Response put(@PathParam("path") String path, byte[] body) {
         return dispatch("PUT", path, body);
     }
 
@@ -60,14 +66,42 @@ public final class SvcAdminResource {
         return dispatch("DELETE", path, null);
     }
 
-    private Response dispatch(String method, String path, String body) {
+    private AccessToken verifiedToken() {
+        try {
+            AuthenticationManager.AuthResult auth = new AppAuthManager.BearerTokenAuthenticator(session).authenticate();
+            return auth == null ? null : auth.token();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private Response dispatch(String method, String path, byte[] body) {
         Map<String, Object> reply;
         try {
-            reply = Json.readObject(runtime.call("handleAdmin", new AdminHostFacade(method, "/" + path, body, headers)));
+            AdminHostFacade facade = new AdminHostFacade(
+                    new AdminHostFacade.AdminRequest(method, "/" + path, body,
+                            session.getContext().getRequestHeaders(), session.getContext().getUri().getQueryParameters()),
+                    session, verifiedToken());
+            String answer = runtime.call("handleAdmin", facade);
+            if (answer.isEmpty()) {
+                answer = facade.completedReply();
+                if (answer == null) {
+                    throw new IllegalStateException("asynchronous svc-admin reply did not complete");
+                }
+            }
+            reply = Json.readObject(answer);
         } catch (RuntimeException e) {
+            session.getTransactionManager().setRollbackOnly();
             LOG.errorf("svc-admin handler failed: %s", e.getClass().getName());
-            return Response.status(500).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity("{\"code\":\"INTERNAL_ERROR\",\"message\":\"Unexpected error\"}").build();
+            // The spec 2.2 shape, built here only because the script itself failed.
+            String correlationId = "corr-" + java.util.UUID.randomUUID();
+            return Response.status(500).type(MediaType.APPLICATION_JSON_TYPE).header("X-Correlation-ID", correlationId)
+                    .entity(Json.write(Map.of("code", "INTERNAL_ERROR", "message", "Something went wrong on our side.",
+                            "correlationId", correlationId, "timestamp", java.time.Instant.now().toString())))
+                    .build();
+        }
+        if (Boolean.TRUE.equals(reply.get("rollback"))) {
+            session.getTransactionManager().setRollbackOnly();
         }
         Response.ResponseBuilder response = Response.status(((Number) reply.get("status")).intValue())
                 .type((String) reply.get("contentType"))

@@ -22,7 +22,7 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
         return new RealmResourceProvider() {
             @Override
             public Object getResource() {
-                return new SvcAdminResource(current);
+                return new SvcAdminResource(current, session);
             }
 
             @Override

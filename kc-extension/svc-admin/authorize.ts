@@ -1,0 +1,26 @@
+import type { AdminContext } from './context.js';
+import { AdminError } from './wire-error.js';
+
+const REQUIRED_CLIENT = 'realm-management';
+const REQUIRED_ROLE = 'manage-users';
+
+/**
+ * spec 5: `/api/*` needs a bearer token of this realm carrying realm-management/manage-users.
+ * Keycloak verifies signature, expiry and issuer against the request's realm (so a master-realm
+ * token arrives here as no token); the realm is checked again here so the rule lives in one place.
+ */
+export function authorize(context: AdminContext): void {
+  const token = context.host.request.token;
+  if (token === undefined || token.realm !== context.host.realm.name) {
+    throw new AdminError('UNAUTHORIZED', 'A valid bearer token of this realm is required.');
+  }
+  if (!(token.clientRoles[REQUIRED_CLIENT] ?? []).includes(REQUIRED_ROLE)) {
+    throw new AdminError('FORBIDDEN', 'The token lacks realm-management/manage-users.');
+  }
+}
+
+/** Who made the change, for `updatedBy` (spec 2.10). */
+export const actorOf = (context: AdminContext): string => {
+  const token = context.host.request.token;
+  return token?.username ?? token?.clientId ?? token?.subject ?? 'unknown';
+};

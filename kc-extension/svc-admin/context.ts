@@ -1,0 +1,18 @@
+import type { AdminHost } from '../host/admin-host.js';
+
+/** What every route step gets: the host and the request's correlation id (spec 2.1). */
+export interface AdminContext {
+  host: AdminHost;
+  correlationId: string;
+}
+
+/** A route's answer before it becomes a reply. */
+export interface RouteResult {
+  status: number;
+  body: unknown;
+  rollback?: boolean;
+}
+
+export const ok = (body: unknown): RouteResult => ({ status: 200, body });
+
+export const isoNow = (context: AdminContext): string => new Date(context.host.nowMs()).toISOString();

@@ -1,0 +1,67 @@
+import type { AdminContext, RouteResult } from './context.js';
+import { isoNow, ok } from './context.js';
+import { readCompany } from './company-store.js';
+import { logEvent } from './event-log.js';
+import { decide, type PreparedRow } from './import-match.js';
+import { CITIZEN_ID, IMPORT_ACTIONS, ImportRequest, ImportRow, MAX_IMPORT_ROWS, type ImportOutcome } from './import-schemas.js';
+import { describeIssue, readBody } from './read-body.js';
+import { AdminError } from './wire-error.js';
+
+/** The per-realm HMAC salt of citizen numbers: created once (at the first commit), sealed, never returned. */
+const SALT_KEY = 'cccd-salt';
+
+/**
+ * POST /api/import?mode=preview|commit (spec 4.7 rules 1-4). Every row is validated and hashed
+ * before anything is written; a bad row is a 400 naming its line. Commit runs in the request's
+ * single Keycloak transaction: if anything fails midway the host rolls the whole request back,
+ * so an import is written completely or not at all.
+ */
+export function importRoute(context: AdminContext): RouteResult {
+  const mode = context.host.request.query('mode') ?? 'preview';
+  if (mode !== 'preview' && mode !== 'commit') throw new AdminError('INVALID_REQUEST', 'mode: must be preview or commit');
+  const request = readBody(context, ImportRequest);
+  if (readCompany(context.host.store, request.company) === undefined) throw new AdminError('INVALID_REQUEST', 'company: no company has that code');
+  if (request.rows.length < 1 || request.rows.length > MAX_IMPORT_ROWS) {
+    throw new AdminError('INVALID_REQUEST', `rows: must hold 1 to ${MAX_IMPORT_ROWS} rows`);
+  }
+  const salt = saltFor(context, mode === 'commit');
+  const rows = request.rows.map((raw, index) => prepare(context, raw, index + 1, salt));
+
+  const importedAt = isoNow(context);
+  const outcomes: ImportOutcome[] = rows.map((row) => {
+    const decision = decide(context.host, row);
+    if (mode === 'commit' && decision.outcome.action !== 'CONFLICT') {
+      const attributes: Record<string, string> = { user_type: 'EMPLOYEE', company: request.company, imported_at: importedAt };
+      if (row.employeeRef !== undefined) attributes['employee_ref'] = row.employeeRef;
+      if (row.cccdLink !== undefined) attributes['cccd_link'] = row.cccdLink;
+      if (decision.user === undefined) context.host.users.create(decision.outcome.username!, row.email, attributes);
+      else context.host.users.setAttributes(decision.user.id, attributes);
+    }
+    return decision.outcome;
+  });
+
+  const counts = Object.fromEntries(IMPORT_ACTIONS.map((action) => [action, outcomes.filter((o) => o.action === action).length]));
+  const MODE = mode === 'commit' ? 'COMMIT' : 'PREVIEW';
+  logEvent(context, { company: request.company, type: `IMPORT_${MODE}`, outcome: 'DONE', detail: `${rows.length} rows`, payload: { total: rows.length, counts } });
+  return ok({ mode: MODE, company: request.company, total: rows.length, counts, outcomes });
+}
+
+/** The salt, or undefined in a preview before the first commit (then no user can carry a link yet). */
+function saltFor(context: AdminContext, create: boolean): string | undefined {
+  const existing = context.host.store.get(SALT_KEY);
+  if (existing !== undefined || !create) return existing;
+  const salt = context.host.crypto.newSealedKey();
+  context.host.store.put(SALT_KEY, salt);
+  return salt;
+}
+
+/** Validates one row and replaces its citizen number by the link at once (spec 4.7 rule 2). */
+function prepare(context: AdminContext, raw: unknown, line: number, salt: string | undefined): PreparedRow {
+  const parsed = ImportRow.safeParse(raw);
+  if (!parsed.success) throw new AdminError('INVALID_REQUEST', `line ${line}: ${describeIssue(parsed.error.issues[0])}`);
+  const { employeeId, citizenId, email } = parsed.data;
+  if (employeeId === undefined && email === undefined) throw new AdminError('INVALID_REQUEST', `line ${line}: needs employeeId or email`);
+  const hashable = citizenId !== undefined && CITIZEN_ID.test(citizenId);
+  const cccdLink = hashable && salt !== undefined ? context.host.crypto.hmac(salt, citizenId) : undefined;
+  return { line, employeeRef: employeeId, email: email?.toLowerCase(), cccdLink };
+}

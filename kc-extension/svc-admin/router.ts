@@ -1,0 +1,71 @@
+import type { AdminHost, AdminReply } from '../host/admin-host.js';
+import { authorize } from './authorize.js';
+import { deleteRoute, listRoute, putRoute } from './companies.js';
+import { evaluateRoute, getModelRoute, listModelsRoute, putModelRoute } from './dmn-routes.js';
+import type { AdminContext, RouteResult } from './context.js';
+import { eventsRoute } from './event-log.js';
+import { importRoute } from './import-route.js';
+import { probeRoute } from './probe.js';
+import { SHELL_PAGE } from './shell-page.js';
+import { webhookRoute } from './webhook.js';
+import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error.js';
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle(context: AdminContext, ...params: string[]): RouteResult | Promise<RouteResult>;
+}
+
+const SEGMENT = '([^/]+)';
+const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/api\/companies$/, handle: listRoute },
+  { method: 'PUT', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), handle: putRoute },
+  { method: 'DELETE', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), handle: deleteRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/companies/${SEGMENT}/test$`), handle: probeRoute },
+  { method: 'GET', pattern: /^\/api\/events$/, handle: eventsRoute },
+  { method: 'POST', pattern: /^\/api\/import$/, handle: importRoute },
+  { method: 'GET', pattern: /^\/api\/dmn\/models$/, handle: listModelsRoute },
+  { method: 'GET', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: getModelRoute },
+  { method: 'PUT', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: putModelRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/dmn/evaluate/${SEGMENT}$`), handle: evaluateRoute },
+  { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
+];
+
+function route(context: AdminContext): RouteResult | Promise<RouteResult> {
+  const { method, path } = context.host.request;
+  // spec 5: all of /api/* (unknown paths too) needs the realm token; the webhook is signed instead (spec 6).
+  if (path.startsWith('/api/')) authorize(context);
+  for (const candidate of ROUTES) {
+    const match = candidate.pattern.exec(path);
+    if (match === null || candidate.method !== method) continue;
+    return candidate.handle(context, ...match.slice(1).map(decodeURIComponent));
+  }
+  throw new AdminError('NOT_FOUND', 'No such svc-admin resource.');
+}
+
+/**
+ * The module's single entry: shell page, API, webhook; every failure is the spec 2.2 object.
+ * Only the DMN routes are asynchronous (the engine parses with promises); the host completes them.
+ */
+export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminReply> {
+  const { method, path } = host.request;
+  if (method === 'GET' && (path === '/' || path === '')) {
+    return { status: 200, contentType: 'text/html; charset=utf-8', body: SHELL_PAGE };
+  }
+  const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
+  const finish = (result: RouteResult): AdminReply => {
+    const reply = jsonReply(result.status, result.body, context.correlationId);
+    return result.rollback === true ? { ...reply, rollback: true } : reply;
+  };
+  const fail = (error: unknown): AdminReply => {
+    if (error instanceof AdminError) return { ...errorReply(error, context.correlationId, host.nowMs()), rollback: true };
+    host.log('error', `svc-admin request failed: ${error instanceof Error ? error.name : 'unknown'}`);
+    return { ...errorReply(new AdminError('INTERNAL_ERROR'), context.correlationId, host.nowMs()), rollback: true };
+  };
+  try {
+    const result = route(context);
+    return result instanceof Promise ? result.then(finish, fail) : finish(result);
+  } catch (error) {
+    return fail(error);
+  }
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { AdminUser } from '../host/admin-host.js';
+import { readCompany } from './company-store.js';
+import { COMPANY_CODE } from './company-schemas.js';
+import type { AdminContext, RouteResult } from './context.js';
+import { logEvent } from './event-log.js';
+import { verifySignature } from './webhook-signature.js';
+
+/** spec 6: results and their HTTP statuses. */
+type WebhookResult = 'APPLIED' | 'RECORDED' | 'DUPLICATE' | 'NO_MATCH' | 'CONFLICT' | 'REJECTED';
+
+const IDENTITY_EVENTS = ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'EMPLOYEE_REINSTATED', 'EMPLOYEE_COMPANY_CHANGED'] as const;
+type IdentityEvent = (typeof IDENTITY_EVENTS)[number];
+const isIdentityEvent = (type: string): type is IdentityEvent => (IDENTITY_EVENTS as readonly string[]).includes(type);
+
+/** spec 8: the last 2000 event ids are remembered. */
+const DUPLICATE_WINDOW = 2000;
+
+const WebhookBody = z.object({
+  type: z.string().min(1).max(64),
+  employeeRef: z.string().min(1).max(64).optional(),
+  company: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+});
+
+const SIGNATURE_DETAIL = {
+  NO_SECRET: 'no webhook secret is configured for this company',
+  MISSING_HEADERS: 'X-SVC-Timestamp and X-SVC-Signature are required',
+  STALE_TIMESTAMP: 'timestamp is more than 5 minutes from server time',
+  BAD_SIGNATURE: 'signature does not match',
+} as const;
+
+export function webhookRoute(context: AdminContext, code: string): RouteResult {
+  const outcome = handle(context, code);
+  logEvent(context, {
+    company: code,
+    type: outcome.type ?? 'UNKNOWN',
+    outcome: outcome.result,
+    detail: outcome.detail,
+    payload: outcome.payload ?? {},
+  });
+  return { status: outcome.status, body: { result: outcome.result, detail: outcome.detail } };
+}
+
+interface Outcome {
+  status: number;
+  result: WebhookResult;
+  detail: string;
+  type?: string;
+  payload?: Record<string, unknown>;
+}
+
+const outcome = (status: number, result: WebhookResult, detail: string, extra: Partial<Outcome> = {}): Outcome => ({ status, result, detail, ...extra });
+
+function handle(context: AdminContext, code: string): Outcome {
+  const company = COMPANY_CODE.test(code) ? readCompany(context.host.store, code) : undefined;
+  const verdict = verifySignature(context, company?.sealedSecret);
+  if (verdict !== 'OK') return outcome(401, 'REJECTED', SIGNATURE_DETAIL[verdict]);
+
+  let json: unknown;
+  try {
+    json = JSON.parse(context.host.request.body ?? '');
+  } catch {
+    return outcome(400, 'REJECTED', 'body must be a JSON object');
+  }
+  const parsed = WebhookBody.safeParse(json);
+  if (!parsed.success) return outcome(400, 'REJECTED', `${parsed.error.issues[0]?.path.join('.') || 'body'}: invalid`);
+  const event = parsed.data;
+  const eventId = context.host.request.header('X-SVC-Event-Id');
+  const payload = { type: event.type, employeeRef: event.employeeRef, company: event.company, eventId };
+  const extra = { type: event.type, payload };
+
+  if (isIdentityEvent(event.type)) {
+    if (event.employeeRef === undefined) return outcome(400, 'REJECTED', 'employeeRef is required for an identity event', extra);
+    if (event.type === 'EMPLOYEE_COMPANY_CHANGED' && event.company === undefined) {
+      return outcome(400, 'REJECTED', 'company is required for EMPLOYEE_COMPANY_CHANGED', extra);
+    }
+  }
+  if (eventId !== undefined && !context.host.memory.remember(`webhook-ids/${code}`, eventId, DUPLICATE_WINDOW)) {
+    return outcome(200, 'DUPLICATE', 'event id already processed; not re-applied', extra);
+  }
+  if (!isIdentityEvent(event.type)) return outcome(200, 'RECORDED', 'not an identity event; recorded only', extra);
+
+  const users = context.host.users.findByAttribute('employee_ref', event.employeeRef!, 2);
+  if (users.length === 0) return outcome(200, 'NO_MATCH', 'no user carries that employeeRef; logged for review', extra);
+  if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
+  apply(context, users[0]!, event.type, event.company);
+  return outcome(200, 'APPLIED', `${event.type} applied`, extra);
+}
+
+/** spec 3.3 */
+function apply(context: AdminContext, user: AdminUser, type: IdentityEvent, company: string | undefined): void {
+  const { users } = context.host;
+  switch (type) {
+    case 'EMPLOYEE_TERMINATED':
+      users.setEnabled(user.id, false);
+      users.setAttributes(user.id, { employee_verified: 'false' });
+      users.endSessions(user.id);
+      return;
+    case 'EMPLOYEE_SUSPENDED':
+      users.setEnabled(user.id, false);
+      users.endSessions(user.id);
+      return;
+    case 'EMPLOYEE_REINSTATED':
+      users.setEnabled(user.id, true);
+      return;
+    case 'EMPLOYEE_COMPANY_CHANGED':
+      users.setAttributes(user.id, { company: company! });
+  }
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Driver } from '../../kc-extension/svc-admin/contract/driver.js';
+import { IDP_URL, adminApi, adminToken, clientCredentialsGrant, customerGrant, userIdOf } from '../keycloak/kc-client.js';
+
+export const MODULE_URL = `${IDP_URL}/realms/wifi/svc-admin`;
+/** The decision service Keycloak's realm was imported with (scripts/kc.sh DECISION_URL). */
+export const DECISION_URL = process.env['DECISION_URL'] ?? 'http://localhost:3005';
+
+/** Realm token with realm-management/manage-users: the portal's service account (realm-export.json). */
+export async function operatorToken(): Promise<string> {
+  const reply = await clientCredentialsGrant();
+  if (reply.status !== 200) throw new Error(`operator token: ${reply.status}`);
+  return String(reply.body['access_token']);
+}
+
+/** A customer of its own (not a shared demo account, whose brute-force state other suites touch). */
+async function customerToken(master: string): Promise<string> {
+  const username = `svc-customer-${randomUUID().slice(0, 8)}@example.com`;
+  const password = `pw-${randomUUID()}`;
+  await adminApi(master, 'POST', '/users', {
+    username, email: username, enabled: true, attributes: { user_type: ['CUSTOMER'] },
+    credentials: [{ type: 'password', value: password, temporary: false }],
+  });
+  const reply = await customerGrant(username, password);
+  if (reply.status !== 200) throw new Error(`customer token: ${reply.status}`);
+  return String(reply.body['access_token']);
+}
+
+async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const origin = (server: Server): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/** A Driver over the running Keycloak at IDP_URL. */
+export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
+  const [operator, master] = await Promise.all([operatorToken(), adminToken()]);
+  const customer = await customerToken(master);
+  const healthy = await listen((request, response) => response.writeHead(request.url === '/health' ? 200 : 404).end());
+  const closed = await listen(() => undefined);
+  const deadOrigin = origin(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return {
+    tokens: { operator, customer, master },
+    healthyOrigin: origin(healthy),
+    deadOrigin,
+    decisionUrl: DECISION_URL,
+    // A realm update replaces the whole attribute map: send every attribute back.
+    setDecisionUrl: async (url) => {
+      const { attributes } = (await adminApi(master, 'GET', '')) as { attributes: Record<string, string> };
+      await adminApi(master, 'PUT', '', { attributes: { ...attributes, 'svc-admin.decisionUrl': url } });
+    },
+    nowMs: () => Date.now(),
+    send: async (request) => {
+      const query = request.query === undefined ? '' : `?${new URLSearchParams(request.query).toString()}`;
+      const response = await fetch(`${MODULE_URL}${request.path}${query}`, {
+        method: request.method,
+        headers: { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) },
+        body: typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body),
+      });
+      const text = await response.text();
+      const body: unknown = (response.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : text;
+      return { status: response.status, body, headers: Object.fromEntries(response.headers) };
+    },
+    createEmployee: async (employeeRef, company) => {
+      const username = `emp-contract-${randomUUID()}`;
+      await adminApi(master, 'POST', '/users', { username, enabled: true, attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] } });
+      return userIdOf(master, username);
+    },
+    employee: async (id) => {
+      const user = (await adminApi(master, 'GET', `/users/${id}`)) as { enabled: boolean; attributes?: Record<string, string[]> };
+      return { enabled: user.enabled, attributes: Object.fromEntries(Object.entries(user.attributes ?? {}).map(([name, values]) => [name, values[0]])) };
+    },
+    close: () => new Promise<void>((resolve) => healthy.close(() => resolve())),
+  };
+}

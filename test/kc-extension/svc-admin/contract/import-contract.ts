@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { TestFn } from 'ava';
+import { z } from 'zod';
+import { IMPORT_ACTIONS, ImportOutcome } from '../../../../kc-extension/svc-admin/import-schemas.js';
+import { putCompany, uniqueCode } from './companies-contract.js';
+import type { Driver, DriverReply } from './driver.js';
+import { ErrorBody } from './response-schemas.js';
+
+export const ImportReply = z
+  .object({
+    mode: z.enum(['PREVIEW', 'COMMIT']),
+    company: z.string(),
+    total: z.number().int(),
+    counts: z.record(z.enum(IMPORT_ACTIONS), z.number().int()),
+    outcomes: z.array(ImportOutcome),
+  })
+  .strict();
+
+export const CANARY = '987650001234';
+const uniqueNumber = (): string => String(Math.floor(1e11 + Math.random() * 8e11));
+const uniqueId = (): string => `T-${randomUUID().slice(0, 8)}`;
+
+export async function importCompany(d: Driver): Promise<string> {
+  const code = uniqueCode('IM');
+  await putCompany(d, code, { name: 'Import company' });
+  return code;
+}
+
+export const postImport = (d: Driver, mode: string | undefined, body: unknown): Promise<DriverReply> =>
+  d.send({
+    method: 'POST',
+    path: '/api/import',
+    token: d.tokens.operator,
+    ...(mode === undefined ? {} : { query: { mode } }),
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const actions = (reply: DriverReply): string[] => ImportReply.parse(reply.body).outcomes.map((o) => o.action);
+
+export function importContract(test: TestFn, driver: () => Promise<Driver>): void {
+  test('preview is the default, writes nothing, and judges rows against the realm as it is', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const number = uniqueNumber();
+    const employeeId = uniqueId();
+    const rows = [{ employeeId, citizenId: number }, { employeeId, citizenId: number }];
+    const preview = await postImport(d, undefined, { company, rows });
+    t.is(preview.status, 200);
+    t.like(ImportReply.parse(preview.body), { mode: 'PREVIEW', total: 2, counts: { CREATE: 2 } });
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['CREATE', 'CREATE']);
+    const commit = await postImport(d, 'commit', { company, rows });
+    t.like(ImportReply.parse(commit.body), { mode: 'COMMIT', total: 2 });
+    t.is(actions(commit)[0], 'CREATE');
+    t.regex(actions(commit)[1]!, /^LINK_BY_(CCCD|EMPLOYEE_REF)$/);
+    t.is(ImportReply.parse(commit.body).outcomes[0]!.username, `emp-${employeeId.toLowerCase()}`);
+  });
+
+  test('after a commit the same citizen number links by CCCD; a different reference on it is CONFLICT naming the existing one', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const number = uniqueNumber();
+    const first = uniqueId();
+    await postImport(d, 'commit', { company, rows: [{ employeeId: first, citizenId: number }] });
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: first, citizenId: number }] })), ['LINK_BY_CCCD']);
+    const clash = await postImport(d, 'commit', { company, rows: [{ employeeId: uniqueId(), citizenId: number }] });
+    const outcome = ImportReply.parse(clash.body).outcomes[0]!;
+    t.is(outcome.action, 'CONFLICT');
+    t.true(outcome.note?.includes(first));
+  });
+
+  test('a known employee_ref links by reference; an email-only match is LINK_BY_EMAIL flagged for review', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const ref = uniqueId();
+    await d.createEmployee(ref, company);
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: ref }] })), ['LINK_BY_EMPLOYEE_REF']);
+    const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
+    await postImport(d, 'commit', { company, rows: [{ email }] });
+    const byEmail = ImportReply.parse((await postImport(d, 'preview', { company, rows: [{ employeeId: uniqueId(), email }] })).body).outcomes[0]!;
+    t.is(byEmail.action, 'LINK_BY_EMAIL');
+    t.regex(byEmail.note ?? '', /review/);
+  });
+
+  test('a citizen number failing the pattern is not hashed: the row creates, and a later import does not link by it', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    await postImport(d, 'commit', { company, rows: [{ employeeId: uniqueId(), citizenId: '12345' }] });
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: uniqueId(), citizenId: '12345' }] })), ['CREATE']);
+  });
+
+  const bad: [string, string | undefined, (company: string) => unknown, RegExp][] = [
+    ['a body that is not JSON', 'preview', () => 'rows,are,csv', /JSON/],
+    ['0 rows', 'preview', (company) => ({ company, rows: [] }), /rows/],
+    ['5001 rows', 'commit', (company) => ({ company, rows: Array.from({ length: 5001 }, () => ({ employeeId: 'ABC-1' })) }), /rows/],
+    ['an unknown company', 'commit', () => ({ company: 'NO-SUCH-CO', rows: [{ employeeId: 'ABC-1' }] }), /company/],
+    ['a row with neither key on line 2', 'commit', (company) => ({ company, rows: [{ employeeId: 'ABC-1' }, { fullName: 'x' }] }), /line 2/],
+    ['an unknown mode', 'apply', (company) => ({ company, rows: [{ employeeId: 'ABC-1' }] }), /mode/],
+  ];
+  for (const [what, mode, body, message] of bad) {
+    test(`import with ${what} is 400 naming the problem, and nothing is written`, async (t) => {
+      const d = await driver();
+      const company = await importCompany(d);
+      const reply = await postImport(d, mode, body(company));
+      t.like(reply, { status: 400, body: { code: 'INVALID_REQUEST' } });
+      t.true(ErrorBody.safeParse(reply.body).success);
+      t.regex(String((reply.body as { message: string }).message), message);
+      t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: 'ABC-1' }] })), ['CREATE']);
+    });
+  }
+
+  test('the citizen number never appears in a response or the event log', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const preview = await postImport(d, 'preview', { company, rows: [{ employeeId: uniqueId(), citizenId: CANARY }] });
+    t.false(JSON.stringify(preview.body).includes(CANARY));
+    const events = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+    t.false(JSON.stringify(events.body).includes(CANARY));
+  });
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { TestFn } from 'ava';
+import { putCompany, uniqueCode } from './companies-contract.js';
+import type { Driver, DriverReply } from './driver.js';
+import { EventList, WebhookReply } from './response-schemas.js';
+import { signedHeaders } from './webhook-signing.js';
+
+const SECRET = 'contract-webhook-secret-0123456789';
+const CANARY = '987650001234';
+
+interface Setup {
+  d: Driver;
+  code: string;
+  post(body: unknown, options?: { secret?: string; skewSeconds?: number; eventId?: string; raw?: Buffer }): Promise<DriverReply>;
+}
+
+async function setup(driver: () => Promise<Driver>, secret: string | null = SECRET): Promise<Setup> {
+  const d = await driver();
+  const code = uniqueCode('WH');
+  await putCompany(d, code, secret === null ? { name: 'Webhook company' } : { name: 'Webhook company', secret });
+  const post: Setup['post'] = (body, options = {}) => {
+    const raw = options.raw ?? Buffer.from(JSON.stringify(body), 'utf8');
+    const timestamp = Math.floor(d.nowMs() / 1000) + (options.skewSeconds ?? 0);
+    return d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders(options.secret ?? SECRET, raw, timestamp, options.eventId) });
+  };
+  return { d, code, post };
+}
+
+const result = (reply: DriverReply): string => WebhookReply.parse(reply.body).result;
+
+export function webhookContract(test: TestFn, driver: () => Promise<Driver>): void {
+  test('EMPLOYEE_TERMINATED disables the account and sets employee_verified false: APPLIED', async (t) => {
+    const { d, post } = await setup(driver);
+    const ref = `REF-${randomUUID()}`;
+    const id = await d.createEmployee(ref, 'MEMBER_A');
+    const reply = await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: ref });
+    t.like(reply, { status: 200, body: { result: 'APPLIED' } });
+    t.like(await d.employee(id), { enabled: false, attributes: { employee_verified: 'false' } });
+  });
+
+  test('SUSPENDED disables; REINSTATED enables without restoring verification; COMPANY_CHANGED updates company', async (t) => {
+    const { d, post } = await setup(driver);
+    const ref = `REF-${randomUUID()}`;
+    const id = await d.createEmployee(ref, 'MEMBER_A');
+    t.is(result(await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: ref })), 'APPLIED');
+    t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref })), 'APPLIED');
+    t.like(await d.employee(id), { enabled: true, attributes: { employee_verified: 'false' } });
+    t.is(result(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref })), 'APPLIED');
+    t.like(await d.employee(id), { enabled: false });
+    t.is(result(await post({ type: 'EMPLOYEE_COMPANY_CHANGED', employeeRef: ref, company: 'MEMBER_B' })), 'APPLIED');
+    t.like(await d.employee(id), { enabled: false, attributes: { company: 'MEMBER_B' } });
+  });
+
+  test('a wrong signature, a stale or future timestamp, missing headers and no secret are 401 REJECTED', async (t) => {
+    const { d, code, post } = await setup(driver);
+    const body = { type: 'LOYALTY_TIER_CHANGED' };
+    t.like(await post(body, { secret: 'another-secret-0123456789' }), { status: 401, body: { result: 'REJECTED' } });
+    t.like(await post(body, { skewSeconds: -301 }), { status: 401, body: { result: 'REJECTED' } });
+    t.like(await post(body, { skewSeconds: 301 }), { status: 401, body: { result: 'REJECTED' } });
+    t.like(await post(body, { skewSeconds: -290 }), { status: 200, body: { result: 'RECORDED' } });
+    const unsigned = await d.send({ method: 'POST', path: `/webhook/${code}`, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    t.like(unsigned, { status: 401, body: { result: 'REJECTED' } });
+    const bare = await setup(driver, null);
+    t.like(await bare.post(body), { status: 401, body: { result: 'REJECTED' } });
+  });
+
+  test('the signature is checked over the raw bytes as received', async (t) => {
+    const { post } = await setup(driver);
+    const raw = Buffer.from('{ "type" :  "PURCHASE",  "note": "caf\u00e9" }\n', 'utf8');
+    t.like(await post(undefined, { raw }), { status: 200, body: { result: 'RECORDED' } });
+  });
+
+  test('a repeated event id is DUPLICATE and not re-applied', async (t) => {
+    const { d, post } = await setup(driver);
+    const ref = `REF-${randomUUID()}`;
+    const id = await d.createEmployee(ref, 'MEMBER_A');
+    const eventId = randomUUID();
+    t.is(result(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId })), 'APPLIED');
+    t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref })), 'APPLIED');
+    const again = await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId });
+    t.like(again, { status: 200, body: { result: 'DUPLICATE' } });
+    t.like(await d.employee(id), { enabled: true });
+  });
+
+  test('NO_MATCH for an unknown employeeRef, CONFLICT 409 when two users carry it', async (t) => {
+    const { d, post } = await setup(driver);
+    t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: `REF-${randomUUID()}` }), { status: 200, body: { result: 'NO_MATCH' } });
+    const ref = `REF-${randomUUID()}`;
+    await d.createEmployee(ref, 'MEMBER_A');
+    await d.createEmployee(ref, 'MEMBER_A');
+    t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }), { status: 409, body: { result: 'CONFLICT' } });
+  });
+
+  test('other types are RECORDED; an identity event without employeeRef and a non-JSON body are 400 REJECTED', async (t) => {
+    const { post } = await setup(driver);
+    t.like(await post({ type: 'LOYALTY_TIER_CHANGED', employeeRef: 'x' }), { status: 200, body: { result: 'RECORDED' } });
+    t.like(await post({ type: 'EMPLOYEE_TERMINATED' }), { status: 400, body: { result: 'REJECTED' } });
+    t.like(await post({ type: 'EMPLOYEE_COMPANY_CHANGED', employeeRef: 'x' }), { status: 400, body: { result: 'REJECTED' } });
+    t.like(await post(undefined, { raw: Buffer.from('not json') }), { status: 400, body: { result: 'REJECTED' } });
+  });
+
+  test('handled webhooks reach the event log, newest first, without any citizen number', async (t) => {
+    const { d, code, post } = await setup(driver);
+    await post({ type: 'PURCHASE', employeeRef: `CID-${CANARY}`, citizenId: CANARY });
+    await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: `REF-${randomUUID()}` });
+    const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+    t.is(reply.status, 200);
+    const { events } = EventList.parse(reply.body);
+    const mine = events.filter((event) => event.company === code);
+    t.deepEqual(mine.map((event) => event.outcome), ['NO_MATCH', 'RECORDED']);
+    t.false(JSON.stringify(reply.body).includes(CANARY));
+  });
+
+  test('the event log limit defaults to 50 and must be 1 to 200', async (t) => {
+    const d = await driver();
+    for (const limit of ['0', '201', 'x']) {
+      t.like(await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit } }), { status: 400, body: { code: 'INVALID_REQUEST' } });
+    }
+    const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator });
+    t.true(EventList.parse(reply.body).events.length <= 50);
+  });
+}

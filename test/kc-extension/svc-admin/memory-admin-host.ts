@@ -1,0 +1,146 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { AdminHost, AdminUser, GetResult, PostResult, VerifiedToken } from '../../../kc-extension/host/admin-host.js';
+
+/**
+ * In-memory AdminHost: the same facade spi-wrapper implements over Keycloak, with Node crypto.
+ * One instance is one realm on one node; `request` is swapped per call by `send`.
+ */
+export interface MemoryRealm {
+  name: string;
+  emailAsUsername: boolean;
+  store: Map<string, string>;
+  users: Map<string, AdminUser>;
+  rings: Map<string, string[]>;
+  windows: Map<string, string[]>;
+  /** userId to number of live sessions. */
+  sessions: Map<string, number>;
+  /** Bearer token string to what Keycloak would have verified (absent: bad token). */
+  tokens: Map<string, VerifiedToken>;
+  http: { get(url: string, timeoutMs: number): GetResult; postJson(url: string, body: string, timeoutMs: number): PostResult };
+  files: Map<string, string>;
+  logs: string[];
+  clockMs: number;
+}
+
+export function memoryRealm(name = 'wifi'): MemoryRealm {
+  return {
+    name,
+    emailAsUsername: false,
+    store: new Map(),
+    users: new Map(),
+    rings: new Map(),
+    windows: new Map(),
+    sessions: new Map(),
+    tokens: new Map(),
+    http: { get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }), postJson: () => ({ failure: 'unreachable' }) },
+    files: new Map(),
+    logs: [],
+    clockMs: Date.now(),
+  };
+}
+
+// Sealing in memory: a reversible tag is enough, the real host uses AES-GCM (SecretSealer).
+const SEALED = 'sealed:mem:';
+const open = (sealed: string): Buffer | undefined =>
+  sealed.startsWith(SEALED) ? Buffer.from(sealed.slice(SEALED.length), 'base64') : undefined;
+
+export interface MemoryRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHost {
+  const headers = new Map(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const rawBody = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+  const bearer = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
+  const requireUser = (id: string): AdminUser => {
+    const user = realm.users.get(id);
+    if (user === undefined) throw new Error('user vanished');
+    return user;
+  };
+  const hmac = (sealed: string, ...chunks: Buffer[]): string | undefined => {
+    const key = open(sealed);
+    if (key === undefined) return undefined;
+    const mac = createHmac('sha256', key);
+    chunks.forEach((chunk) => mac.update(chunk));
+    return mac.digest('base64');
+  };
+  const copy = (user: AdminUser): AdminUser => ({ ...user, attributes: { ...user.attributes } });
+  return {
+    request: {
+      method: request.method,
+      path: request.path,
+      body: rawBody?.toString('utf8'),
+      header: (name) => headers.get(name.toLowerCase()),
+      query: (name) => request.query?.[name],
+      token: bearer === undefined ? undefined : realm.tokens.get(bearer),
+    },
+    realm: { name: realm.name, emailAsUsername: realm.emailAsUsername },
+    store: {
+      get: (key) => realm.store.get(key),
+      put: (key, value) => void realm.store.set(key, value),
+      remove: (key) => void realm.store.delete(key),
+      list: (prefix) => Object.fromEntries([...realm.store].filter(([key]) => key.startsWith(prefix))),
+    },
+    users: {
+      findByAttribute: (name, value, max) =>
+        [...realm.users.values()].filter((user) => user.attributes[name] === value).slice(0, max).map(copy),
+      findByUsername: (username) => {
+        const found = [...realm.users.values()].find((user) => user.username === username.toLowerCase());
+        return found && copy(found);
+      },
+      findByEmail: (email) => {
+        const found = [...realm.users.values()].find((user) => user.email === email.toLowerCase());
+        return found && copy(found);
+      },
+      create: (username, email, attributes) => {
+        const user: AdminUser = { id: randomUUID(), username: username.toLowerCase(), email: email?.toLowerCase(), enabled: true, attributes: { ...attributes } };
+        realm.users.set(user.id, user);
+        return copy(user);
+      },
+      setAttributes: (id, attributes) => Object.assign(requireUser(id).attributes, attributes),
+      setEnabled: (id, enabled) => void (requireUser(id).enabled = enabled),
+      endSessions: (id) => {
+        const count = realm.sessions.get(id) ?? 0;
+        realm.sessions.set(id, 0);
+        return count;
+      },
+    },
+    crypto: {
+      seal: (plain) => SEALED + Buffer.from(plain, 'utf8').toString('base64'),
+      newSealedKey: () => SEALED + randomBytes(32).toString('base64'),
+      hmac: (key, text) => hmac(key, Buffer.from(text, 'utf8')),
+      hmacOverBody: (key, prefix) => hmac(key, Buffer.from(prefix, 'utf8'), rawBody ?? Buffer.alloc(0)),
+    },
+    memory: {
+      append: (ring, entry, capacity) => {
+        const entries = realm.rings.get(ring) ?? [];
+        entries.unshift(entry);
+        realm.rings.set(ring, entries.slice(0, capacity));
+      },
+      read: (ring, limit) => (realm.rings.get(ring) ?? []).slice(0, limit).map((entry) => JSON.parse(entry) as unknown),
+      remember: (window, id, capacity) => {
+        const ids = realm.windows.get(window) ?? [];
+        if (ids.includes(id)) return false;
+        ids.push(id);
+        realm.windows.set(window, ids.slice(-capacity));
+        return true;
+      },
+    },
+    http: realm.http,
+    models: {
+      list: () => [...realm.files.keys()].sort(),
+      read: (file) => realm.files.get(file),
+      write: (file, content) => {
+        realm.files.set(file, content);
+        return true;
+      },
+    },
+    newUuid: () => randomUUID(),
+    nowMs: () => realm.clockMs,
+    log: (_level, message) => void realm.logs.push(message),
+  };
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { handleAdminRequest } from '../../../kc-extension/svc-admin/router.js';
+import type { Driver } from './contract/driver.js';
+import { memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
+
+const HEALTHY = 'http://healthy.test';
+const DEAD = 'http://dead.test';
+
+/** A Driver over the in-memory host (one realm per driver). */
+export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { realm: MemoryRealm } {
+  realm.tokens.set('operator', { realm: realm.name, subject: randomUUID(), username: 'svc-operator', clientId: 'svc-admin', clientRoles: { 'realm-management': ['manage-users', 'view-users'] } });
+  realm.tokens.set('customer', { realm: realm.name, subject: randomUUID(), username: 'bob@example.com', clientId: 'wifi-portal-api', clientRoles: { account: ['view-profile'] } });
+  realm.tokens.set('master', { realm: 'master', subject: randomUUID(), username: 'admin', clientId: 'admin-cli', clientRoles: { 'realm-management': ['manage-users'] } });
+  const decisionUrl = 'http://decision.test';
+  realm.store.set('decisionUrl', decisionUrl);
+  realm.files.set('WifiEntitlement.dmn', readFileSync('dmn/models/WifiEntitlement.dmn', 'utf8'));
+  realm.http.postJson = (url) => (url.startsWith(decisionUrl) ? { status: 200, body: '{"reloaded":true}' } : { failure: 'unreachable' });
+  realm.http.get = (url) => (url.startsWith(HEALTHY) ? { status: 200, ms: 3 } : { failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 2 });
+  return {
+    realm,
+    tokens: { operator: 'operator', customer: 'customer', master: 'master' },
+    healthyOrigin: HEALTHY,
+    deadOrigin: DEAD,
+    decisionUrl,
+    setDecisionUrl: async (url) => void realm.store.set('decisionUrl', url),
+    nowMs: () => realm.clockMs,
+    send: async (request) => {
+      const headers = { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) };
+      const reply = await handleAdminRequest(memoryHost(realm, { ...request, headers }));
+      const body: unknown = reply.contentType.startsWith('application/json') ? JSON.parse(reply.body) : reply.body;
+      return { status: reply.status, body, headers: reply.headers ?? {} };
+    },
+    createEmployee: async (employeeRef, company) => {
+      const id = randomUUID();
+      realm.users.set(id, { id, username: `emp-${id}`, email: undefined, enabled: true, attributes: { user_type: 'EMPLOYEE', employee_ref: employeeRef, company, employee_verified: 'true' } });
+      realm.sessions.set(id, 1);
+      return id;
+    },
+    employee: async (id) => {
+      const user = realm.users.get(id)!;
+      return { enabled: user.enabled, attributes: { ...user.attributes } };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import { putCompany } from './contract/companies-contract.js';
+import { signedHeaders } from './contract/webhook-signing.js';
+import { memoryDriver } from './memory-driver.js';
+
+const SECRET = 'memory-webhook-secret-0123456789';
+
+async function setup() {
+  const d = memoryDriver();
+  await putCompany(d, 'MEM-CO', { name: 'Memory', secret: SECRET });
+  const post = (body: unknown, eventId: string = randomUUID()) => {
+    const raw = Buffer.from(JSON.stringify(body));
+    return d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers: signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000), eventId) });
+  };
+  return { d, post };
+}
+
+for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
+  test(`${type} ends the employee's sessions`, async (t) => {
+    const { d, post } = await setup();
+    const id = await d.createEmployee('REF-S', 'MEMBER_A');
+    t.is(d.realm.sessions.get(id), 1);
+    await post({ type, employeeRef: 'REF-S' });
+    t.is(d.realm.sessions.get(id), 0);
+  });
+}
+
+test('an event id is remembered for the last 2000 ids and forgotten after', async (t) => {
+  const { post } = await setup();
+  const first = randomUUID();
+  t.like(await post({ type: 'PURCHASE' }, first), { body: { result: 'RECORDED' } });
+  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE' });
+  t.like(await post({ type: 'PURCHASE' }, first), { body: { result: 'DUPLICATE' } });
+  const second = randomUUID();
+  await post({ type: 'PURCHASE' }, second);
+  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE' });
+  t.like(await post({ type: 'PURCHASE' }, second), { body: { result: 'RECORDED' } });
+});
+
+test('the event log keeps the newest 200 entries', async (t) => {
+  const { d, post } = await setup();
+  for (let i = 0; i < 205; i++) await post({ type: `T${i}` });
+  const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+  const events = (reply.body as { events: { type: string }[] }).events;
+  t.is(events.length, 200);
+  t.is(events[0]!.type, 'T204');
+  t.is(events[199]!.type, 'T5');
+});
