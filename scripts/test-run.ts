@@ -4,6 +4,8 @@
 // some flip its fault modes. ava reports in TAP, passed through as it comes, and the run ends
 // with a plain "N passed, N failed" line. Arguments (file globs) replace the default selection.
 import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT, startPlatform } from './platform.js';
@@ -31,7 +33,11 @@ function runAva(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => ava.on('close', (code) => resolve({ status: code ?? 1, ...counts })));
 }
 
-const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true' } });
+// The decision models are served from a copy: svc-admin's tests replace a model file through the
+// module and put it back, and a failing test must not leave a changed model in the checkout.
+const dmnDir = mkdtempSync(join(tmpdir(), 'wifi-dmn-'));
+cpSync(join(ROOT, 'dmn', 'models'), dmnDir, { recursive: true });
+const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir } });
 const phases = process.argv.length > 2 ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
 const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };
 try {
@@ -44,6 +50,7 @@ try {
   }
 } finally {
   await platform.stop();
+  rmSync(dmnDir, { recursive: true, force: true });
 }
 process.stdout.write(`\n${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);
 process.exit(result.passed > 0 && result.failed === 0 ? result.status : 1);
