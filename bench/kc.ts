@@ -35,7 +35,8 @@ interface Instance {
 function kc(instance: Instance, ...args: string[]): void {
   const run = spawnSync(join(ROOT, 'scripts/kc.sh'), args, {
     cwd: ROOT,
-    env: { ...process.env, KC_PORT: String(instance.port), KC_RUN_DIR: instance.runDir, HR_URL: HR, ...instance.env },
+    // Management port beside the HTTP port, so a running platform (9000) is left alone.
+    env: { ...process.env, KC_PORT: String(instance.port), KC_MGMT_PORT: String(instance.port + 1000), KC_RUN_DIR: instance.runDir, HR_URL: HR, ...instance.env },
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
   });

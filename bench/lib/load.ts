@@ -23,7 +23,9 @@ export async function startServer(entry: string, port: number, env: Record<strin
   const url = `http://127.0.0.1:${port}`;
   // Something already answering there would pass for the new server (which then fails to bind).
   if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+  // BENCH_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: 'ignore',
