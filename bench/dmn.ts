@@ -6,7 +6,7 @@
 // Targets: (a) >= 1,000,000 evaluations/s and >= 100 x (b); (c) >= 70% of the bare route.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { build } from 'esbuild';
+import { dmnEngineBundle } from '../scripts/bundles.js';
 import { evaluate as feelEvaluate, unaryTest } from 'feelin';
 import type { ParsedTable } from '../dmn/engine/parsed-model.js';
 import { compare, machine, startServer, warm, writeResult } from './lib/load.js';
@@ -14,9 +14,8 @@ import { compare, machine, startServer, warm, writeResult } from './lib/load.js'
 // (a) measures the engine as it ships: the esbuild bundle Keycloak loads (the service runs tsc's
 // output, which performs alike). Imported as written by tsx, the engine would carry tsx's
 // development transform (a name-keeping wrapper on every function), which ships nowhere.
-const ENGINE_BUILD = 'esbuild --bundle --platform=neutral --format=esm of dmn/engine/index.ts';
-const bundle = await build({ entryPoints: ['dmn/engine/index.ts'], bundle: true, platform: 'neutral', format: 'esm', write: false, logLevel: 'silent' });
-const engineSource = bundle.outputFiles[0]?.text ?? '';
+const ENGINE_BUILD = 'scripts/bundles.ts dmnEngineBundle("esm"): esbuild, neutral platform, es2022, as the Keycloak extension is built';
+const engineSource = await dmnEngineBundle('esm');
 const { evaluate, loadModel, parseModel }: typeof import('../dmn/engine/index.js') = await import(`data:text/javascript;base64,${Buffer.from(engineSource).toString('base64')}`);
 
 const MODEL_FILE = 'dmn/models/WifiEntitlement.dmn';

@@ -1,22 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { runInContext, createContext } from 'node:vm';
 import test from 'ava';
-import { build } from 'esbuild';
+import { dmnEngineBundle } from '../../../scripts/bundles.js';
 
 // The engine also runs inside Keycloak's GraalJS (DESIGN "Layout"): bundled for a neutral
 // platform, it must load and evaluate in a bare context without require, process or Buffer.
 test('the engine bundles for a neutral platform and evaluates WifiEntitlement in a bare vm context', async (t) => {
-  const bundle = await build({
-    entryPoints: ['dmn/engine/index.ts'],
-    bundle: true,
-    platform: 'neutral',
-    format: 'iife',
-    globalName: 'DmnEngine',
-    write: false,
-    logLevel: 'silent',
-  });
-  t.deepEqual(bundle.errors, []);
-  const code = bundle.outputFiles[0]?.text ?? '';
+  const code = await dmnEngineBundle('iife');
 
   const context = createContext({
     xml: await readFile('dmn/models/WifiEntitlement.dmn', 'utf8'),
@@ -38,9 +28,9 @@ test('the engine bundles for a neutral platform and evaluates WifiEntitlement in
 });
 
 test('the bundled engine evaluates a DMN 1.4 model with a BKM, a context and item definitions in a bare vm context', async (t) => {
-  const bundle = await build({ entryPoints: ['dmn/engine/index.ts'], bundle: true, platform: 'neutral', format: 'iife', globalName: 'DmnEngine', write: false, logLevel: 'silent' });
+  const code = await dmnEngineBundle('iife');
   const context = createContext({ xml: await readFile('test/dmn/models/service/RoamingFee14.dmn', 'utf8'), inputs: JSON.stringify({ devices: 4, tier: 'SILVER' }) });
-  runInContext(bundle.outputFiles[0]?.text ?? '', context);
+  runInContext(code, context);
   const answer: unknown = await runInContext(
     `DmnEngine.loadModel(xml).then((model) => JSON.stringify(model.ok ? DmnEngine.evaluate(model.value, JSON.parse(inputs)) : model.error))`,
     context,
