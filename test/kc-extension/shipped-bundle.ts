@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { KC_EXTENSION_BUNDLE } from '../../scripts/bundles.js';
 
 /** Where `npm run bundle:kc` (run by `scripts/kc.sh build`) writes the bundle spi-wrapper packs into its jar. */
-export const SHIPPED_BUNDLE = '.cache/kc-bundle/wifi-extension.js';
+export const SHIPPED_BUNDLE = KC_EXTENSION_BUNDLE;
 /** The jar `scripts/kc.sh build` installs into Keycloak, and the bundle's path inside it. */
 export const SHIPPED_JAR = '.cache/spi-wrapper/target/wifi-kc-extension.jar';
 export const BUNDLE_IN_JAR = 'kc-extension/wifi-extension.js';
