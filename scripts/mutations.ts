@@ -1,0 +1,67 @@
+// `npm run test:mutations`: breaks rules of the spec on purpose, one at a time, and checks that
+// the unit tests guarding each rule fail (quality issue, item 1: "break each rule once and see a
+// test fail"). Each mutation replaces one exact piece of source, runs the named test files, and
+// puts the source back whatever happens. A mutation whose tests still pass is a test that cannot
+// fail: the run ends non-zero and names it. A mutation whose text is no longer found is reported
+// too, so the list cannot rot silently when the code moves.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Mutation {
+  rule: string;
+  file: string;
+  from: string;
+  to: string;
+  tests: string[];
+}
+
+const MUTATIONS: Mutation[] = [
+  { rule: 'entitlement: the token audience is checked', file: 'services/entitlement/token-verifier.ts', from: '        audience: config.IDP_AUDIENCES,\n', to: '', tests: ['test/services/entitlement/tokens.test.ts'] },
+  { rule: 'portal: a request from another origin is refused', file: 'services/portal/cross-site.ts', from: "if (origin !== `${req.protocol}://${req.get('host') ?? ''}`) return 'cross-origin request';", to: "if (origin === 'never') return 'cross-origin request';", tests: ['test/services/portal/requests.test.ts'] },
+  { rule: 'portal: the sid cookie is HttpOnly', file: 'services/portal/cookies.ts', from: 'httpOnly: true,', to: 'httpOnly: false,', tests: ['test/services/portal/sign-in.test.ts'] },
+  { rule: 'kit: log objects are scrubbed', file: 'services/kit/logger.ts', from: 'log: (object) => scrub(object) as Record<string, unknown>,', to: 'log: (object) => object,', tests: ['test/services/kit/logger.test.ts'] },
+  { rule: 'kit: log messages are scrubbed', file: 'services/kit/logger.ts', from: "(typeof arg === 'string' ? scrubString(arg) : arg)", to: '(arg)', tests: ['test/services/kit/logger.test.ts'] },
+  { rule: 'session: a dotted MAC address is refused as deviceRef', file: 'services/session/device-ref.ts', from: 'SEPARATED.test(value) || DOTTED.test(value) || BARE.test(value)', to: 'SEPARATED.test(value) || BARE.test(value)', tests: ['test/services/session/bad-input.test.ts'] },
+  { rule: 'session: a grant over the device slots revokes the oldest', file: 'services/session/session-store.ts', from: "revoke_reason = 'DEVICE_SLOTS'", to: "revoke_reason = 'DEVICE_SLOTS' WHERE false AND", tests: ['test/services/session/device-slots.test.ts'] },
+  { rule: 'authenticator: the 6th failed submit is refused without calling HR', file: 'kc-extension/employee-auth/submit-limit.ts', from: '(read(employeeId)?.count ?? 0) >= limit', to: '(read(employeeId)?.count ?? 0) > limit', tests: ['test/kc-extension/employee-auth/authenticate.test.ts'] },
+  { rule: 'contract: RATE_LIMITED is 429', file: 'contract/errors.ts', from: 'RATE_LIMITED: { status: 429,', to: 'RATE_LIMITED: { status: 430,', tests: ['test/contract/wire.test.ts'] },
+  { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'state.consumedPoints >= settings.failureLimit', to: 'state.consumedPoints > settings.failureLimit', tests: ['test/services/hr/limits.test.ts'] },
+];
+
+// Interrupted mid-run: put the mutated file back before leaving.
+let restore: (() => void) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    restore?.();
+    process.exit(130);
+  });
+}
+
+const survivors: string[] = [];
+const lost: string[] = [];
+for (const mutation of MUTATIONS) {
+  const path = join(ROOT, mutation.file);
+  const source = readFileSync(path, 'utf8');
+  if (source.split(mutation.from).length !== 2) {
+    lost.push(`${mutation.rule}: the text to change is not found exactly once in ${mutation.file}`);
+    continue;
+  }
+  restore = () => writeFileSync(path, source);
+  writeFileSync(path, source.replace(mutation.from, mutation.to));
+  try {
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...mutation.tests], { cwd: ROOT, encoding: 'utf8' });
+    const caught = run.status !== 0;
+    process.stdout.write(`${caught ? 'caught  ' : 'SURVIVED'} ${mutation.rule}\n`);
+    if (!caught) survivors.push(mutation.rule);
+  } finally {
+    restore();
+    restore = undefined;
+  }
+}
+process.stdout.write(`\n${MUTATIONS.length - survivors.length - lost.length} of ${MUTATIONS.length} mutations caught\n`);
+for (const line of [...survivors.map((rule) => `survived: ${rule}`), ...lost]) process.stdout.write(`${line}\n`);
+process.exit(survivors.length + lost.length === 0 ? 0 : 1);
