@@ -103,9 +103,11 @@ public final class SvcAdminResource {
         if (Boolean.TRUE.equals(reply.get("rollback"))) {
             session.getTransactionManager().setRollbackOnly();
         }
+        // An asset reply names a GUI file the script chose; only its bytes come from here.
+        Object asset = reply.get("asset");
         Response.ResponseBuilder response = Response.status(((Number) reply.get("status")).intValue())
                 .type((String) reply.get("contentType"))
-                .entity(reply.get("body"));
+                .entity(asset instanceof String name ? GuiAssets.bytes(name) : reply.get("body"));
         @SuppressWarnings("unchecked")
         Map<String, Object> extra = (Map<String, Object>) reply.getOrDefault("headers", Map.of());
         extra.forEach((name, value) -> response.header(name, value));
