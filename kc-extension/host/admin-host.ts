@@ -34,6 +34,8 @@ export interface AdminReply {
   headers?: Record<string, string>;
   /** Ask the host to roll back everything this request wrote to Keycloak. */
   rollback?: boolean;
+  /** `headers` hold a complete set of security headers: the host must not add or replace any (Keycloak's realm defaults). */
+  ownSecurityHeaders?: boolean;
   /** Answer with this file of the GUI's assets (packed in the extension jar) instead of `body`. */
   asset?: string;
 }

@@ -52,7 +52,7 @@ function route(context: AdminContext): RouteResult | Promise<RouteResult> {
 export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminReply> {
   const { method, path } = host.request;
   if (method === 'GET' && (path === '/' || path === '')) {
-    return shellPage(`/realms/${encodeURIComponent(host.realm.name)}/svc-admin/assets/`, assetManifest(host));
+    return shellPage(`/realms/${encodeURIComponent(host.realm.name)}/svc-admin/assets/`, assetManifest(host), host.newUuid().replace(/-/g, ''));
   }
   const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
   const finish = (result: RouteResult): AdminReply => {

@@ -3,15 +3,17 @@ import type { AssetManifest } from './assets.js';
 
 /**
  * Only the module's own origin: scripts and style sheets are files under /assets/, nothing is
- * inline. 'unsafe-hashes' with the listed hashes lets exactly the style attributes dmn-js writes
- * as markup through (gui/inline-styles.ts); styles set from script (CSSOM) need no exception.
+ * inline. Two narrow exceptions for styles, both from dmn-js: the one `<style>` element
+ * CodeMirror writes carries this response's nonce (gui/style-nonce.ts), and 'unsafe-hashes' with
+ * the listed hashes lets exactly the style attributes dmn-js writes as markup through
+ * (gui/inline-styles.ts). Styles set from script (CSSOM) need no exception.
  */
-export function contentSecurityPolicy(manifest: AssetManifest | undefined): string {
+export function contentSecurityPolicy(manifest: AssetManifest | undefined, nonce: string): string {
   const hashes = (manifest?.styleHashes ?? []).map((hash) => ` '${hash}'`).join('');
   return [
     "default-src 'none'",
     "script-src 'self'",
-    `style-src 'self'${hashes === '' ? '' : ` 'unsafe-hashes'${hashes}`}`,
+    `style-src 'self' 'nonce-${nonce}'${hashes === '' ? '' : ` 'unsafe-hashes'${hashes}`}`,
     "font-src 'self'",
     "img-src 'self'",
     "connect-src 'self'",
@@ -66,20 +68,26 @@ const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" dat
 /**
  * spec 4.7: the shell page is public and carries no data; everything is fetched after sign-in
  * (Authorization Code + PKCE S256 with the realm's public client `svc-admin`, spec 5).
- * `assetBase` is the module's /assets/ path; the names come from the GUI's manifest.
+ * `assetBase` is the module's /assets/ path; the names come from the GUI's manifest. `nonce` is
+ * fresh for every response (the page is never cached).
  */
-export function shellPage(assetBase: string, manifest: AssetManifest | undefined): AdminReply {
+export function shellPage(assetBase: string, manifest: AssetManifest | undefined, nonce: string): AdminReply {
+  // Keycloak's realm defaults (its own CSP among them) would replace these: the page sends the whole set.
   const headers = {
-    'Content-Security-Policy': contentSecurityPolicy(manifest),
+    'Content-Security-Policy': contentSecurityPolicy(manifest, nonce),
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'X-Robots-Tag': 'none',
+    'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
   };
+  const reply = { contentType: 'text/html; charset=utf-8', headers, ownSecurityHeaders: true };
   if (manifest === undefined) {
     const body = '<main><p role="alert">The GUI is missing from this build of the extension: run <code>scripts/kc.sh build</code>.</p></main>';
-    return { status: 503, contentType: 'text/html; charset=utf-8', body: page('', body), headers };
+    return { ...reply, status: 503, body: page('', body) };
   }
   const asset = (name: string): string => escapeAttribute(assetBase + name);
-  const head = `<link rel="stylesheet" href="${asset(manifest.style)}">\n<script src="${asset(manifest.script)}" defer></script>\n`;
-  return { status: 200, contentType: 'text/html; charset=utf-8', body: page(head, PAGES), headers };
+  const head = `<link rel="stylesheet" href="${asset(manifest.style)}">\n<script src="${asset(manifest.script)}" nonce="${escapeAttribute(nonce)}" defer></script>\n`;
+  return { ...reply, status: 200, body: page(head, PAGES) };
 }

@@ -6,11 +6,14 @@ import { byId, guarded, say } from './dom.js';
 import { loadEvents, wireEvents } from './events-page.js';
 import { wireImport } from './import-page.js';
 import { finishSignIn, startSignIn } from './sign-in.js';
+import { adoptStyleNonce } from './style-nonce.js';
 
 /**
  * The svc-admin GUI (spec 4.7), served from the module's own origin: it talks only to Keycloak
  * (sign-in) and to the module's /api/*.
  */
+adoptStyleNonce();
+
 const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn } as const;
 type Page = keyof typeof PAGES;
 const isPage = (name: string | undefined): name is Page => name !== undefined && name in PAGES;
@@ -24,6 +27,7 @@ function render(): void {
 }
 
 async function open(page: Page): Promise<void> {
+  byId('message').hidden = true;
   for (const name of Object.keys(PAGES)) byId(`page-${name}`).hidden = name !== page;
   for (const link of document.querySelectorAll<HTMLButtonElement>('nav button')) {
     if (link.dataset['page'] === page) link.setAttribute('aria-current', 'page');

@@ -12,9 +12,17 @@ const get = async (path: string, guiManifest: string | undefined) => {
 test('the shell page names the hashed files of the manifest and allows exactly its dmn-js style attributes', async (t) => {
   const reply = await get('/', JSON.stringify(TEST_GUI_MANIFEST));
   t.is(reply.status, 200);
-  t.true(reply.body.includes('<script src="/realms/wifi/svc-admin/assets/gui-TESTJS01.js" defer></script>'));
+  const nonce = /<script src="\/realms\/wifi\/svc-admin\/assets\/gui-TESTJS01\.js" nonce="([0-9a-f]{32})" defer><\/script>/.exec(reply.body)?.[1];
+  t.truthy(nonce);
   t.true(reply.body.includes('<link rel="stylesheet" href="/realms/wifi/svc-admin/assets/gui-TESTCSS1.css">'));
-  t.regex(reply.headers?.['Content-Security-Policy'] ?? '', /style-src 'self' 'unsafe-hashes' 'sha256-47DEQpj8HBSa\+\/TImW\+5JCeuQeRkm5NMpJWZG3hSuFU='/);
+  t.true(reply.ownSecurityHeaders);
+  t.true((reply.headers?.['Content-Security-Policy'] ?? '').includes(`style-src 'self' 'nonce-${nonce}' 'unsafe-hashes' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='`));
+});
+
+test('every shell page gets a fresh nonce', async (t) => {
+  const manifest = JSON.stringify(TEST_GUI_MANIFEST);
+  const [one, two] = await Promise.all([get('/', manifest), get('/', manifest)]);
+  t.not(one.headers?.['Content-Security-Policy'], two.headers?.['Content-Security-Policy']);
 });
 
 test('an asset reply names the file for the host to stream and carries no body of its own', async (t) => {

@@ -27,6 +27,7 @@ export function guiContract(test: TestFn, driver: () => Promise<Driver>): void {
     t.regex(csp, /script-src 'self'(;|$)/);
     t.regex(csp, /connect-src 'self'(;|$)/);
     t.regex(csp, /frame-ancestors 'none'/);
+    t.is(header(reply, 'X-Frame-Options'), 'DENY');
     t.false(csp.includes("'unsafe-inline'"), 'no inline script or style wholesale');
     t.false(/https?:|\*/.test(csp), 'no other origin');
     t.false(/<script>|<style>|\sstyle="|\son[a-z]+="/.test(String(reply.body)), 'nothing inline the policy would have to allow');

@@ -12,6 +12,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
+import org.keycloak.headers.SecurityHeadersProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.representations.AccessToken;
 import org.keycloak.services.managers.AppAuthManager;
@@ -102,6 +103,11 @@ public final class SvcAdminResource {
         }
         if (Boolean.TRUE.equals(reply.get("rollback"))) {
             session.getTransactionManager().setRollbackOnly();
+        }
+        // The script sent a complete set of security headers (its own Content-Security-Policy):
+        // Keycloak's realm defaults would overwrite them.
+        if (Boolean.TRUE.equals(reply.get("ownSecurityHeaders"))) {
+            session.getProvider(SecurityHeadersProvider.class).options().skipHeaders();
         }
         // An asset reply names a GUI file the script chose; only its bytes come from here.
         Object asset = reply.get("asset");
