@@ -1,7 +1,8 @@
 // The esbuild bundles that run outside Node, with their options written once: the extension
 // Keycloak loads into GraalJS (`npm run bundle:kc`, run by `scripts/kc.sh build`), and the DMN
 // engine on its own as the same neutral build (its bundle test and bench:dmn). The portal's
-// browser bundle targets browsers and lives with the UI (services/portal/ui/bundle.ts).
+// browser bundle and svc-admin's GUI bundle target browsers and live with their pages
+// (services/portal/ui/bundle.ts, kc-extension/svc-admin/gui/bundle.ts).
 import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keycloak runtime for the Wi-Fi platform (kc-extension/README.md).
-#   scripts/kc.sh build   fetch the pinned distribution once, bundle kc-extension/, build spi-wrapper/,
-#                         install the providers and run Keycloak's own `kc.sh build`
+#   scripts/kc.sh build   fetch the pinned distribution once, bundle kc-extension/ and the svc-admin GUI,
+#                         build spi-wrapper/, install the providers and run Keycloak's own `kc.sh build`
 #   scripts/kc.sh start   start-dev on the file database with realm-export.json imported, in the
 #                         background; waits until /realms/wifi answers. --fresh (or KC_FRESH=1) drops
 #                         the database first.
@@ -41,7 +41,9 @@ fetch_distribution() {
 install_providers() {
   local target="$ROOT/.cache/spi-wrapper/target" wanted=() jar
   if [ "$WITH_EXTENSION" = "1" ]; then
-    (cd "$ROOT" && npm run --silent bundle:kc)
+    (cd "$ROOT" && npm run --silent bundle:kc && npm run --silent bundle:kc-gui)
+    # Hashed GUI files of earlier builds must not linger in the jar.
+    rm -rf "$target/classes/svc-admin-assets"
     mvn_quiet package
     wanted=("$target/wifi-kc-extension.jar" "$target"/providers/*.jar)
   fi

@@ -34,6 +34,16 @@ export interface AdminReply {
   headers?: Record<string, string>;
   /** Ask the host to roll back everything this request wrote to Keycloak. */
   rollback?: boolean;
+  /** `headers` hold a complete set of security headers: the host must not add or replace any (Keycloak's realm defaults). */
+  ownSecurityHeaders?: boolean;
+  /** Answer with this file of the GUI's assets (packed in the extension jar) instead of `body`. */
+  asset?: string;
+}
+
+/** The GUI's built files travel in the extension jar; the module decides which names it serves. */
+export interface GuiAssets {
+  /** `manifest.json` written by svc-admin/gui/bundle.ts; undefined when the jar has no GUI. */
+  manifestJson(): string | undefined;
 }
 
 export interface AdminUser {
@@ -108,6 +118,7 @@ export interface AdminHost {
   memory: AdminMemory;
   http: AdminHttp;
   models: ModelFolder;
+  assets: GuiAssets;
   newUuid(): string;
   nowMs(): number;
   log(level: 'error' | 'warn' | 'info' | 'debug', message: string): void;

@@ -33,6 +33,7 @@ export interface JavaAdminHost {
   modelFiles(): string;
   modelRead(file: string): string | null;
   modelWrite(file: string, content: string): boolean;
+  assetManifest(): string | null;
   newUuid(): string;
   nowMs(): number;
   log(level: string, message: string): void;
@@ -90,6 +91,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       read: (file) => orUndefined(raw.modelRead(file)),
       write: (file, content) => raw.modelWrite(file, content),
     },
+    assets: { manifestJson: () => orUndefined(raw.assetManifest()) },
     newUuid: () => raw.newUuid(),
     nowMs: () => raw.nowMs(),
     log: (level, message) => raw.log(level, message),

@@ -1,4 +1,5 @@
 import type { AdminHost, AdminReply } from '../host/admin-host.js';
+import { assetManifest, assetReply } from './assets.js';
 import { authorize } from './authorize.js';
 import { deleteRoute, listRoute, putRoute } from './companies.js';
 import { evaluateRoute, getModelRoute, listModelsRoute, putModelRoute } from './dmn-routes.js';
@@ -6,7 +7,7 @@ import type { AdminContext, RouteResult } from './context.js';
 import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
-import { SHELL_PAGE } from './shell-page.js';
+import { shellPage } from './shell-page.js';
 import { webhookRoute } from './webhook.js';
 import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error.js';
 
@@ -17,6 +18,7 @@ interface Route {
 }
 
 const SEGMENT = '([^/]+)';
+const ASSET = new RegExp(`^/assets/${SEGMENT}$`);
 const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/companies$/, handle: listRoute },
   { method: 'PUT', pattern: new RegExp(`^/api/companies/${SEGMENT}$`), handle: putRoute },
@@ -50,7 +52,7 @@ function route(context: AdminContext): RouteResult | Promise<RouteResult> {
 export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminReply> {
   const { method, path } = host.request;
   if (method === 'GET' && (path === '/' || path === '')) {
-    return { status: 200, contentType: 'text/html; charset=utf-8', body: SHELL_PAGE };
+    return shellPage(`/realms/${encodeURIComponent(host.realm.name)}/svc-admin/assets/`, assetManifest(host), host.newUuid().replace(/-/g, ''));
   }
   const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
   const finish = (result: RouteResult): AdminReply => {
@@ -63,6 +65,9 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
     return { ...errorReply(new AdminError('INTERNAL_ERROR'), context.correlationId, host.nowMs()), rollback: true };
   };
   try {
+    // The GUI's files are public like the shell page: they carry no data (spec 4.7).
+    const asset = ASSET.exec(path);
+    if (method === 'GET' && asset !== null) return assetReply(host, asset[1] ?? '');
     const result = route(context);
     return result instanceof Promise ? result.then(finish, fail) : finish(result);
   } catch (error) {

@@ -1,24 +1,47 @@
-import { GUI_SCRIPT } from './gui-script.js';
+import type { AdminReply } from '../host/admin-host.js';
+import type { AssetManifest } from './assets.js';
 
-// spec 4.7: the shell page is public and carries no data; everything is fetched after sign-in
-// (Authorization Code + PKCE S256 with the realm's public client `svc-admin`, spec 5).
-export const SHELL_PAGE = `<!doctype html>
+/**
+ * Only the module's own origin: scripts and style sheets are files under /assets/, nothing is
+ * inline. Two narrow exceptions for styles, both from dmn-js: the one `<style>` element
+ * CodeMirror writes carries this response's nonce (gui/style-nonce.ts), and 'unsafe-hashes' with
+ * the listed hashes lets exactly the style attributes dmn-js writes as markup through
+ * (gui/inline-styles.ts). Styles set from script (CSSOM) need no exception.
+ */
+export function contentSecurityPolicy(manifest: AssetManifest | undefined, nonce: string): string {
+  const hashes = (manifest?.styleHashes ?? []).map((hash) => ` '${hash}'`).join('');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'${hashes === '' ? '' : ` 'unsafe-hashes'${hashes}`}`,
+    "font-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const escapeAttribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function page(head: string, body: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Member-company module</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font-family:system-ui,sans-serif;margin:0;color:#1b1b1b}header{background:#23395d;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:center}
-header h1{font-size:1.1rem;margin:0;flex:1}nav button{margin-right:.3rem}main{padding:1rem}table{border-collapse:collapse;margin:.5rem 0}
-td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left;font-size:.9rem}label{display:block;margin:.3rem 0}
-#message{padding:.5rem;margin:.5rem 0;border-radius:4px}#message.error{background:#fde2e2;border:1px solid #b00}#message.ok{background:#e2f5e2;border:1px solid #070}
-textarea{width:100%;font-family:monospace}section[hidden]{display:none}button:focus,input:focus,select:focus,textarea:focus{outline:3px solid #f7b500}
-</style></head>
+${head}</head>
 <body>
-<header><h1>Member-company module</h1><span id="who"></span><button id="signin" type="button">Sign in</button><button id="signout" type="button" hidden>Sign out</button></header>
-<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button></nav>
+<header><h1>Member-company module</h1><button id="signin" type="button">Sign in</button><button id="signout" type="button" hidden>Sign out</button></header>
+${body}
+</body></html>
+`;
+}
+
+const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button></nav>
 <main id="svc-admin">
 <div id="message" role="alert" aria-live="assertive" hidden></div>
-<section id="page-companies" hidden><h2>Companies</h2><table id="companies"></table>
+<section id="page-companies" hidden><h2>Companies</h2><table id="companies" class="plain"></table>
 <form id="company-form"><fieldset><legend>Add or replace a company</legend>
 <label>Code <input name="code" required pattern="[A-Z0-9-]{2,24}"></label><label>Name <input name="name" required></label>
 <label><input type="checkbox" name="enabled"> Enabled</label><label>HR endpoint <input name="hrEndpoint" type="url"></label>
@@ -28,14 +51,43 @@ textarea{width:100%;font-family:monospace}section[hidden]{display:none}button:fo
 <section id="page-import" hidden><h2>Import employees</h2>
 <label>Company <select id="import-company"></select></label><label>CSV file (header: employeeId,citizenId,email,fullName) <input id="import-file" type="file" accept=".csv,text/csv"></label>
 <button id="import-preview" type="button">Preview</button> <button id="import-commit" type="button" disabled>Commit</button>
-<p id="import-counts"></p><table id="import-outcomes"></table></section>
-<section id="page-events" hidden><h2>Event log</h2><button id="events-refresh" type="button">Refresh</button><table id="events"></table></section>
-<section id="page-dmn" hidden><h2>Decision tables</h2><label>Model <select id="dmn-model"></select></label>
-<label>Document (DMN 1.3 XML) <textarea id="dmn-xml" rows="18"></textarea></label><button id="dmn-save" type="button">Save and reload</button>
-<h3>Evaluate</h3><label>Decision <input id="dmn-decision" value="WifiEntitlement"></label>
-<label>Inputs (JSON) <textarea id="dmn-inputs" rows="4">{"userType":"EMPLOYEE","employeeVerified":true,"company":"MEMBER_A"}</textarea></label>
-<button id="dmn-evaluate" type="button">Evaluate</button><pre id="dmn-result"></pre></section>
-</main>
-<script>${GUI_SCRIPT}</script>
-</body></html>
-`;
+<p id="import-counts"></p><table id="import-outcomes" class="plain"></table></section>
+<section id="page-events" hidden><h2>Event log</h2><button id="events-refresh" type="button">Refresh</button><table id="events" class="plain"></table></section>
+<section id="page-dmn" hidden><h2>Decision tables</h2>
+<div class="row"><label>Model <select id="dmn-model"></select></label><label>Decision table <select id="dmn-view"></select></label></div>
+<div id="dmn-tabs" role="tablist" aria-label="Editor"><button type="button" role="tab" id="dmn-tab-table" aria-controls="dmn-panel-table" aria-selected="true">Table</button><button type="button" role="tab" id="dmn-tab-source" aria-controls="dmn-panel-source" aria-selected="false" tabindex="-1">Source (XML)</button></div>
+<div id="dmn-panel-table" role="tabpanel" aria-labelledby="dmn-tab-table"><div id="dmn-editor" class="dmn-editor"></div></div>
+<div id="dmn-panel-source" role="tabpanel" aria-labelledby="dmn-tab-source" hidden><label>Document (DMN 1.3 XML) <textarea id="dmn-xml" rows="18" spellcheck="false"></textarea></label></div>
+<p id="dmn-state" aria-live="polite">No unsaved changes.</p>
+<button id="dmn-save" type="button">Save and reload</button> <button id="dmn-revert" type="button">Discard changes</button>
+<h3>Evaluate (the saved model)</h3><label>Decision <select id="dmn-decision"></select></label>
+<label>Inputs (JSON object) <textarea id="dmn-inputs" rows="6" spellcheck="false">{"userType":"EMPLOYEE","employeeVerified":true,"company":"MEMBER_A"}</textarea></label>
+<button id="dmn-evaluate" type="button">Evaluate</button><pre id="dmn-result" aria-live="polite"></pre></section>
+</main>`;
+
+/**
+ * spec 4.7: the shell page is public and carries no data; everything is fetched after sign-in
+ * (Authorization Code + PKCE S256 with the realm's public client `svc-admin`, spec 5).
+ * `assetBase` is the module's /assets/ path; the names come from the GUI's manifest. `nonce` is
+ * fresh for every response (the page is never cached).
+ */
+export function shellPage(assetBase: string, manifest: AssetManifest | undefined, nonce: string): AdminReply {
+  // Keycloak's realm defaults (its own CSP among them) would replace these: the page sends the whole set.
+  const headers = {
+    'Content-Security-Policy': contentSecurityPolicy(manifest, nonce),
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'X-Robots-Tag': 'none',
+    'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  };
+  const reply = { contentType: 'text/html; charset=utf-8', headers, ownSecurityHeaders: true };
+  if (manifest === undefined) {
+    const body = '<main><p role="alert">The GUI is missing from this build of the extension: run <code>scripts/kc.sh build</code>.</p></main>';
+    return { ...reply, status: 503, body: page('', body) };
+  }
+  const asset = (name: string): string => escapeAttribute(assetBase + name);
+  const head = `<link rel="stylesheet" href="${asset(manifest.style)}">\n<script src="${asset(manifest.script)}" nonce="${escapeAttribute(nonce)}" defer></script>\n`;
+  return { ...reply, status: 200, body: page(head, PAGES) };
+}

@@ -27,6 +27,12 @@ test('the shipped bundle uses no Node module and no require', (t) => {
   t.false(/\brequire\(|from ['"]node:|process\.env/.test(unguarded));
 });
 
+test('the GraalJS bundle carries none of the browser GUI (dmn-js is served as files, not loaded by GraalJS)', (t) => {
+  const bundle = shippedBundle();
+  for (const marker of ['dmn-decision-table-container', 'bjs-powered-by', 'createVNode', 'EditorView']) t.false(bundle.includes(marker), marker);
+  t.true(bundle.length < 2_000_000, `${bundle.length} characters`);
+});
+
 test('the bundle exposes authenticateEmployee and handleAdmin on WifiExtension', async (t) => {
   const bundle = loadBundle();
   t.is(typeof bundle['authenticateEmployee'], 'function');

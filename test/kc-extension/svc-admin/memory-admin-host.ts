@@ -18,6 +18,8 @@ export interface MemoryRealm {
   tokens: Map<string, VerifiedToken>;
   http: { get(url: string, timeoutMs: number): GetResult; postJson(url: string, body: string, timeoutMs: number): PostResult };
   files: Map<string, string>;
+  /** The GUI's manifest.json as the jar would carry it; undefined: a jar built without the GUI. */
+  guiManifest: string | undefined;
   logs: string[];
   clockMs: number;
 }
@@ -34,6 +36,7 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     tokens: new Map(),
     http: { get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }), postJson: () => ({ failure: 'unreachable' }) },
     files: new Map(),
+    guiManifest: undefined,
     logs: [],
     clockMs: Date.now(),
   };
@@ -139,6 +142,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         return true;
       },
     },
+    assets: { manifestJson: () => realm.guiManifest },
     newUuid: () => randomUUID(),
     nowMs: () => realm.clockMs,
     log: (_level, message) => void realm.logs.push(message),

@@ -5,6 +5,13 @@ import type { Driver } from './contract/driver.js';
 import { memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
 
 const HEALTHY = 'http://healthy.test';
+/** A GUI manifest as svc-admin/gui/bundle.ts writes it (the files themselves are the jar's). */
+export const TEST_GUI_MANIFEST = {
+  script: 'gui-TESTJS01.js',
+  style: 'gui-TESTCSS1.css',
+  files: ['dmn-TESTFONT.woff2', 'gui-TESTCSS1.css', 'gui-TESTJS01.js'],
+  styleHashes: ['sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='],
+};
 const DEAD = 'http://dead.test';
 
 /** A Driver over the in-memory host (one realm per driver). */
@@ -14,6 +21,7 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   realm.tokens.set('master', { realm: 'master', subject: randomUUID(), username: 'admin', clientId: 'admin-cli', clientRoles: { 'realm-management': ['manage-users'] } });
   const decisionUrl = 'http://decision.test';
   realm.store.set('decisionUrl', decisionUrl);
+  realm.guiManifest = JSON.stringify(TEST_GUI_MANIFEST);
   realm.files.set('WifiEntitlement.dmn', readFileSync('dmn/models/WifiEntitlement.dmn', 'utf8'));
   realm.http.postJson = (url) => (url.startsWith(decisionUrl) ? { status: 200, body: '{"reloaded":true}' } : { failure: 'unreachable' });
   realm.http.get = (url) => (url.startsWith(HEALTHY) ? { status: 200, ms: 3 } : { failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 2 });
@@ -29,7 +37,7 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
       const headers = { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) };
       const reply = await handleAdminRequest(memoryHost(realm, { ...request, headers }));
       const body: unknown = reply.contentType.startsWith('application/json') ? JSON.parse(reply.body) : reply.body;
-      return { status: reply.status, body, headers: reply.headers ?? {} };
+      return { status: reply.status, body, headers: { 'Content-Type': reply.contentType, ...reply.headers } };
     },
     createEmployee: async (employeeRef, company) => {
       const id = randomUUID();

@@ -282,6 +282,14 @@ public final class AdminHostFacade {
         }
     }
 
+    // --- GUI assets ---
+
+    /** manifest.json of the GUI's built files (svc-admin/gui/bundle.ts), or null when the jar has none. */
+    @HostAccess.Export
+    public String assetManifest() {
+        return GuiAssets.manifest();
+    }
+
     private String completed;
 
     /** An asynchronous reply (DMN routes) arrives here once its promise has settled. */

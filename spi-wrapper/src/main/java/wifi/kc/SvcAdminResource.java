@@ -12,6 +12,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
+import org.keycloak.headers.SecurityHeadersProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.representations.AccessToken;
 import org.keycloak.services.managers.AppAuthManager;
@@ -103,9 +104,16 @@ public final class SvcAdminResource {
         if (Boolean.TRUE.equals(reply.get("rollback"))) {
             session.getTransactionManager().setRollbackOnly();
         }
+        // The script sent a complete set of security headers (its own Content-Security-Policy):
+        // Keycloak's realm defaults would overwrite them.
+        if (Boolean.TRUE.equals(reply.get("ownSecurityHeaders"))) {
+            session.getProvider(SecurityHeadersProvider.class).options().skipHeaders();
+        }
+        // An asset reply names a GUI file the script chose; only its bytes come from here.
+        Object asset = reply.get("asset");
         Response.ResponseBuilder response = Response.status(((Number) reply.get("status")).intValue())
                 .type((String) reply.get("contentType"))
-                .entity(reply.get("body"));
+                .entity(asset instanceof String name ? GuiAssets.bytes(name) : reply.get("body"));
         @SuppressWarnings("unchecked")
         Map<String, Object> extra = (Map<String, Object>) reply.getOrDefault("headers", Map.of());
         extra.forEach((name, value) -> response.header(name, value));
