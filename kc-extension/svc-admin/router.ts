@@ -1,3 +1,4 @@
+import { acceptCorrelationId, CORRELATION_HEADER } from '../../contract/index.js';
 import type { AdminHost, AdminReply } from '../host/admin-host.js';
 import { authorize } from './authorize.js';
 import { deleteRoute, listRoute, putRoute } from './companies.js';
@@ -8,7 +9,7 @@ import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { SHELL_PAGE } from './shell-page.js';
 import { webhookRoute } from './webhook.js';
-import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error.js';
+import { AdminError, errorReply, jsonReply } from './wire-error.js';
 
 interface Route {
   method: string;
@@ -52,7 +53,7 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
   if (method === 'GET' && (path === '/' || path === '')) {
     return { status: 200, contentType: 'text/html; charset=utf-8', body: SHELL_PAGE };
   }
-  const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
+  const context: AdminContext = { host, correlationId: acceptCorrelationId(host.request.header(CORRELATION_HEADER), () => host.newUuid()) };
   const finish = (result: RouteResult): AdminReply => {
     const reply = jsonReply(result.status, result.body, context.correlationId);
     return result.rollback === true ? { ...reply, rollback: true } : reply;
