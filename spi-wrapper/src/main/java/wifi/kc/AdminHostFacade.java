@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
+import org.keycloak.connections.jpa.JpaConnectionProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
@@ -191,16 +193,11 @@ public final class AdminHostFacade {
                 .limit(max).map(AdminHostFacade::view).collect(Collectors.toCollection(ArrayList::new)));
     }
 
+    /** Bulk look-up of the member import: JSON {attributes: {name: [values]}, usernames, emails} in, user views out. */
     @HostAccess.Export
-    public String findUserByUsername(String username) {
-        UserModel user = session.users().getUserByUsername(realm, username);
-        return user == null ? null : Json.write(view(user));
-    }
-
-    @HostAccess.Export
-    public String findUserByEmail(String email) {
-        UserModel user = session.users().getUserByEmail(realm, email);
-        return user == null ? null : Json.write(view(user));
+    public String findUsersByKeys(String keysJson) {
+        EntityManager em = session.getProvider(JpaConnectionProvider.class).getEntityManager();
+        return Json.write(new UserLookup(em, realm.getId()).findByKeys(Json.readObject(keysJson)));
     }
 
     @HostAccess.Export
@@ -308,15 +305,7 @@ public final class AdminHostFacade {
 
     private static Map<String, Object> view(UserModel user) {
         Map<String, Object> attributes = new LinkedHashMap<>();
-        for (String name : List.of("user_type", "employee_verified", "employee_ref", "company", "cccd_link")) {
-            attributes.put(name, user.getFirstAttribute(name));
-        }
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", user.getId());
-        view.put("username", user.getUsername());
-        view.put("email", user.getEmail());
-        view.put("enabled", user.isEnabled());
-        view.put("attributes", attributes);
-        return view;
+        UserLookup.VIEW_ATTRIBUTES.forEach(name -> attributes.put(name, user.getFirstAttribute(name)));
+        return UserLookup.view(user.getId(), user.getUsername(), user.getEmail(), user.isEnabled(), attributes);
     }
 }
