@@ -196,8 +196,12 @@ public final class AdminHostFacade {
     /** Bulk look-up of the member import: JSON {attributes: {name: [values]}, usernames, emails} in, user views out. */
     @HostAccess.Export
     public String findUsersByKeys(String keysJson) {
+        return Json.write(userLookup().findByKeys(Json.readObject(keysJson)));
+    }
+
+    private UserLookup userLookup() {
         EntityManager em = session.getProvider(JpaConnectionProvider.class).getEntityManager();
-        return Json.write(new UserLookup(em, realm.getId()).findByKeys(Json.readObject(keysJson)));
+        return new UserLookup(em, realm.getId());
     }
 
     @HostAccess.Export
@@ -208,12 +212,15 @@ public final class AdminHostFacade {
             user.setEmail(email);
         }
         setAll(user, attributesJson);
-        return Json.write(view(user));
+        String view = Json.write(view(user));
+        userLookup().release(user.getId());
+        return view;
     }
 
     @HostAccess.Export
     public void setUserAttributes(String userId, String attributesJson) {
         setAll(requireUser(userId), attributesJson);
+        userLookup().release(userId);
     }
 
     @HostAccess.Export
