@@ -2,11 +2,13 @@
  * Bundle entry (esbuild IIFE, global `WifiExtension`): the functions spi-wrapper's JsRuntime
  * calls. Each takes the raw Java facade and returns a JSON string.
  */
+import { acceptCorrelationId } from '../contract/index.js';
 import { authenticateEmployee as authenticate } from './employee-auth/authenticate.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
 import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
 import { handleAdminRequest } from './svc-admin/router.js';
+import { AdminError, errorReply } from './svc-admin/wire-error.js';
 
 export function authenticateEmployee(raw: JavaAuthHost): string {
   return outcomeToJava(authenticate(adaptAuthHost(raw)));
@@ -21,6 +23,17 @@ export function handleAdmin(raw: JavaAdminHost): string {
   if (!(reply instanceof Promise)) return replyToJava(reply);
   void reply.then((done) => raw.complete(replyToJava(done)));
   return '';
+}
+
+/**
+ * The svc-admin reply Java sends when a request failed outside the module's own error handling
+ * (the facade, the script call or the reply broke): the spec 2.2 INTERNAL_ERROR body from the
+ * wire contract, under the caller's correlation id when it has the agreed shape. Takes plain
+ * values only, so it works when the request's facade is what failed.
+ */
+export function internalErrorReply(givenCorrelationId: string | null, newUuid: string, nowMs: number): string {
+  const correlationId = acceptCorrelationId(givenCorrelationId, () => newUuid);
+  return replyToJava({ ...errorReply(new AdminError('INTERNAL_ERROR'), correlationId, nowMs), rollback: true });
 }
 
 /** Runs the authenticator `rounds` times against an in-memory host (start-up warm-up). */

@@ -54,10 +54,18 @@ export interface AdminUser {
   attributes: Record<string, string | undefined>;
 }
 
+/** Keys looked up at once (usernames and emails as Keycloak stores them: lower-case). */
+export interface UserKeys {
+  /** attribute name to the values wanted */
+  attributes: Record<string, string[]>;
+  usernames: string[];
+  emails: string[];
+}
+
 export interface AdminUsers {
+  /** Every user carrying any of the keys, each once, in no set order (a few bulk queries). */
+  findByKeys(keys: UserKeys): AdminUser[];
   findByAttribute(name: string, value: string, max: number): AdminUser[];
-  findByUsername(username: string): AdminUser | undefined;
-  findByEmail(email: string): AdminUser | undefined;
   create(username: string, email: string | undefined, attributes: Record<string, string>): AdminUser;
   setAttributes(userId: string, attributes: Record<string, string>): void;
   setEnabled(userId: string, enabled: boolean): void;

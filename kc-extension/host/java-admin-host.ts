@@ -21,9 +21,8 @@ export interface JavaAdminHost {
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
   rememberId(window: string, id: string, capacity: number): boolean;
+  findUsersByKeys(keysJson: string): string;
   findUsersByAttribute(name: string, value: string, max: number): string;
-  findUserByUsername(username: string): string | null;
-  findUserByEmail(email: string): string | null;
   createUser(username: string, email: string | null, attributesJson: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
   setUserEnabled(userId: string, enabled: boolean): void;
@@ -63,9 +62,8 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       list: (prefix) => JSON.parse(raw.storeList(prefix)) as Record<string, string>,
     },
     users: {
+      findByKeys: (keys) => JSON.parse(raw.findUsersByKeys(JSON.stringify(keys))) as AdminUser[],
       findByAttribute: (name, value, max) => JSON.parse(raw.findUsersByAttribute(name, value, max)) as AdminUser[],
-      findByUsername: (username) => user(raw.findUserByUsername(username)),
-      findByEmail: (email) => user(raw.findUserByEmail(email)),
       create: (username, email, attributes) => user(raw.createUser(username, email ?? null, JSON.stringify(attributes)))!,
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),

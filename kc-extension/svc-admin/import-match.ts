@@ -1,4 +1,5 @@
-import type { AdminHost, AdminUser } from '../host/admin-host.js';
+import type { AdminUser } from '../host/admin-host.js';
+import type { UserIndex } from './import-index.js';
 import type { ImportAction, ImportOutcome } from './import-schemas.js';
 
 /** A validated row after hashing: the raw citizen number is already gone (spec 4.7 rule 2). */
@@ -7,6 +8,8 @@ export interface PreparedRow {
   employeeRef: string | undefined;
   email: string | undefined;
   cccdLink: string | undefined;
+  /** The username a CREATE takes (spec 4.7 rule 3). */
+  username: string;
 }
 
 export interface Decision {
@@ -15,14 +18,15 @@ export interface Decision {
   user: AdminUser | undefined;
 }
 
-const single = (users: AdminUser[]): AdminUser | undefined => users[0];
-
 /**
  * spec 3.4 match order: CCCD link, employee_ref, email, create. A match whose user carries a
  * different reference (or a different CCCD link) is a CONFLICT naming the existing reference;
- * nothing is overwritten (spec 4.7 rule 4).
+ * nothing is overwritten (spec 4.7 rule 4). So is a key carried by several accounts, or a CCCD
+ * link and a reference held by two different accounts (spec 7 CONFLICT: more than one user
+ * matches): linking would leave two accounts with one `employee_ref`, which the employee flow
+ * refuses as IDENTITY_LINK_CONFLICT.
  */
-export function decide(host: AdminHost, row: PreparedRow): Decision {
+export function decide(index: UserIndex, row: PreparedRow): Decision {
   const base = { line: row.line, ...(row.employeeRef && { employeeRef: row.employeeRef }), ...(row.email && { email: row.email }) };
   const linked = (action: ImportAction, user: AdminUser, note?: string): Decision => ({
     outcome: { ...base, action, username: user.username, matchedUserId: user.id, ...(note && { note }) },
@@ -41,30 +45,34 @@ export function decide(host: AdminHost, row: PreparedRow): Decision {
     return existing !== undefined && row.cccdLink !== undefined && existing !== row.cccdLink;
   };
 
-  const byCccd = row.cccdLink === undefined ? undefined : single(host.users.findByAttribute('cccd_link', row.cccdLink, 1));
+  const linkedUsers = row.cccdLink === undefined ? [] : index.carrying('cccd_link', row.cccdLink);
+  const refUsers = row.employeeRef === undefined ? [] : index.carrying('employee_ref', row.employeeRef);
+  if (linkedUsers.length > 1) return conflict(linkedUsers[0]!, `citizen number is linked to ${linkedUsers.length} accounts`);
+  if (refUsers.length > 1) return conflict(refUsers[0]!, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
+  const [byCccd] = linkedUsers;
+  const [byRef] = refUsers;
   if (byCccd !== undefined) {
     if (otherRef(byCccd)) return conflict(byCccd, `citizen number is linked to employee_ref ${byCccd.attributes['employee_ref']}`);
+    if (byRef !== undefined && byRef.id !== byCccd.id) return conflict(byCccd, `citizen number and employee_ref ${row.employeeRef} belong to different accounts`);
     return linked('LINK_BY_CCCD', byCccd);
   }
-  const byRef = row.employeeRef === undefined ? undefined : single(host.users.findByAttribute('employee_ref', row.employeeRef, 1));
   if (byRef !== undefined) {
     if (otherLink(byRef)) return conflict(byRef, `employee_ref ${row.employeeRef} is linked to another citizen number`);
     return linked('LINK_BY_EMPLOYEE_REF', byRef);
   }
-  const byEmail = row.email === undefined ? undefined : host.users.findByEmail(row.email);
+  const byEmail = row.email === undefined ? undefined : index.byEmail(row.email);
   if (byEmail !== undefined) {
     if (otherRef(byEmail)) return conflict(byEmail, `email belongs to employee_ref ${byEmail.attributes['employee_ref']}`);
     if (otherLink(byEmail)) return conflict(byEmail, 'email belongs to an account linked to another citizen number');
     return linked('LINK_BY_EMAIL', byEmail, 'matched by email only: flagged for review');
   }
-  const username = newUsername(host, row);
-  const taken = host.users.findByUsername(username);
+  const taken = index.byUsername(row.username);
   if (taken !== undefined) return conflict(taken, `username ${taken.username} is held by an account with employee_ref ${taken.attributes['employee_ref'] ?? '(none)'}`);
-  return { outcome: { ...base, action: 'CREATE', username }, user: undefined };
+  return { outcome: { ...base, action: 'CREATE', username: row.username }, user: undefined };
 }
 
 /** spec 4.7 rule 3: `emp-<number>`, or the email where the realm uses email as username. */
-export function newUsername(host: AdminHost, row: PreparedRow): string {
-  if ((host.realm.emailAsUsername || row.employeeRef === undefined) && row.email !== undefined) return row.email.toLowerCase();
-  return `emp-${row.employeeRef!.toLowerCase()}`;
+export function newUsername(emailAsUsername: boolean, employeeRef: string | undefined, email: string | undefined): string {
+  if ((emailAsUsername || employeeRef === undefined) && email !== undefined) return email.toLowerCase();
+  return `emp-${employeeRef!.toLowerCase()}`;
 }

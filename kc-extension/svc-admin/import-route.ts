@@ -1,8 +1,10 @@
+import type { AdminUser } from '../host/admin-host.js';
 import type { AdminContext, RouteResult } from './context.js';
 import { isoNow, ok } from './context.js';
 import { readCompany } from './company-store.js';
 import { logEvent } from './event-log.js';
-import { decide, type PreparedRow } from './import-match.js';
+import { decide, newUsername, type Decision, type PreparedRow } from './import-match.js';
+import { loadUserIndex } from './import-index.js';
 import { CITIZEN_ID, IMPORT_ACTIONS, ImportRequest, ImportRow, MAX_IMPORT_ROWS, type ImportOutcome } from './import-schemas.js';
 import { describeIssue, readBody } from './read-body.js';
 import { AdminError } from './wire-error.js';
@@ -28,15 +30,10 @@ export function importRoute(context: AdminContext): RouteResult {
   const rows = request.rows.map((raw, index) => prepare(context, raw, index + 1, salt));
 
   const importedAt = isoNow(context);
+  const index = loadUserIndex(context.host.users, rows);
   const outcomes: ImportOutcome[] = rows.map((row) => {
-    const decision = decide(context.host, row);
-    if (mode === 'commit' && decision.outcome.action !== 'CONFLICT') {
-      const attributes: Record<string, string> = { user_type: 'EMPLOYEE', company: request.company, imported_at: importedAt };
-      if (row.employeeRef !== undefined) attributes['employee_ref'] = row.employeeRef;
-      if (row.cccdLink !== undefined) attributes['cccd_link'] = row.cccdLink;
-      if (decision.user === undefined) context.host.users.create(decision.outcome.username!, row.email, attributes);
-      else context.host.users.setAttributes(decision.user.id, attributes);
-    }
+    const decision = decide(index, row);
+    if (mode === 'commit' && decision.outcome.action !== 'CONFLICT') index.record(write(context, row, decision, { company: request.company, importedAt }));
     return decision.outcome;
   });
 
@@ -44,6 +41,16 @@ export function importRoute(context: AdminContext): RouteResult {
   const MODE = mode === 'commit' ? 'COMMIT' : 'PREVIEW';
   logEvent(context, { company: request.company, type: `IMPORT_${MODE}`, outcome: 'DONE', detail: `${rows.length} rows`, payload: { total: rows.length, counts } });
   return ok({ mode: MODE, company: request.company, total: rows.length, counts, outcomes });
+}
+
+/** Writes one row (spec 4.7 rule 2) and answers the account as it now is. */
+function write(context: AdminContext, row: PreparedRow, decision: Decision, stamp: { company: string; importedAt: string }): AdminUser {
+  const attributes: Record<string, string> = { user_type: 'EMPLOYEE', company: stamp.company, imported_at: stamp.importedAt };
+  if (row.employeeRef !== undefined) attributes['employee_ref'] = row.employeeRef;
+  if (row.cccdLink !== undefined) attributes['cccd_link'] = row.cccdLink;
+  if (decision.user === undefined) return context.host.users.create(decision.outcome.username!, row.email, attributes);
+  context.host.users.setAttributes(decision.user.id, attributes);
+  return { ...decision.user, attributes: { ...decision.user.attributes, ...attributes } };
 }
 
 /** The salt, or undefined in a preview before the first commit (then no user can carry a link yet). */
@@ -63,5 +70,6 @@ function prepare(context: AdminContext, raw: unknown, line: number, salt: string
   if (employeeId === undefined && email === undefined) throw new AdminError('INVALID_REQUEST', `line ${line}: needs employeeId or email`);
   const hashable = citizenId !== undefined && CITIZEN_ID.test(citizenId);
   const cccdLink = hashable && salt !== undefined ? context.host.crypto.hmac(salt, citizenId) : undefined;
-  return { line, employeeRef: employeeId, email: email?.toLowerCase(), cccdLink };
+  const lowerEmail = email?.toLowerCase();
+  return { line, employeeRef: employeeId, email: lowerEmail, cccdLink, username: newUsername(context.host.realm.emailAsUsername, employeeId, lowerEmail) };
 }

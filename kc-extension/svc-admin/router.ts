@@ -1,3 +1,4 @@
+import { acceptCorrelationId, CORRELATION_HEADER } from '../../contract/index.js';
 import type { AdminHost, AdminReply } from '../host/admin-host.js';
 import { assetManifest, assetReply } from './assets.js';
 import { authorize } from './authorize.js';
@@ -9,7 +10,7 @@ import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
 import { webhookRoute } from './webhook.js';
-import { AdminError, correlationIdOf, errorReply, jsonReply } from './wire-error.js';
+import { AdminError, errorReply, jsonReply } from './wire-error.js';
 
 interface Route {
   method: string;
@@ -54,7 +55,7 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
   if (method === 'GET' && (path === '/' || path === '')) {
     return shellPage(`/realms/${encodeURIComponent(host.realm.name)}/svc-admin/assets/`, assetManifest(host), host.newUuid().replace(/-/g, ''));
   }
-  const context: AdminContext = { host, correlationId: correlationIdOf(host.request.header('X-Correlation-ID'), () => host.newUuid()) };
+  const context: AdminContext = { host, correlationId: acceptCorrelationId(host.request.header(CORRELATION_HEADER), () => host.newUuid()) };
   const finish = (result: RouteResult): AdminReply => {
     const reply = jsonReply(result.status, result.body, context.correlationId);
     return result.rollback === true ? { ...reply, rollback: true } : reply;

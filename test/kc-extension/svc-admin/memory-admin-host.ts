@@ -89,16 +89,18 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
       list: (prefix) => Object.fromEntries([...realm.store].filter(([key]) => key.startsWith(prefix))),
     },
     users: {
+      findByKeys: (keys) => {
+        const wanted = Object.entries(keys.attributes).map(([name, values]) => [name, new Set(values)] as const);
+        const usernames = new Set(keys.usernames);
+        const emails = new Set(keys.emails);
+        const carries = (user: AdminUser): boolean =>
+          wanted.some(([name, values]) => values.has(user.attributes[name] ?? '')) ||
+          usernames.has(user.username) ||
+          (user.email !== undefined && emails.has(user.email));
+        return [...realm.users.values()].filter(carries).map(copy);
+      },
       findByAttribute: (name, value, max) =>
         [...realm.users.values()].filter((user) => user.attributes[name] === value).slice(0, max).map(copy),
-      findByUsername: (username) => {
-        const found = [...realm.users.values()].find((user) => user.username === username.toLowerCase());
-        return found && copy(found);
-      },
-      findByEmail: (email) => {
-        const found = [...realm.users.values()].find((user) => user.email === email.toLowerCase());
-        return found && copy(found);
-      },
       create: (username, email, attributes) => {
         const user: AdminUser = { id: randomUUID(), username: username.toLowerCase(), email: email?.toLowerCase(), enabled: true, attributes: { ...attributes } };
         realm.users.set(user.id, user);

@@ -89,6 +89,69 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: uniqueId(), citizenId: '12345' }] })), ['CREATE']);
   });
 
+  test('rows of one commit see what earlier rows wrote: a repeated email with another reference and a repeated username are CONFLICT', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const first = uniqueId();
+    const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
+    const rows = [
+      { employeeId: first, email },
+      { employeeId: uniqueId(), email },
+      { employeeId: first.toLowerCase() },
+    ];
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['CREATE', 'CREATE', 'CREATE']);
+    const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows })).body);
+    t.deepEqual(commit.outcomes.map((o) => o.action), ['CREATE', 'CONFLICT', 'CONFLICT']);
+    t.true(commit.outcomes[1]!.note?.includes(first));
+    t.regex(commit.outcomes[2]!.note ?? '', new RegExp(`username emp-${first.toLowerCase()} is held`));
+    t.is(commit.outcomes[1]!.username, `emp-${first.toLowerCase()}`);
+    t.is(commit.outcomes[2]!.matchedUserId, commit.outcomes[1]!.matchedUserId);
+  });
+
+  test('a row whose citizen number and employee_ref match two different accounts is CONFLICT, nothing written', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const number = uniqueNumber();
+    const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
+    await postImport(d, 'commit', { company, rows: [{ email, citizenId: number }] });
+    const ref = uniqueId();
+    const holder = await d.createEmployee(ref, 'OTHER');
+    const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ employeeId: ref, citizenId: number }] })).body);
+    t.like(commit.outcomes[0], { action: 'CONFLICT', username: email });
+    t.regex(commit.outcomes[0]!.note ?? '', /different accounts/);
+    t.like(await d.employee(holder), { attributes: { company: 'OTHER', cccd_link: undefined } });
+  });
+
+  test('an employee_ref carried by two accounts is CONFLICT instead of a guess', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const ref = uniqueId();
+    await d.createEmployee(ref, company);
+    await d.createEmployee(ref, company);
+    const outcome = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ employeeId: ref }] })).body).outcomes[0]!;
+    t.is(outcome.action, 'CONFLICT');
+    t.regex(outcome.note ?? '', /carried by 2 accounts/);
+  });
+
+  test('5000 rows: preview creates all, commit writes all, a second preview links all by CCCD', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const tag = randomUUID().slice(0, 8);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      employeeId: `K${tag}-${i}`,
+      citizenId: String(100_000_000_000 + i * 7919 + Math.floor(Math.random() * 7000)),
+      email: `k-${tag}-${i}@example.com`,
+    }));
+    const counts = async (mode: string) => {
+      const reply = await postImport(d, mode, { company, rows });
+      t.is(reply.status, 200);
+      return ImportReply.parse(reply.body).counts;
+    };
+    t.like(await counts('preview'), { CREATE: 5000, CONFLICT: 0 });
+    t.like(await counts('commit'), { CREATE: 5000, CONFLICT: 0 });
+    t.like(await counts('preview'), { LINK_BY_CCCD: 5000, CREATE: 0, CONFLICT: 0 });
+  });
+
   const bad: [string, string | undefined, (company: string) => unknown, RegExp][] = [
     ['a body that is not JSON', 'preview', () => 'rows,are,csv', /JSON/],
     ['0 rows', 'preview', (company) => ({ company, rows: [] }), /rows/],

@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
+import org.keycloak.connections.jpa.JpaConnectionProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
@@ -191,16 +193,15 @@ public final class AdminHostFacade {
                 .limit(max).map(AdminHostFacade::view).collect(Collectors.toCollection(ArrayList::new)));
     }
 
+    /** Bulk look-up of the member import: JSON {attributes: {name: [values]}, usernames, emails} in, user views out. */
     @HostAccess.Export
-    public String findUserByUsername(String username) {
-        UserModel user = session.users().getUserByUsername(realm, username);
-        return user == null ? null : Json.write(view(user));
+    public String findUsersByKeys(String keysJson) {
+        return Json.write(userLookup().findByKeys(Json.readObject(keysJson)));
     }
 
-    @HostAccess.Export
-    public String findUserByEmail(String email) {
-        UserModel user = session.users().getUserByEmail(realm, email);
-        return user == null ? null : Json.write(view(user));
+    private UserLookup userLookup() {
+        EntityManager em = session.getProvider(JpaConnectionProvider.class).getEntityManager();
+        return new UserLookup(em, realm.getId());
     }
 
     @HostAccess.Export
@@ -211,12 +212,15 @@ public final class AdminHostFacade {
             user.setEmail(email);
         }
         setAll(user, attributesJson);
-        return Json.write(view(user));
+        String view = Json.write(view(user));
+        userLookup().release(user.getId());
+        return view;
     }
 
     @HostAccess.Export
     public void setUserAttributes(String userId, String attributesJson) {
         setAll(requireUser(userId), attributesJson);
+        userLookup().release(userId);
     }
 
     @HostAccess.Export
@@ -316,15 +320,7 @@ public final class AdminHostFacade {
 
     private static Map<String, Object> view(UserModel user) {
         Map<String, Object> attributes = new LinkedHashMap<>();
-        for (String name : List.of("user_type", "employee_verified", "employee_ref", "company", "cccd_link")) {
-            attributes.put(name, user.getFirstAttribute(name));
-        }
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", user.getId());
-        view.put("username", user.getUsername());
-        view.put("email", user.getEmail());
-        view.put("enabled", user.isEnabled());
-        view.put("attributes", attributes);
-        return view;
+        UserLookup.VIEW_ATTRIBUTES.forEach(name -> attributes.put(name, user.getFirstAttribute(name)));
+        return UserLookup.view(user.getId(), user.getUsername(), user.getEmail(), user.isEnabled(), attributes);
     }
 }

@@ -92,14 +92,9 @@ public final class SvcAdminResource {
             }
             reply = Json.readObject(answer);
         } catch (RuntimeException e) {
-            session.getTransactionManager().setRollbackOnly();
             LOG.errorf("svc-admin handler failed: %s", e.getClass().getName());
-            // The spec 2.2 shape, built here only because the script itself failed.
-            String correlationId = "corr-" + java.util.UUID.randomUUID();
-            return Response.status(500).type(MediaType.APPLICATION_JSON_TYPE).header("X-Correlation-ID", correlationId)
-                    .entity(Json.write(Map.of("code", "INTERNAL_ERROR", "message", "Something went wrong on our side.",
-                            "correlationId", correlationId, "timestamp", java.time.Instant.now().toString())))
-                    .build();
+            reply = Json.readObject(InternalErrorReply.of(runtime::call,
+                    session.getContext().getRequestHeaders().getHeaderString("X-Correlation-ID")));
         }
         if (Boolean.TRUE.equals(reply.get("rollback"))) {
             session.getTransactionManager().setRollbackOnly();
