@@ -11,11 +11,11 @@ import java.util.stream.Collectors;
 import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
-import org.keycloak.connections.jpa.JpaConnectionProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
 import org.keycloak.models.UserSessionModel;
+import org.keycloak.provider.Provider;
 import org.keycloak.representations.AccessToken;
 
 /**
@@ -200,8 +200,24 @@ public final class AdminHostFacade {
     }
 
     private UserLookup userLookup() {
-        EntityManager em = session.getProvider(JpaConnectionProvider.class).getEntityManager();
-        return new UserLookup(em, realm.getId());
+        return new UserLookup(entityManager(), realm.getId());
+    }
+
+    /**
+     * The request's EntityManager from Keycloak's JPA connection provider. That interface lives in
+     * keycloak-model-jpa, which Maven Central cannot resolve for the pinned version (its parent
+     * pom keycloak-model-pom is not published there), so it is looked up by name on Keycloak's
+     * class path, where it always is; EntityManager itself comes from jakarta.persistence-api.
+     */
+    @SuppressWarnings("unchecked")
+    private EntityManager entityManager() {
+        try {
+            Class<? extends Provider> type = (Class<? extends Provider>) Class.forName(
+                    "org.keycloak.connections.jpa.JpaConnectionProvider", true, AdminHostFacade.class.getClassLoader());
+            return (EntityManager) type.getMethod("getEntityManager").invoke(session.getProvider(type));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Keycloak's JPA connection provider is not available", e);
+        }
     }
 
     @HostAccess.Export

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Set;
 
 import jakarta.persistence.EntityManager;
-import org.keycloak.models.jpa.entities.UserEntity;
-import org.keycloak.models.jpa.entities.UserRoleMappingEntity;
 
 /**
  * Bulk user look-ups for the member import (AdminHostFacade.findUsersByKeys): which users of the
@@ -66,15 +64,15 @@ final class UserLookup {
      */
     void release(String userId) {
         em.flush();
-        UserEntity user = em.find(UserEntity.class, userId);
-        if (user == null) {
-            return;
+        // Entity names in JPQL text, not entity classes: keycloak-model-jpa is on Keycloak's class
+        // path at run time but cannot be a build dependency (see AdminHostFacade.entityManager).
+        for (String query : List.of(
+                "select m from UserRoleMappingEntity m where m.user.id = :id",
+                "select a from UserAttributeEntity a where a.user.id = :id",
+                "select r from UserRequiredActionEntity r where r.user.id = :id",
+                "select u from UserEntity u where u.id = :id")) {
+            em.createQuery(query).setParameter("id", userId).getResultList().forEach(em::detach);
         }
-        em.createQuery("select m from UserRoleMappingEntity m where m.user = :user", UserRoleMappingEntity.class)
-                .setParameter("user", user).getResultList().forEach(em::detach);
-        user.getAttributes().forEach(em::detach);
-        user.getRequiredActions().forEach(em::detach);
-        em.detach(user);
     }
 
     private List<Map<String, Object>> views(List<String> ids) {
