@@ -10,6 +10,7 @@ Demo accounts (README "Demo accounts"):
   employee   A-1001 / 079201001234 (MEMBER_A)     B-2001 / 079202003456 (MEMBER_B)
   refused    A-1002 / 079201002345 (inactive)     X-9001 / 079209006789 (PARTNER-X, not eligible)
 Keycloak admin console: http://localhost:8080/admin/ (admin / admin)
+Member companies (svc-admin GUI): http://localhost:8080/realms/wifi/svc-admin/ (svc-operator / operator-demo-pass)
 Platform is up. Ctrl-C stops it.
 `);
 const stop = async () => {
