@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { freePort } from '../../helpers/postgres-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { bootEntitlement, customerClaims, employeeClaims, loyaltyStub, sharedPeers } from './harness.js';
 
 // Fail closed (spec 1, 8): no decision means no entitlement; loyalty never gates access.
@@ -64,12 +65,7 @@ test('while loyalty keeps hanging the breaker opens: later sign-ins skip the wai
   t.is(loyalty.hits, 2, 'the open breaker did not call loyalty');
   loyalty.control.mode = 'normal';
   // Wait on the condition: once the breaker lets its probe through, the member is recognised again.
-  const deadline = Date.now() + 10_000;
-  let upgraded = false;
-  while (!upgraded && Date.now() < deadline) {
-    upgraded = (await gold()).body['entitlementType'] === 'WIFI_CUSTOMER_PLUS';
-    if (!upgraded) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  t.true(upgraded);
+  const recovered = await waitFor(async () => (await gold()).body['entitlementType'], (type) => type === 'WIFI_CUSTOMER_PLUS', { timeoutMs: 10_000, intervalMs: 100 });
+  t.is(recovered, 'WIFI_CUSTOMER_PLUS');
   t.like((await service.request('GET', '/health')).body, { loyaltyBreaker: 'closed' });
 });
