@@ -24,10 +24,20 @@ export interface ServiceInstance {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Longer than any client's own idle timeout
+ * (undici: 4 s), so it is always the client that closes an idle connection: with Node's default
+ * of 5 s, a server closing a pooled socket just as the client reuses it drops that request
+ * ("fetch failed"), which a stalled event loop makes likely.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Starts an app and resolves once it listens; port 0 picks a free port (tests). */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   });
 }
 

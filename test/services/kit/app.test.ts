@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { z } from 'zod';
-import { createServiceApp, healthRoute, route, type Readiness } from '../../../services/kit/index.js';
+import { createServiceApp, healthRoute, listen, route, type Readiness } from '../../../services/kit/index.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 
@@ -113,4 +113,13 @@ test('the document declares what the kit answers on every route: 400 with a body
   t.deepEqual(Object.keys(echo).sort(), ['200', '400', '500']);
   t.deepEqual(echo['400']!.content!['application/json']!.schema.required, ['code', 'message', 'correlationId', 'timestamp']);
   t.truthy(document.paths['/openapi.json']!.get);
+});
+
+test('an idle kept-alive connection outlives any client idle timeout, so the client is the one that closes it', async (t) => {
+  const app = createServiceApp({ service: 'probe', logger: capturingLogger('probe').logger, routes: [] });
+  const server = await listen(app, 0);
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  // undici keeps an idle socket 4 s; Node's default server timeout (5 s) races it.
+  t.true(server.keepAliveTimeout > 4_000 * 10, `keepAliveTimeout ${server.keepAliveTimeout} ms`);
+  t.true(server.headersTimeout > server.keepAliveTimeout);
 });
