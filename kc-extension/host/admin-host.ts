@@ -77,6 +77,12 @@ export interface AdminUsers {
 export interface RealmStore {
   get(key: string): string | undefined;
   put(key: string, value: string): void;
+  /**
+   * Stores the value unless the key already holds one, committed at once whatever happens to
+   * the request, and answers the value that holds: of requests claiming together, one wins and
+   * all use its value (create-once values such as the citizen-number salt).
+   */
+  claim(key: string, value: string): string;
   remove(key: string): void;
   /** Every key starting with the prefix. */
   list(prefix: string): Record<string, string>;

@@ -12,6 +12,7 @@ export interface JavaAdminHost {
   realmEmailAsUsername(): boolean;
   storeGet(key: string): string | null;
   storePut(key: string, value: string): void;
+  storeClaim(key: string, value: string): string;
   storeRemove(key: string): void;
   storeList(prefix: string): string;
   seal(plain: string): string;
@@ -58,6 +59,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     store: {
       get: (key) => orUndefined(raw.storeGet(key)),
       put: (key, value) => raw.storePut(key, value),
+      claim: (key, value) => raw.storeClaim(key, value),
       remove: (key) => raw.storeRemove(key),
       list: (prefix) => JSON.parse(raw.storeList(prefix)) as Record<string, string>,
     },

@@ -53,13 +53,16 @@ function write(context: AdminContext, row: PreparedRow, decision: Decision, stam
   return { ...decision.user, attributes: { ...decision.user.attributes, ...attributes } };
 }
 
-/** The salt, or undefined in a preview before the first commit (then no user can carry a link yet). */
+/**
+ * The salt, or undefined in a preview before the first commit (then no user can carry a link
+ * yet). Created once per realm by a claim committed at once: commits starting together on a
+ * realm without a salt all hash with the one salt that won, and a long commit can never
+ * overwrite a salt others have used since it began.
+ */
 function saltFor(context: AdminContext, create: boolean): string | undefined {
   const existing = context.host.store.get(SALT_KEY);
   if (existing !== undefined || !create) return existing;
-  const salt = context.host.crypto.newSealedKey();
-  context.host.store.put(SALT_KEY, salt);
-  return salt;
+  return context.host.store.claim(SALT_KEY, context.host.crypto.newSealedKey());
 }
 
 /** Validates one row and replaces its citizen number by the link at once (spec 4.7 rule 2). */

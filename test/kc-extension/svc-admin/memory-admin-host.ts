@@ -85,6 +85,10 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
     store: {
       get: (key) => realm.store.get(key),
       put: (key, value) => void realm.store.set(key, value),
+      claim: (key, value) => {
+        if (!realm.store.has(key)) realm.store.set(key, value);
+        return realm.store.get(key)!;
+      },
       remove: (key) => void realm.store.delete(key),
       list: (prefix) => Object.fromEntries([...realm.store].filter(([key]) => key.startsWith(prefix))),
     },

@@ -12,9 +12,11 @@ import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
 import org.keycloak.models.UserSessionModel;
+import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.provider.Provider;
 import org.keycloak.representations.AccessToken;
 
@@ -124,6 +126,36 @@ public final class AdminHostFacade {
     @HostAccess.Export
     public void storePut(String key, String value) {
         realm.setAttribute(STORE_PREFIX + key, value);
+    }
+
+    /**
+     * Stores the value unless the key holds one, in a transaction of its own committed at once,
+     * and answers the value that holds. Two requests claiming together: the realm attribute's
+     * primary key refuses the second insert, which then reads the first one's value.
+     */
+    @HostAccess.Export
+    public String storeClaim(String key, String value) {
+        String name = STORE_PREFIX + key;
+        String realmId = realm.getId();
+        KeycloakSessionFactory factory = session.getKeycloakSessionFactory();
+        try {
+            return KeycloakModelUtils.runJobInTransactionWithResult(factory, job -> {
+                RealmModel own = job.realms().getRealm(realmId);
+                String current = own.getAttribute(name);
+                if (current != null) {
+                    return current;
+                }
+                own.setAttribute(name, value);
+                return value;
+            });
+        } catch (RuntimeException lost) {
+            LOG.debugf("svc-admin store claim of %s lost to another request: %s", key, lost.getClass().getName());
+            String winner = KeycloakModelUtils.runJobInTransactionWithResult(factory, job -> job.realms().getRealm(realmId).getAttribute(name));
+            if (winner == null) {
+                throw lost;
+            }
+            return winner;
+        }
     }
 
     @HostAccess.Export
