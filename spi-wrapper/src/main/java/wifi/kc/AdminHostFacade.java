@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 import jakarta.persistence.EntityManager;
@@ -25,7 +24,7 @@ import org.keycloak.representations.AccessToken;
  * typed mirror): the request as received, the verified token's realm and roles, and typed
  * access to Keycloak. No rule of the spec is decided here. Structured values cross as JSON.
  */
-public final class AdminHostFacade {
+public final class AdminHostFacade extends ScriptHostBasics {
 
     private static final Logger LOG = Logger.getLogger("wifi.kc.svc-admin");
     /** Realm attributes that hold the module's state start with this. */
@@ -42,6 +41,7 @@ public final class AdminHostFacade {
     private final ModelFiles models;
 
     AdminHostFacade(AdminRequest request, KeycloakSession session, AccessToken token) {
+        super(LOG);
         this.method = request.method();
         this.path = request.path();
         this.body = request.body();
@@ -312,26 +312,6 @@ public final class AdminHostFacade {
     @HostAccess.Export
     public boolean modelWrite(String file, String content) {
         return models.write(file, content);
-    }
-
-    @HostAccess.Export
-    public String newUuid() {
-        return UUID.randomUUID().toString();
-    }
-
-    @HostAccess.Export
-    public double nowMs() {
-        return System.currentTimeMillis();
-    }
-
-    @HostAccess.Export
-    public void log(String level, String message) {
-        switch (level) {
-            case "error" -> LOG.error(message);
-            case "warn" -> LOG.warn(message);
-            case "info" -> LOG.info(message);
-            default -> LOG.debug(message);
-        }
     }
 
     // --- GUI assets ---

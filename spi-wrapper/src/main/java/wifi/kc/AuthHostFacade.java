@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.graalvm.polyglot.HostAccess;
@@ -20,7 +19,7 @@ import org.keycloak.models.UserModel;
  * What the employee authenticator's JS may touch (kc-extension/host/java-auth-host.ts is its
  * typed mirror). Plain strings and numbers only; structured values travel as JSON strings.
  */
-public final class AuthHostFacade {
+public final class AuthHostFacade extends ScriptHostBasics {
 
     private static final Logger LOG = Logger.getLogger("wifi.kc.employee-auth");
     /** The attributes the employee flow reads and writes (spec 2.4 claims). */
@@ -31,6 +30,7 @@ public final class AuthHostFacade {
     private final RealmModel realm;
 
     AuthHostFacade(AuthenticationFlowContext context) {
+        super(LOG);
         this.context = context;
         this.session = context.getSession();
         this.realm = context.getRealm();
@@ -50,26 +50,6 @@ public final class AuthHostFacade {
     public String configJson() {
         AuthenticatorConfigModel config = context.getAuthenticatorConfig();
         return Json.write(config == null || config.getConfig() == null ? Map.of() : config.getConfig());
-    }
-
-    @HostAccess.Export
-    public String newUuid() {
-        return UUID.randomUUID().toString();
-    }
-
-    @HostAccess.Export
-    public double nowMs() {
-        return System.currentTimeMillis();
-    }
-
-    @HostAccess.Export
-    public void log(String level, String message) {
-        switch (level) {
-            case "error" -> LOG.error(message);
-            case "warn" -> LOG.warn(message);
-            case "info" -> LOG.info(message);
-            default -> LOG.debug(message);
-        }
     }
 
     @HostAccess.Export
