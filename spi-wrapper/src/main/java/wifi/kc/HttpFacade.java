@@ -20,16 +20,22 @@ final class HttpFacade {
     private HttpFacade() {
     }
 
+    /** A connection with the call's budget for connecting and for each read, never following redirects. */
+    private static HttpURLConnection open(String url, String method, int timeoutMs) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+        connection.setConnectTimeout(timeoutMs);
+        connection.setReadTimeout(timeoutMs);
+        connection.setInstanceFollowRedirects(false);
+        connection.setRequestMethod(method);
+        return connection;
+    }
+
     /** Returns {@code {"status":n,"body":"..."}} or {@code {"failure":"timeout"|"unreachable"}}. */
     static String postJson(String url, String headersJson, String body, int timeoutMs) {
         Map<String, Object> result = new LinkedHashMap<>();
         HttpURLConnection connection = null;
         try {
-            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-            connection.setConnectTimeout(timeoutMs);
-            connection.setReadTimeout(timeoutMs);
-            connection.setInstanceFollowRedirects(false);
-            connection.setRequestMethod("POST");
+            connection = open(url, "POST", timeoutMs);
             connection.setDoOutput(true);
             connection.setRequestProperty("Content-Type", "application/json");
             connection.setRequestProperty("Accept", "application/json");
@@ -70,11 +76,7 @@ final class HttpFacade {
         long started = System.nanoTime();
         HttpURLConnection connection = null;
         try {
-            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-            connection.setConnectTimeout(timeoutMs);
-            connection.setReadTimeout(timeoutMs);
-            connection.setInstanceFollowRedirects(false);
-            connection.setRequestMethod("GET");
+            connection = open(url, "GET", timeoutMs);
             int status = connection.getResponseCode();
             InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
             if (in != null) {
