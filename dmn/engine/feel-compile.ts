@@ -109,6 +109,19 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
   const compile = (node: Node): Compiled | null => {
     const parts = children(node);
     const source = text.slice(node.from, node.to);
+    // `left <op> right` where `opName` is the operator's node: each side compiled once; either
+    // side unsure hands the whole expression to feelin.
+    const binary = (opName: string, apply: (op: string, a: unknown, b: unknown) => unknown): Compiled | null => {
+      if (parts.length !== 3 || parts[1]?.name !== opName) return null;
+      const op = text.slice(parts[1].from, parts[1].to);
+      const left = compile(parts[0] as Node);
+      const right = compile(parts[2] as Node);
+      return left && right && ((frame) => {
+        const a = left(frame);
+        const b = right(frame);
+        return a === UNSURE || b === UNSURE ? UNSURE : apply(op, a, b);
+      });
+    };
     switch (node.name) {
       case 'Expression':
       case 'ParenthesizedExpression':
@@ -153,26 +166,10 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
           const operand = compile(parts[1] as Node);
           return operand && ((frame) => arithmetic('-', 0, operand(frame)));
         }
-        if (parts.length !== 3 || parts[1]?.name !== 'ArithOp') return null;
-        const op = text.slice(parts[1].from, parts[1].to);
-        const left = compile(parts[0] as Node);
-        const right = compile(parts[2] as Node);
-        return left && right && ((frame) => {
-          const a = left(frame);
-          const b = right(frame);
-          return a === UNSURE || b === UNSURE ? UNSURE : arithmetic(op, a, b);
-        });
+        return binary('ArithOp', arithmetic);
       }
       case 'Comparison': {
-        if (parts.length !== 3 || parts[1]?.name !== 'CompareOp') return null;
-        const op = text.slice(parts[1].from, parts[1].to);
-        const left = compile(parts[0] as Node);
-        const right = compile(parts[2] as Node);
-        return left && right && ((frame) => {
-          const a = left(frame);
-          const b = right(frame);
-          return a === UNSURE || b === UNSURE ? UNSURE : comparison(op, a, b);
-        });
+        return binary('CompareOp', comparison);
       }
       case 'Conjunction':
       case 'Disjunction': {

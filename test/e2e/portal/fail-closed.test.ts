@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { freePort } from '../../helpers/postgres-server.js';
 import { startServiceProcess, type RunningService } from '../../helpers/process.js';
 import { hrFault } from '../keycloak/kc-client.js';
@@ -43,6 +43,16 @@ async function post(portal: RunningService, path: string, body: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown>, cookie: response.headers.get('set-cookie') };
 }
 
+/** A customer and an employee sign-in both answer 502 and leave no portal session. */
+async function bothSignInsRefused(t: ExecutionContext, portal: RunningService): Promise<void> {
+  for (const [path, body] of [CUSTOMER, EMPLOYEE]) {
+    const reply = await post(portal, path, body);
+    t.is(reply.status, 502, JSON.stringify(reply.body));
+    t.is(reply.body['code'], 'UPSTREAM_UNAVAILABLE');
+    t.is(reply.cookie, null, 'no portal session');
+  }
+}
+
 const CUSTOMER = ['/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }] as const;
 const EMPLOYEE = ['/api/v1/auth/employee', { employeeId: 'C-3002', citizenId: '079203005678' }] as const;
 
@@ -50,12 +60,7 @@ for (const [peer, setting] of [['identity provider', 'IDP_URL'], ['entitlement s
   test.serial(`${peer} down: customer and employee sign-ins answer 502 and grant nothing`, async (t) => {
     const portal = await portalWith({ [setting]: await deadUrl() });
     t.teardown(() => portal.stop());
-    for (const [path, body] of [CUSTOMER, EMPLOYEE]) {
-      const reply = await post(portal, path, body);
-      t.is(reply.status, 502, JSON.stringify(reply.body));
-      t.is(reply.body['code'], 'UPSTREAM_UNAVAILABLE');
-      t.is(reply.cookie, null, 'no portal session');
-    }
+    await bothSignInsRefused(t, portal);
     const captive = await (await fetch(`${portal.url}/api/captive`)).json();
     t.like(captive, { captive: true });
   });
@@ -78,12 +83,7 @@ test.serial('decision service down: customer and employee sign-ins grant nothing
   t.teardown(() => entitlement.stop());
   const portal = await portalWith({ ENTITLEMENT_URL: entitlement.url });
   t.teardown(() => portal.stop());
-  for (const [path, body] of [CUSTOMER, EMPLOYEE]) {
-    const reply = await post(portal, path, body);
-    t.is(reply.status, 502, JSON.stringify(reply.body));
-    t.is(reply.body['code'], 'UPSTREAM_UNAVAILABLE');
-    t.is(reply.cookie, null, 'no portal session');
-  }
+  await bothSignInsRefused(t, portal);
 });
 
 test.serial('loyalty down: a GOLD member still gets the customer baseline, decided without a tier', async (t) => {
