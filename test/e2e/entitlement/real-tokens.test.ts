@@ -73,7 +73,9 @@ test.serial('loyalty hanging: a GOLD member still gets the baseline, after about
   t.is(grant.status, 200, grant.text);
   const fault = (mode: string, delayMs = 0) =>
     fetch(`${URLS.loyalty}/admin/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, delayMs }) });
-  await fault('timeout', 5000);
+  // Loyalty holds the call for 30 s, far beyond the 2 s budget, so "answered before loyalty" does
+  // not depend on how fast a busy machine is.
+  await fault('timeout', 30_000);
   t.teardown(async () => {
     await fault('none');
   });
@@ -81,5 +83,5 @@ test.serial('loyalty hanging: a GOLD member still gets the baseline, after about
   const reply = await evaluate(grant.body['access_token']);
   t.is(reply.status, 201, JSON.stringify(reply.body));
   t.is(reply.body['entitlementType'], 'WIFI_CUSTOMER_BASIC');
-  t.true(Date.now() - started < 4900, 'answered before loyalty would have');
+  t.true(Date.now() - started < 20_000, 'answered long before loyalty would have');
 });
