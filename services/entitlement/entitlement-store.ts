@@ -58,30 +58,30 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
     },
 
     async save(entitlement, sessionId, key) {
-      const row = [entitlement.entitlementId, entitlement.subjectId, sessionId, JSON.stringify(entitlement), now()];
-      // Neither a key to settle nor a session to deduplicate: one statement, no transaction.
-      if (key === undefined && sessionId === null) {
-        await db.query('INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)', row);
-        return { entitlement, replayed: false };
-      }
+      const at = now();
+      // One statement (atomic on its own; on PGlite each statement is a round trip into
+      // WebAssembly): the entitlement, and the settlement of its key when there is one.
+      const inserted = await db.query(
+        `WITH inserted AS (
+           INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT DO NOTHING RETURNING entitlement_id),
+         settled AS (
+           UPDATE entitlement_requests SET entitlement_id = $1, settled_at = $5
+           WHERE idempotency_key = $6 AND EXISTS (SELECT 1 FROM inserted) RETURNING idempotency_key)
+         SELECT entitlement_id FROM inserted`,
+        [entitlement.entitlementId, entitlement.subjectId, sessionId, JSON.stringify(entitlement), at, key ?? null],
+      );
+      if (inserted.length === 1) return { entitlement, replayed: false };
+      // Nothing inserted: this subject and session already hold an entitlement (spec 4.3 rule 3);
+      // the original is answered and the key, if any, settled with it.
+      if (sessionId === null) throw new Error('entitlement id conflict without a session');
       return db.transaction(async (tx) => {
-        const inserted = await tx.query(
-          `INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT DO NOTHING RETURNING entitlement_id`,
-          row,
-        );
-        let stored = entitlement;
-        let replayed = false;
-        if (inserted.length === 0 && sessionId !== null) {
-          const original = (await tx.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [entitlement.subjectId, sessionId]))[0];
-          if (original === undefined) throw new Error('entitlement conflict without an original');
-          stored = original.body;
-          replayed = true;
-        }
+        const original = (await tx.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [entitlement.subjectId, sessionId]))[0];
+        if (original === undefined) throw new Error('entitlement conflict without an original');
         if (key !== undefined) {
-          await tx.query('UPDATE entitlement_requests SET entitlement_id = $2, settled_at = $3 WHERE idempotency_key = $1', [key, stored.entitlementId, now()]);
+          await tx.query('UPDATE entitlement_requests SET entitlement_id = $2, settled_at = $3 WHERE idempotency_key = $1', [key, original.body.entitlementId, at]);
         }
-        return { entitlement: stored, replayed };
+        return { entitlement: original.body, replayed: true };
       });
     },
 

@@ -95,6 +95,11 @@ function toRecord(row: SessionRow): SessionRecord {
 
 const COLUMNS = `session_id, subject_id, device_ref, state, entitlement_id, entitlement_type, tier, qos_class,
   granted_at, expires_at, revoked_at, created_at, updated_at`;
+const EVENT_COLUMNS = 'session_id, at, from_state, to_state, entitlement_id, reason, correlation_id';
+
+// On PGlite every statement is a round trip into WebAssembly costing about a third of a
+// millisecond of CPU, so a state change and the events recording it are written by one
+// statement (data-modifying WITH) wherever the rule allows: a sign-in makes two session calls.
 
 interface Transition {
   sessionId: string;
@@ -108,23 +113,22 @@ interface Transition {
 
 async function recordEvent(db: Queryable, event: Transition): Promise<void> {
   await db.query(
-    `INSERT INTO session_events (session_id, at, from_state, to_state, entitlement_id, reason, correlation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO session_events (${EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [event.sessionId, event.at, event.from, event.to, event.entitlementId ?? null, event.reason ?? null, event.correlationId],
   );
 }
 
-/** Marks GRANTED sessions past their expiry as EXPIRED, durably, and records each change. */
+/** Marks GRANTED sessions past their expiry as EXPIRED, durably, with one event each. */
 async function expireDue(db: Queryable, where: string, params: unknown[], now: Date, correlationId: string): Promise<void> {
-  const expired = await db.query<{ session_id: string; entitlement_id: string | null }>(
-    `UPDATE sessions SET state = 'EXPIRED', updated_at = $1
-     WHERE state = 'GRANTED' AND expires_at <= $1 AND ${where}
-     RETURNING session_id, entitlement_id`,
-    [now, ...params],
+  await db.query(
+    `WITH expired AS (
+       UPDATE sessions SET state = 'EXPIRED', updated_at = $1
+       WHERE state = 'GRANTED' AND expires_at <= $1 AND ${where}
+       RETURNING session_id, entitlement_id)
+     INSERT INTO session_events (${EVENT_COLUMNS})
+     SELECT session_id, $1, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $${params.length + 2}::text FROM expired`,
+    [now, ...params, correlationId],
   );
-  for (const row of expired) {
-    await recordEvent(db, { sessionId: row.session_id, from: 'GRANTED', to: 'EXPIRED', at: now, entitlementId: row.entitlement_id, reason: 'EXPIRES_AT_PASSED', correlationId });
-  }
 }
 
 async function select(db: Queryable, sessionId: string, lock = false): Promise<SessionRow | undefined> {
@@ -132,10 +136,19 @@ async function select(db: Queryable, sessionId: string, lock = false): Promise<S
   return rows[0];
 }
 
-// A per-subject transaction lock (PostgreSQL advisory lock on a hash of the subject id):
-// concurrent grants for one subject count and revoke device slots one after the other.
-const lockSubject = (db: Queryable, subjectId: string) =>
-  db.query("SELECT pg_advisory_xact_lock(hashtext('wifi-session-subject:' || $1))", [subjectId]);
+/**
+ * Finds the session and takes its subject's transaction lock (PostgreSQL advisory lock on a hash
+ * of the subject id) in one statement: concurrent grants for one subject count and revoke device
+ * slots one after the other. Answers undefined for an unknown session (no lock taken).
+ */
+async function lockSubjectOf(db: Queryable, sessionId: string): Promise<string | undefined> {
+  const rows = await db.query<{ subject_id: string }>(
+    `SELECT subject_id, pg_advisory_xact_lock(hashtext('wifi-session-subject:' || subject_id))::text AS locked
+     FROM sessions WHERE session_id = $1`,
+    [sessionId],
+  );
+  return rows[0]?.subject_id;
+}
 
 /**
  * Spec 3.1 on SQL. Every transition is a conditional statement on the current state inside a
@@ -146,19 +159,22 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
     async create(input, correlationId) {
       const at = now();
       const sessionId = `sess-${randomUUID()}`;
-      return db.transaction(async (tx) => {
-        const inserted = await tx.query<SessionRow>(
-          `INSERT INTO sessions (session_id, subject_id, device_ref, state, created_at, updated_at, idempotency_key)
+      // The row and its CREATED event in one statement (atomic on its own); a key already
+      // claimed inserts nothing and goes on to the replay below.
+      const inserted = (await db.query<SessionRow>(
+        `WITH inserted AS (
+           INSERT INTO sessions (session_id, subject_id, device_ref, state, created_at, updated_at, idempotency_key)
            VALUES ($1, $2, $3, 'CREATED', $4, $4, $5)
            ON CONFLICT (idempotency_key) DO NOTHING
-           RETURNING ${COLUMNS}`,
-          [sessionId, input.subjectId, input.deviceRef, at, input.idempotencyKey ?? null],
-        );
-        const row = inserted[0];
-        if (row !== undefined) {
-          await recordEvent(tx, { sessionId, from: null, to: 'CREATED', at, correlationId });
-          return { kind: 'created', session: toRecord(row) };
-        }
+           RETURNING ${COLUMNS}),
+         event AS (
+           INSERT INTO session_events (${EVENT_COLUMNS})
+           SELECT session_id, $4, NULL, 'CREATED', NULL, NULL, $6 FROM inserted)
+         SELECT ${COLUMNS} FROM inserted`,
+        [sessionId, input.subjectId, input.deviceRef, at, input.idempotencyKey ?? null, correlationId],
+      ))[0];
+      if (inserted !== undefined) return { kind: 'created', session: toRecord(inserted) };
+      return db.transaction(async (tx) => {
         // Spec 3.1: the same Idempotency-Key returns the original; with another payload the key
         // is refused (IETF httpapi Idempotency-Key draft).
         const original = (await tx.query<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE idempotency_key = $1`, [input.idempotencyKey]))[0];
@@ -171,20 +187,29 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
     },
 
     async read(sessionId, correlationId) {
-      return db.transaction(async (tx) => {
-        await expireDue(tx, 'session_id = $2', [sessionId], now(), correlationId);
-        const row = await select(tx, sessionId);
-        return row === undefined ? undefined : toRecord(row);
-      });
+      // One statement: the row as this read stores it (EXPIRED when due), else as it was.
+      const rows = await db.query<SessionRow>(
+        `WITH expired AS (
+           UPDATE sessions SET state = 'EXPIRED', updated_at = $1
+           WHERE state = 'GRANTED' AND expires_at <= $1 AND session_id = $2
+           RETURNING ${COLUMNS}),
+         event AS (
+           INSERT INTO session_events (${EVENT_COLUMNS})
+           SELECT session_id, $1, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $3 FROM expired)
+         SELECT ${COLUMNS} FROM expired
+         UNION ALL
+         SELECT ${COLUMNS} FROM sessions WHERE session_id = $2 AND NOT EXISTS (SELECT 1 FROM expired)`,
+        [now(), sessionId, correlationId],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
 
     async grant(sessionId, input, correlationId) {
       return db.transaction(async (tx): Promise<GrantOutcome> => {
         const at = now();
-        const found = await select(tx, sessionId);
-        if (found === undefined) return { kind: 'not-found' };
-        await lockSubject(tx, found.subject_id);
-        await expireDue(tx, 'subject_id = $2', [found.subject_id], at, correlationId);
+        const subjectId = await lockSubjectOf(tx, sessionId);
+        if (subjectId === undefined) return { kind: 'not-found' };
+        await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
         const current = await select(tx, sessionId, true);
         if (current === undefined) return { kind: 'not-found' };
         if (current.state === 'REVOKED' || current.state === 'EXPIRED') return { kind: 'ended', session: toRecord(current) };
@@ -193,18 +218,7 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
         }
         // CREATED, or GRANTED under another entitlement: grant is declarative (README "Design
         // decisions"), so the session now carries the entitlement supplied last.
-        const revokedForSlots = await freeDeviceSlots(tx, current.subject_id, sessionId, input.deviceSlots, at, correlationId);
-        const updated = await tx.query<SessionRow>(
-          `UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
-             device_slots = $6, expires_at = $7, granted_at = COALESCE(granted_at, $8), updated_at = $8
-           WHERE session_id = $1 AND state IN ('CREATED', 'GRANTED')
-           RETURNING ${COLUMNS}`,
-          [sessionId, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at],
-        );
-        const row = updated[0];
-        if (row === undefined) throw new Error('grant lost its row inside the transaction');
-        await recordEvent(tx, { sessionId, from: current.state, to: 'GRANTED', at, entitlementId: input.entitlementId, correlationId });
-        return { kind: 'granted', session: toRecord(row), revokedForSlots };
+        return grantFreeingSlots(tx, current, input, at, correlationId);
       });
     },
 
@@ -232,33 +246,38 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
 }
 
 /**
- * Device slots (README "Design decisions"): a subject never holds more GRANTED, unexpired
- * sessions than the entitlement allows. Making room revokes the oldest others, so a person
- * moving from phone to laptop is never locked out. Runs under the subject's lock.
+ * The grant, under the subject's lock, in one statement. Device slots (README "Design
+ * decisions"): a subject never holds more GRANTED, unexpired sessions than the entitlement
+ * allows; making room revokes the oldest others (all but the newest `deviceSlots - 1`), so a
+ * person moving from phone to laptop is never locked out. Each change gets its event.
  */
-async function freeDeviceSlots(
-  tx: Queryable,
-  subjectId: string,
-  sessionId: string,
-  deviceSlots: number,
-  at: Date,
-  correlationId: string,
-): Promise<string[]> {
-  const others = await tx.query<{ session_id: string; entitlement_id: string | null }>(
-    `SELECT session_id, entitlement_id FROM sessions
-     WHERE subject_id = $1 AND state = 'GRANTED' AND session_id <> $2
-     ORDER BY granted_at ASC, session_id ASC`,
-    [subjectId, sessionId],
+async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: GrantInput, at: Date, correlationId: string): Promise<GrantOutcome> {
+  const rows = await tx.query<SessionRow & { revoked_for_slots: string[] | null }>(
+    `WITH victims AS (
+       SELECT session_id FROM sessions
+       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1
+       ORDER BY granted_at DESC, session_id DESC
+       OFFSET GREATEST($6::integer - 1, 0)),
+     revoked AS (
+       UPDATE sessions SET state = 'REVOKED', revoked_at = $8, revoke_reason = 'DEVICE_SLOTS', updated_at = $8
+       FROM victims WHERE sessions.session_id = victims.session_id AND sessions.state = 'GRANTED'
+       RETURNING sessions.session_id, sessions.entitlement_id, sessions.granted_at),
+     granted AS (
+       UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
+         device_slots = $6, expires_at = $7, granted_at = COALESCE(granted_at, $8), updated_at = $8
+       WHERE session_id = $1 AND state IN ('CREATED', 'GRANTED')
+       RETURNING ${COLUMNS}),
+     events AS (
+       INSERT INTO session_events (${EVENT_COLUMNS})
+       SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, 'DEVICE_SLOTS', $11
+       FROM (SELECT * FROM revoked ORDER BY granted_at, session_id) AS oldest_first
+       UNION ALL
+       SELECT session_id, $8, $10, 'GRANTED', $2, NULL, $11 FROM granted)
+     SELECT ${COLUMNS}, (SELECT array_agg(session_id ORDER BY granted_at, session_id) FROM revoked) AS revoked_for_slots FROM granted`,
+    [current.session_id, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at,
+      current.subject_id, current.state, correlationId],
   );
-  const excess = others.length - (deviceSlots - 1);
-  const victims = excess > 0 ? others.slice(0, excess) : [];
-  for (const victim of victims) {
-    await tx.query(
-      `UPDATE sessions SET state = 'REVOKED', revoked_at = $2, revoke_reason = 'DEVICE_SLOTS', updated_at = $2
-       WHERE session_id = $1 AND state = 'GRANTED'`,
-      [victim.session_id, at],
-    );
-    await recordEvent(tx, { sessionId: victim.session_id, from: 'GRANTED', to: 'REVOKED', at, entitlementId: victim.entitlement_id, reason: 'DEVICE_SLOTS', correlationId });
-  }
-  return victims.map((victim) => victim.session_id);
+  const row = rows[0];
+  if (row === undefined) throw new Error('grant lost its row inside the transaction');
+  return { kind: 'granted', session: toRecord(row), revokedForSlots: row.revoked_for_slots ?? [] };
 }

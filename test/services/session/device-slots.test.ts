@@ -25,7 +25,14 @@ test('a third device of a two-slot subject revokes the oldest session, not the n
   t.deepEqual(states, ['REVOKED', 'GRANTED', 'GRANTED']);
   const reason = await db.query('SELECT revoke_reason FROM sessions WHERE session_id = $1', [ids[0]]);
   t.deepEqual(reason, [{ revoke_reason: 'DEVICE_SLOTS' }]);
+  t.deepEqual(await eventsOf(ids[0] as string), [
+    { from_state: null, to_state: 'CREATED', reason: null },
+    { from_state: 'CREATED', to_state: 'GRANTED', reason: null },
+    { from_state: 'GRANTED', to_state: 'REVOKED', reason: 'DEVICE_SLOTS' },
+  ]);
 });
+
+const eventsOf = (sessionId: string) => db.query('SELECT from_state, to_state, reason FROM session_events WHERE session_id = $1 ORDER BY id', [sessionId]);
 
 test('an expired session holds no slot', async (t) => {
   const clock = new TestClock();
@@ -38,6 +45,12 @@ test('an expired session holds no slot', async (t) => {
   await service.grant(second, grantBody(clock));
   t.is((await service.read(first)).body['state'], 'EXPIRED', 'expired, not revoked for a slot');
   t.is((await service.read(second)).body['state'], 'GRANTED');
+  t.is((await service.read(first)).body['state'], 'EXPIRED');
+  t.deepEqual(await eventsOf(first), [
+    { from_state: null, to_state: 'CREATED', reason: null },
+    { from_state: 'CREATED', to_state: 'GRANTED', reason: null },
+    { from_state: 'GRANTED', to_state: 'EXPIRED', reason: 'EXPIRES_AT_PASSED' },
+  ], 'expired once, recorded once, however often it is read');
 });
 
 test('other subjects\' sessions are never touched', async (t) => {
