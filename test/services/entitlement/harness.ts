@@ -16,9 +16,10 @@ export const ISSUER = 'http://idp.test/realms/wifi';
 
 /** A small HTTP server answering with a handler the test can swap; closed when the test ends. */
 export async function stubServer(t: ExecutionContext | undefined, handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const state = { handler, hits: 0 };
+  const state = { handler, hits: 0, correlationIds: [] as string[] };
   const server: Server = createServer((req, res) => {
     state.hits += 1;
+    state.correlationIds.push(String(req.headers['x-correlation-id']));
     state.handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -107,7 +108,13 @@ export async function loyaltyStub(t: ExecutionContext | undefined) {
       json(res, 200, members[email] ?? { found: false });
     });
   });
-  return { url: server.url, control, get hits() { return server.state.hits; } };
+  return {
+    url: server.url,
+    control,
+    get hits() { return server.state.hits; },
+    /** Whether a call carrying this correlation id reached loyalty. */
+    asked: (correlationId: string) => server.state.correlationIds.includes(correlationId),
+  };
 }
 
 /** The real decision service, in process on a free port. */
