@@ -187,21 +187,11 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
     },
 
     async read(sessionId, correlationId) {
-      // One statement: the row as this read stores it (EXPIRED when due), else as it was.
-      const rows = await db.query<SessionRow>(
-        `WITH expired AS (
-           UPDATE sessions SET state = 'EXPIRED', updated_at = $1
-           WHERE state = 'GRANTED' AND expires_at <= $1 AND session_id = $2
-           RETURNING ${COLUMNS}),
-         event AS (
-           INSERT INTO session_events (${EVENT_COLUMNS})
-           SELECT session_id, $1, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $3 FROM expired)
-         SELECT ${COLUMNS} FROM expired
-         UNION ALL
-         SELECT ${COLUMNS} FROM sessions WHERE session_id = $2 AND NOT EXISTS (SELECT 1 FROM expired)`,
-        [now(), sessionId, correlationId],
-      );
-      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+      // Two statements, deliberately not one: the read must see what a concurrent read's expiry
+      // committed, and a statement sees the database as it was when it began.
+      await expireDue(db, 'session_id = $2', [sessionId], now(), correlationId);
+      const row = await select(db, sessionId);
+      return row === undefined ? undefined : toRecord(row);
     },
 
     async grant(sessionId, input, correlationId) {

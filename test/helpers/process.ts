@@ -11,6 +11,13 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+// Children still running when this test worker ends (a test that threw before its teardown was
+// registered) are killed with it, so a failing test never leaves a service behind.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /**
  * Starts a service's main.ts as its own process (tsx) with this environment; resolves once
  * /health answers 200 (a first PGlite start on a busy machine may take a while).
@@ -21,6 +28,8 @@ export async function startServiceProcess(service: string, port: number, env: Re
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));

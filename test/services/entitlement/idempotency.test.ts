@@ -117,6 +117,7 @@ test('an entitlement process restarted on its PGlite folder loses nothing', asyn
   const claims = customerClaims();
   const token = await keys.token(claims);
   const first = await startServiceProcess('entitlement', port, processEnv);
+  t.teardown(() => first.stop());
   const created = await fetch(`${first.url}/api/v1/entitlements/evaluate`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   const body = (await created.json()) as Record<string, unknown>;
   t.is(created.status, 201);

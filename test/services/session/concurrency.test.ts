@@ -97,6 +97,7 @@ for (const backend of ['pglite', 'postgres'] as const) {
     const env: Record<string, string> = backend === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'wifi-data-')) } : { DATABASE_URL: await server.createDatabase() };
     const port = await freePort();
     const first = await startServiceProcess('session', port, env);
+    t.teardown(() => first.stop());
     const caller = overHttp([first.url]);
     const id = String((await caller.create({ subjectId: subject(), deviceRef: 'dev-restart' }, { 'Idempotency-Key': 'restart-key' })).body['sessionId']);
     const granted = await caller.grant(id, grantBody(new TestClock(new Date())));
@@ -111,5 +112,20 @@ for (const backend of ['pglite', 'postgres'] as const) {
     const replay = await after.create({ subjectId: String(granted.body['subjectId']), deviceRef: 'dev-restart' }, { 'Idempotency-Key': 'restart-key' });
     t.is(replay.status, 200);
     t.is(replay.body['sessionId'], id);
+  });
+}
+
+for (const backend of ['memory', 'postgres'] as const) {
+  test(`${backend === 'memory' ? 'PGlite' : 'a PostgreSQL server'}: 10 parallel reads of a session past expiresAt all read EXPIRED, recorded once`, async (t) => {
+    const db = await openSessionDb(backend, backend === 'postgres' ? await server.createDatabase() : undefined);
+    t.teardown(() => db.close());
+    const clock = new TestClock(new Date());
+    const service = await bootSession(t, db, clock);
+    const id = String((await service.create({ subjectId: subject(), deviceRef: 'dev-due' })).body['sessionId']);
+    t.is((await service.grant(id, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 1000).toISOString() }))).status, 200);
+    clock.advance(2000);
+    const reads = await Promise.all(Array.from({ length: 10 }, () => service.read(id)));
+    t.deepEqual(reads.map((read) => read.body['state']), Array<string>(10).fill('EXPIRED'));
+    t.deepEqual(await db.query("SELECT count(*)::int AS n FROM session_events WHERE session_id = $1 AND to_state = 'EXPIRED'", [id]), [{ n: 1 }]);
   });
 }
