@@ -39,7 +39,9 @@ const HOLD = 60_000;
 
 test('a peer slower than the budget is a timeout, retried up to the attempt count', async (t) => {
   const server = await peer(() => ({ delayMs: HOLD }));
-  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 300, attempts: 2 }), { instanceOf: OutboundError });
+  // Each attempt has 2 s: long enough for a busy machine to deliver both requests, which the
+  // peer counts (a budget of a few hundred ms could expire before the second one arrives).
+  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 2000, attempts: 2 }), { instanceOf: OutboundError });
   t.is(error?.failure, 'timeout');
   t.is(server.seen.length, 2);
   await server.close();
@@ -47,7 +49,7 @@ test('a peer slower than the budget is a timeout, retried up to the attempt coun
 
 test('a second attempt that answers in time succeeds', async (t) => {
   const server = await peer((n) => (n === 1 ? { delayMs: HOLD } : {}));
-  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 1000, attempts: 2 });
+  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 2000, attempts: 2 });
   t.is(answer.status, 200);
   t.is(server.seen.length, 2);
   await server.close();
