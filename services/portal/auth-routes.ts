@@ -3,7 +3,7 @@ import { ApiError, route, type Logger, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { clearSid, readSid, setSid, SID_LIFETIME_MS } from './cookies.js';
-import { crossSiteProblem, sameOriginJson } from './cross-site.js';
+import { crossSiteProblem, sameOrigin, sameOriginJson } from './cross-site.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type IdpClient, type PortalClient } from './idp-client.js';
 import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
 import { customerRefusal, employeeRefusal } from './refusals.js';
@@ -129,7 +129,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
         ...signInErrors,
         403: { description: 'EMPLOYEE_INACTIVE, FORBIDDEN, or ENTITLEMENT_DENIED with reason' },
         429: { description: 'RATE_LIMITED: too many failed submits for this employee id' },
-        502: { description: 'UPSTREAM_UNAVAILABLE or HR_SERVICE_UNAVAILABLE; nothing granted' },
+        502: { description: 'UPSTREAM_UNAVAILABLE (identity provider, HR, entitlement or session); nothing granted' },
         504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
       },
       handle: async ({ body, req, res, correlationId }) =>
@@ -160,8 +160,8 @@ export function authRoutes(deps: AuthDeps): Route[] {
       method: 'post',
       path: '/api/v1/auth/refresh',
       summary: 'Refreshes the tokens with the refresh token, re-reads the network session and renews the cookie.',
-      steps: [sameOriginJson],
-      responses: { 200: { description: 'Refreshed; sets a new cookie sid.', schema: PortalSession }, 400: signInErrors[400], 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN (cross-site request)' } },
+      steps: [sameOrigin],
+      responses: { 200: { description: 'Refreshed; sets a new cookie sid.', schema: PortalSession }, 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN (cross-site request)' } },
       handle: async ({ req, res, correlationId }) => {
         const found = await current(req, correlationId);
         if (found === undefined || found.stored.refreshToken === null) throw new ApiError('UNAUTHORIZED', { message: 'No portal session to refresh.' });
@@ -187,7 +187,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
       responses: { 200: { description: '{ok, correlationId}; ok is false when a step could not be done.', schema: LogoutReply } },
       handle: async ({ req, res, correlationId }) => {
         // Always 200 (spec 4.1 rule 5): a cross-site attempt changes nothing and answers ok:false.
-        if (crossSiteProblem(req) !== undefined) return { status: 200, body: { ok: false, correlationId } };
+        if (crossSiteProblem(req, false) !== undefined) return { status: 200, body: { ok: false, correlationId } };
         const sid = readSid(req);
         const stored = sid === undefined ? undefined : await store.get(sid);
         let ok = stored !== undefined;

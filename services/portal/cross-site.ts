@@ -3,10 +3,11 @@ import { ApiError } from '../kit/index.js';
 
 /**
  * Cross-site use (README "Design decisions"): besides SameSite=Strict, a state-changing request
- * must come from the portal's own origin (Origin, or Sec-Fetch-Site when Origin is absent) and
- * carry a JSON content type, which a cross-site HTML form cannot send.
+ * must come from the portal's own origin (Origin, or Sec-Fetch-Site when Origin is absent), and
+ * one that carries a body must carry a JSON content type, which a cross-site HTML form cannot
+ * send. Refresh and logout have no body (spec 4.1), so they need no content type.
  */
-export function crossSiteProblem(req: Request): string | undefined {
+export function crossSiteProblem(req: Request, hasBody: boolean): string | undefined {
   const origin = req.get('origin');
   if (origin !== undefined) {
     if (origin !== `${req.protocol}://${req.get('host') ?? ''}`) return 'cross-origin request';
@@ -14,14 +15,25 @@ export function crossSiteProblem(req: Request): string | undefined {
     const site = req.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'cross-site request';
   }
+  if (!hasBody) return undefined;
   const type = (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') return 'content type';
   return undefined;
 }
 
-export const sameOriginJson: RequestHandler = (req, _res, next) => {
-  const problem = crossSiteProblem(req);
+const refuse = (problem: string | undefined): void => {
   if (problem === 'content type') throw new ApiError('INVALID_REQUEST', { message: 'Content-Type must be application/json.' });
   if (problem !== undefined) throw new ApiError('FORBIDDEN', { message: 'Requests must come from the portal itself.' });
+};
+
+/** For the routes with a JSON body. */
+export const sameOriginJson: RequestHandler = (req, _res, next) => {
+  refuse(crossSiteProblem(req, true));
+  next();
+};
+
+/** For the bodyless state-changing routes that may refuse (refresh). */
+export const sameOrigin: RequestHandler = (req, _res, next) => {
+  refuse(crossSiteProblem(req, false));
   next();
 };

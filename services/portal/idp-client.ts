@@ -53,8 +53,11 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       const refresh = body['refresh_token'];
       return { kind: 'tokens', tokens: { accessToken: body['access_token'], refreshToken: typeof refresh === 'string' ? refresh : null } };
     }
-    if (reply.status >= 500 && reply.status !== 503 && reply.status !== 504) return { kind: 'unreachable' };
-    return { kind: 'refused', error: typeof body['error'] === 'string' ? body['error'] : 'unknown', status: reply.status };
+    const error = typeof body['error'] === 'string' ? body['error'] : undefined;
+    // A 5xx is an outage, except the employee authenticator's own 503/504 (HR down or late),
+    // which say so in an OAuth error body (kc-extension/README.md "Error bodies").
+    if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable' };
+    return { kind: 'refused', error: error ?? 'unknown', status: reply.status };
   };
   return {
     passwordGrant: (username, password, correlationId) =>

@@ -5,7 +5,10 @@ import { ApiError } from '../kit/index.js';
  * Customer refusals are all one 401: Keycloak answers wrong password (401), unknown account and
  * lockout (400) differently, and none of that may show.
  */
-export function customerRefusal(): ApiError {
+export function customerRefusal(_error: string, status: number): ApiError {
+  // A refusal is a 4xx; a 503/504 with an error body is the identity provider not coping, which
+  // no customer may be told is a wrong password (spec 8: identity provider down -> both fail).
+  if (status >= 500) return new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no access was granted.' });
   return new ApiError('INVALID_CREDENTIALS');
 }
 
@@ -18,8 +21,9 @@ const EMPLOYEE: Record<string, () => ApiError> = {
   identity_link_conflict: () => new ApiError('FORBIDDEN', { message: 'This employee account needs attention from an administrator.' }),
   rate_limited: () => new ApiError('RATE_LIMITED'),
   hr_timeout: () => new ApiError('HR_SERVICE_TIMEOUT'),
-  // Spec 4.1 lists 502 for an employee sign-in that cannot be completed; HR down is one.
-  hr_unavailable: () => new ApiError('HR_SERVICE_UNAVAILABLE', { status: 502 }),
+  // Spec 4.1 lists 502 for an employee sign-in that cannot be completed; HR down is one. Its
+  // code is the portal's 502 code: HR_SERVICE_UNAVAILABLE is HR's own 503 (spec 7).
+  hr_unavailable: () => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'HR verification is unavailable; no access was granted.' }),
 };
 
 export function employeeRefusal(error: string): ApiError {

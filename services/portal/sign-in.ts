@@ -47,8 +47,12 @@ export async function completeSignIn(
       throw upstreamFailure('identity provider');
     }
     const subjectId = String(claims['sub']);
+    // One Idempotency-Key per sign-in, never derived from the caller's correlation id: a client
+    // that sends the same X-Correlation-ID twice must get a second sign-in, not a replay of the
+    // first (whose session may be revoked by now).
+    const idempotencyKey = `portal-${randomUUID()}`;
 
-    const evaluated = await upstreams.evaluate(tokens.accessToken, subjectId, `portal-${correlationId}`, correlationId);
+    const evaluated = await upstreams.evaluate(tokens.accessToken, subjectId, idempotencyKey, correlationId);
     if (evaluated.kind === 'unreachable') throw upstreamFailure('entitlement service');
     if (evaluated.status === 403 && evaluated.body['code'] === 'ENTITLEMENT_DENIED') {
       const reason = evaluated.body['reason'];
@@ -62,7 +66,7 @@ export async function completeSignIn(
     const entitlement = evaluated.body;
     const permission = (entitlement['permission'] ?? {}) as Record<string, unknown>;
 
-    const created = await upstreams.createSession(subjectId, `dev-${randomUUID()}`, `portal-${correlationId}`, correlationId);
+    const created = await upstreams.createSession(subjectId, `dev-${randomUUID()}`, idempotencyKey, correlationId);
     if (created.kind === 'unreachable' || (created.status !== 201 && created.status !== 200)) throw upstreamFailure('session service');
     sessionId = String(created.body['sessionId']);
 
@@ -99,8 +103,8 @@ export async function completeSignIn(
 }
 
 /** The credential step's outcome as tokens, or the portal's answer for a refusal or an outage. */
-export function tokensOf(outcome: GrantOutcome, refusal: (error: string) => ApiError): Tokens {
+export function tokensOf(outcome: GrantOutcome, refusal: (error: string, status: number) => ApiError): Tokens {
   if (outcome.kind === 'tokens') return outcome.tokens;
   if (outcome.kind === 'unreachable') throw upstreamFailure('identity provider');
-  throw refusal(outcome.error);
+  throw refusal(outcome.error, outcome.status);
 }

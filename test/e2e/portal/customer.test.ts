@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { freshEmail, networkSession, PortalBrowser, stableError } from './portal-client.js';
 
@@ -35,6 +36,22 @@ test.serial('session read, refresh and logout: the network session is revoked an
   t.is(browser.cookie, undefined);
   t.like(await networkSession(sessionId), { state: 'REVOKED' });
   t.like((await browser.session()).body, { authenticated: false });
+});
+
+test.serial('two sign-ins sending the same X-Correlation-ID are two sign-ins, not a replay of the first', async (t) => {
+  const correlationId = `corr-${randomUUID()}`;
+  const browser = new PortalBrowser();
+  const first = await browser.call('POST', '/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }, { 'X-Correlation-ID': correlationId });
+  t.is(first.status, 200, first.text);
+  t.is((await browser.logout()).status, 200);
+  const second = await browser.call('POST', '/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }, { 'X-Correlation-ID': correlationId });
+  t.is(second.status, 200, second.text);
+  t.is(second.body['correlationId'], correlationId, 'the caller\'s id is still carried');
+  const sessionOf = (reply: typeof first) => reply.body['session'] as Record<string, unknown>;
+  const entitlementOf = (reply: typeof first) => reply.body['entitlement'] as Record<string, unknown>;
+  t.not(sessionOf(second)['sessionId'], sessionOf(first)['sessionId']);
+  t.not(entitlementOf(second)['entitlementId'], entitlementOf(first)['entitlementId']);
+  t.like(await networkSession(String(sessionOf(second)['sessionId'])), { state: 'GRANTED' });
 });
 
 test.serial('a revocation at the session service shows in the portal\'s session read', async (t) => {

@@ -62,6 +62,7 @@ test.serial('HR timing out is a 504 and HR unavailable a 502; neither grants any
   await hrFault('unavailable');
   const down = await new PortalBrowser().employee('C-3002', '079203005678');
   t.is(down.status, 502, down.text);
+  t.is(down.body['code'], 'UPSTREAM_UNAVAILABLE');
   t.is(down.headers.get('set-cookie'), null);
 });
 

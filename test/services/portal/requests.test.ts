@@ -80,7 +80,7 @@ const EMPLOYEE_REFUSALS: [string, number, number, string][] = [
   ['identity_link_conflict', 403, 403, 'FORBIDDEN'],
   ['rate_limited', 429, 429, 'RATE_LIMITED'],
   ['hr_timeout', 504, 504, 'HR_SERVICE_TIMEOUT'],
-  ['hr_unavailable', 503, 502, 'HR_SERVICE_UNAVAILABLE'],
+  ['hr_unavailable', 503, 502, 'UPSTREAM_UNAVAILABLE'],
   ['something_new', 400, 502, 'UPSTREAM_UNAVAILABLE'],
 ];
 for (const [error, idpStatus, status, code] of EMPLOYEE_REFUSALS) {

@@ -77,6 +77,29 @@ test('logout without a session, or from another site, is still 200 with ok:false
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: true });
 });
 
+test('refresh and logout have no body: a same-origin call without a content type works', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  const refreshed = await portal.request('POST', '/api/v1/auth/refresh', { headers: { cookie, origin: portal.url } });
+  t.is(refreshed.status, 200, refreshed.text);
+  const renewed = cookieOf(refreshed);
+  const out = await portal.request('POST', '/api/v1/auth/logout', { headers: { cookie: renewed, 'sec-fetch-site': 'same-origin' } });
+  t.is(out.status, 200);
+  t.like(out.body, { ok: true });
+  t.deepEqual(portal.fakes.calls, ['session.read', 'idp.refresh', 'session.revoke', 'idp.logout']);
+  t.regex(out.headers.get('set-cookie') ?? '', /^sid=;/);
+});
+
+test('refresh from another site is 403 FORBIDDEN and changes nothing', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  assertError(t, await portal.request('POST', '/api/v1/auth/refresh', { headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
+  assertError(t, await portal.request('POST', '/api/v1/auth/refresh', { headers: { cookie, 'sec-fetch-site': 'cross-site' } }), 403, 'FORBIDDEN');
+  t.deepEqual(portal.fakes.calls, []);
+});
+
 test('meta answers flight, idp, mode api and exposeToken', async (t) => {
   const portal = await bootPortal(t);
   const reply = await portal.get('/api/v1/meta');

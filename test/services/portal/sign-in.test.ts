@@ -80,6 +80,16 @@ test.serial('a refused sign-in takes at least the configured floor', async (t) =
   t.true(performance.now() - started >= 290);
 });
 
+test.serial('an identity provider answering 503 or 504 is 502 for a customer, never a wrong password', async (t) => {
+  for (const status of [503, 504]) {
+    const fakes = defaultFakes();
+    fakes.grant = { kind: 'refused', error: 'temporarily_unavailable', status };
+    const portal = await bootPortal(t, fakes);
+    assertError(t, await portal.post('/api/v1/auth/login', BOB), 502, 'UPSTREAM_UNAVAILABLE');
+    t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com']);
+  }
+});
+
 test.serial('an unreachable identity provider is 502 and nothing else is called', async (t) => {
   const fakes = defaultFakes();
   fakes.grant = { kind: 'unreachable' };

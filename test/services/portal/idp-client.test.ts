@@ -1,0 +1,36 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { PortalConfig } from '../../../services/portal/config.js';
+import { createIdpClient } from '../../../services/portal/idp-client.js';
+
+// The token endpoint's answers, reduced (idp-client.ts): a 4xx is a refusal; a 5xx is an outage,
+// except the employee authenticator's own 503/504 with an OAuth error body (HR down or late).
+async function tokenEndpoint(t: import('ava').ExecutionContext, status: number, body: unknown) {
+  const server = createServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const config = PortalConfig.parse({ IDP_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  return createIdpClient(config);
+}
+
+const CORR = 'corr-123e4567-e89b-42d3-a456-426614174000';
+
+const cases: [string, number, unknown, unknown][] = [
+  ['401 invalid_grant is a refusal', 401, { error: 'invalid_grant' }, { kind: 'refused', error: 'invalid_grant', status: 401 }],
+  ['503 with the authenticator\'s error is a refusal the portal maps', 503, { error: 'hr_unavailable' }, { kind: 'refused', error: 'hr_unavailable', status: 503 }],
+  ['504 with the authenticator\'s error is a refusal the portal maps', 504, { error: 'hr_timeout' }, { kind: 'refused', error: 'hr_timeout', status: 504 }],
+  ['503 without an error body is an outage', 503, { message: 'maintenance' }, { kind: 'unreachable' }],
+  ['504 without an error body is an outage', 504, {}, { kind: 'unreachable' }],
+  ['500 is an outage even with an error body', 500, { error: 'unknown_error' }, { kind: 'unreachable' }],
+];
+
+for (const [name, status, body, expected] of cases) {
+  test(name, async (t) => {
+    const idp = await tokenEndpoint(t, status, body);
+    t.deepEqual(await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR), expected);
+  });
+}
