@@ -77,14 +77,28 @@ export function authRoutes(deps: AuthDeps): Route[] {
     return open(req, res, signedIn.data, signedIn.session, correlationId);
   };
 
-  /** The live portal session behind the cookie, with its network session re-read (spec 3.1). */
+  /**
+   * The live portal session behind the cookie, with its network session re-read (spec 3.1).
+   * A session the session service does not know ended the sign-in; one it cannot answer for is
+   * the last one read, with a GRANTED one past its expiry read as EXPIRED (spec 4.4 rule 5).
+   */
   const current = async (req: Request, correlationId: string) => {
     const sid = readSid(req);
     const stored = sid === undefined ? undefined : await store.get(sid);
     if (sid === undefined || stored === undefined) return undefined;
     const read = await deps.upstreams.readSession(stored.networkSessionId, correlationId);
-    const session = read.kind === 'answer' && read.status === 200 ? read.body : undefined;
-    return { sid, stored, session };
+    if (read.kind === 'answer' && read.status === 200) {
+      if (JSON.stringify(read.body) !== JSON.stringify(stored.networkSession)) await store.noteNetworkSession(sid, read.body);
+      return { sid, stored, session: read.body };
+    }
+    if (read.kind === 'answer' && read.status === 404) {
+      await store.drop(sid);
+      return undefined;
+    }
+    const last = stored.networkSession;
+    if (last === null) return undefined;
+    const due = last['state'] === 'GRANTED' && Date.parse(String(last['expiresAt'])) <= now().getTime();
+    return { sid, stored, session: due ? { ...last, state: 'EXPIRED' } : last };
   };
 
   return [
@@ -153,7 +167,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
       handle: async ({ req, correlationId }) => {
         const found = await current(req, correlationId);
         if (found === undefined) return { status: 200, body: { authenticated: false, correlationId } };
-        return answer(found.stored, found.session ?? { sessionId: found.stored.networkSessionId, state: 'UNKNOWN' }, correlationId);
+        return answer(found.stored, found.session, correlationId);
       },
     }),
     route({
@@ -176,8 +190,8 @@ export function authRoutes(deps: AuthDeps): Route[] {
           }
           throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
         }
-        const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken };
-        return open(req, res, data, found.session ?? { sessionId: data.networkSessionId, state: 'UNKNOWN' }, correlationId);
+        const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken, networkSession: found.session };
+        return open(req, res, data, found.session, correlationId);
       },
     }),
     route({

@@ -10,6 +10,8 @@ export interface PortalSessionData {
   claims: Record<string, unknown>;
   entitlement: Record<string, unknown>;
   networkSessionId: string;
+  /** The network session (spec 2.7) as last read; null for sign-ins from before it was kept. */
+  networkSession: Record<string, unknown> | null;
 }
 
 export interface StoredPortalSession extends PortalSessionData {
@@ -20,6 +22,8 @@ export interface PortalSessionStore {
   put(sid: string, data: PortalSessionData, expiresAt: Date): Promise<void>;
   /** The live session behind a cookie value; expired ones read as absent (and are removed). */
   get(sid: string): Promise<StoredPortalSession | undefined>;
+  /** Keeps the network session as just read, for when the session service cannot be reached. */
+  noteNetworkSession(sid: string, session: Record<string, unknown>): Promise<void>;
   drop(sid: string): Promise<void>;
 }
 
@@ -31,6 +35,7 @@ interface Row {
   claims: Record<string, unknown>;
   entitlement: Record<string, unknown>;
   network_session_id: string;
+  network_session: Record<string, unknown> | null;
   expires_at: Date;
   [column: string]: unknown;
 }
@@ -40,8 +45,8 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
     async put(sid, data, expiresAt) {
       await db.query(
         `INSERT INTO portal_sessions (sid_hash, subject_id, client, access_token_enc, refresh_token_enc, claims, entitlement,
-           network_session_id, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+           network_session_id, network_session, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           sidHash(sid),
           data.subjectId,
@@ -51,6 +56,7 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
           JSON.stringify(data.claims),
           JSON.stringify(data.entitlement),
           data.networkSessionId,
+          data.networkSession === null ? null : JSON.stringify(data.networkSession),
           now(),
           expiresAt,
         ],
@@ -61,16 +67,31 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
       await db.query('DELETE FROM portal_sessions WHERE expires_at <= $1', [at]);
       const row = (await db.query<Row>('SELECT * FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]))[0];
       if (row === undefined) return undefined;
+      let accessToken: string;
+      let refreshToken: string | null;
+      try {
+        accessToken = cipher.open(row.access_token_enc);
+        refreshToken = row.refresh_token_enc === null ? null : cipher.open(row.refresh_token_enc);
+      } catch {
+        // Sealed under another PORTAL_TOKEN_KEY (the key was changed) or damaged: the sign-in
+        // cannot be used any more, so it reads as signed out and is removed.
+        await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
+        return undefined;
+      }
       return {
         subjectId: row.subject_id,
         client: row.client,
-        accessToken: cipher.open(row.access_token_enc),
-        refreshToken: row.refresh_token_enc === null ? null : cipher.open(row.refresh_token_enc),
+        accessToken,
+        refreshToken,
         claims: row.claims,
         entitlement: row.entitlement,
         networkSessionId: row.network_session_id,
+        networkSession: row.network_session,
         expiresAt: row.expires_at,
       };
+    },
+    async noteNetworkSession(sid, session) {
+      await db.query('UPDATE portal_sessions SET network_session = $2 WHERE sid_hash = $1', [sidHash(sid), JSON.stringify(session)]);
     },
     async drop(sid) {
       await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);

@@ -93,6 +93,7 @@ export async function completeSignIn(
         claims,
         entitlement,
         networkSessionId: sessionId,
+        networkSession: granted.body,
       },
       session: granted.body,
     };

@@ -25,6 +25,8 @@ export interface Fakes {
   create: PeerAnswer;
   grantSession: PeerAnswer;
   sessionState: string;
+  /** What the session read answers instead of the session in `sessionState` (null: the session). */
+  read: PeerAnswer | null;
 }
 
 const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -55,6 +57,7 @@ export function defaultFakes(): Fakes {
     create: answer(201, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'CREATED' }),
     grantSession: answer(200, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', subjectId: SUBJECT, state: 'GRANTED', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
     sessionState: 'GRANTED',
+    read: null,
   };
 }
 
@@ -85,7 +88,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     createSession: async () => (calls.push('session.create'), fakes.create),
     grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
-    readSession: async (id) => (calls.push('session.read'), answer(200, { sessionId: id, subjectId: SUBJECT, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString() })),
+    readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, { sessionId: id, subjectId: SUBJECT, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString() })),
   };
   const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
   const { logger, lines } = capturingLogger('portal');

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
+import { sidHash } from '../../../services/portal/token-crypto.js';
 import { bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
 
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
@@ -98,6 +99,56 @@ test('refresh from another site is 403 FORBIDDEN and changes nothing', async (t)
   assertError(t, await portal.request('POST', '/api/v1/auth/refresh', { headers: { cookie, origin: 'https://evil.example' } }), 403, 'FORBIDDEN');
   assertError(t, await portal.request('POST', '/api/v1/auth/refresh', { headers: { cookie, 'sec-fetch-site': 'cross-site' } }), 403, 'FORBIDDEN');
   t.deepEqual(portal.fakes.calls, []);
+});
+
+test('when the session service cannot be reached, the session read answers the network session as last read', async (t) => {
+  const portal = await bootPortal(t);
+  const login = await portal.post('/api/v1/auth/login', BOB);
+  const cookie = cookieOf(login);
+  portal.fakes.read = { kind: 'unreachable' };
+  const offline = await portal.get('/api/v1/auth/session', { cookie });
+  t.is(offline.status, 200);
+  t.like(offline.body, { authenticated: true });
+  t.deepEqual(offline.body['session'], login.body['session'], 'the session the sign-in granted');
+  portal.fakes.read = null;
+  const online = await portal.get('/api/v1/auth/session', { cookie });
+  portal.fakes.read = { kind: 'answer', status: 503, body: { code: 'INTERNAL_ERROR' } };
+  const again = await portal.get('/api/v1/auth/session', { cookie });
+  t.deepEqual(again.body['session'], online.body['session'], 'the session as last read');
+  t.not((online.body['session'] as Record<string, unknown>)['expiresAt'], (login.body['session'] as Record<string, unknown>)['expiresAt']);
+});
+
+test('a last-read GRANTED session past its expiry reads EXPIRED while the session service is unreachable', async (t) => {
+  const fakes = defaultFakes();
+  fakes.grantSession = { kind: 'answer', status: 200, body: { sessionId: 'sess-22222222-2222-4222-8222-222222222222', subjectId: 'x', state: 'GRANTED', expiresAt: new Date(Date.now() - 1000).toISOString() } };
+  const portal = await bootPortal(t, fakes);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.read = { kind: 'unreachable' };
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: true, session: { state: 'EXPIRED' } });
+});
+
+test('a network session the session service does not know ends the sign-in', async (t) => {
+  const portal = await bootPortal(t);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.read = { kind: 'answer', status: 404, body: { code: 'NOT_FOUND' } };
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false });
+  portal.fakes.read = null;
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false }, 'the portal session was dropped');
+});
+
+test('a portal session sealed under another token key reads as signed out and is removed; logout is still 200', async (t) => {
+  const before = await bootPortal(t);
+  const cookie = cookieOf(await before.post('/api/v1/auth/login', BOB));
+  const after = await bootPortal(t, defaultFakes(), { PORTAL_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64') });
+  const rowsOfThisSid = async () => (await after.db.query('SELECT 1 FROM portal_sessions WHERE sid_hash = $1', [sidHash(cookie.slice('sid='.length))])).length;
+  t.is(await rowsOfThisSid(), 1);
+  const read = await after.get('/api/v1/auth/session', { cookie });
+  t.is(read.status, 200);
+  t.like(read.body, { authenticated: false });
+  t.is(await rowsOfThisSid(), 0);
+  const out = await after.post('/api/v1/auth/logout', {}, { cookie });
+  t.is(out.status, 200);
+  t.like(out.body, { ok: false });
 });
 
 test('meta answers flight, idp, mode api and exposeToken', async (t) => {
