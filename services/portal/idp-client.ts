@@ -17,7 +17,7 @@ export type GrantOutcome =
   | { kind: 'unreachable' };
 
 // Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
-const TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000 };
+export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000 };
 
 export interface IdpClient {
   passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
@@ -38,7 +38,7 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       url: `${base}/${path}`,
       form: { client_id: client, client_secret: secrets[client], ...form },
       correlationId,
-      timeoutMs: TIMEOUT_MS[client],
+      timeoutMs: IDP_TIMEOUT_MS[client],
     });
   const grant = async (client: PortalClient, form: Record<string, string>, correlationId: string): Promise<GrantOutcome> => {
     let reply: OutboundResponse;

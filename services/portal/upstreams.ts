@@ -5,7 +5,7 @@ import type { PortalConfig } from './config.js';
 export type PeerAnswer = { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'unreachable' };
 
 // Spec 8: portal -> entitlement 5000 ms, portal -> session create / grant 5000 ms each, one attempt.
-const TIMEOUT_MS = 5000;
+export const UPSTREAM_TIMEOUT_MS = 5000;
 
 async function ask(call: Parameters<typeof callJson>[0]): Promise<PeerAnswer> {
   try {
@@ -36,15 +36,15 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         body: { subjectId, sessionId: null },
         headers: { Authorization: `Bearer ${accessToken}`, 'Idempotency-Key': idempotencyKey },
         correlationId,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
     createSession: (subjectId, deviceRef, idempotencyKey, correlationId) =>
-      ask({ url: sessions, body: { subjectId, deviceRef }, headers: { ...sessionKey, 'Idempotency-Key': idempotencyKey }, correlationId, timeoutMs: TIMEOUT_MS }),
+      ask({ url: sessions, body: { subjectId, deviceRef }, headers: { ...sessionKey, 'Idempotency-Key': idempotencyKey }, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     grantSession: (sessionId, grant, correlationId) =>
-      ask({ url: `${sessions}/${sessionId}/grant`, body: grant, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+      ask({ url: `${sessions}/${sessionId}/grant`, body: grant, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     revokeSession: (sessionId, correlationId) =>
-      ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+      ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     readSession: (sessionId, correlationId) =>
-      ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: TIMEOUT_MS }),
+      ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import { adminApi, adminToken, userIdOf } from '../keycloak/kc-client.js';
 import { freshEmail, networkSession, PortalBrowser, stableError } from './portal-client.js';
 
 // Against the running platform: real Keycloak, entitlement, decision, loyalty and session.
@@ -85,6 +86,9 @@ test.serial('register creates an account and signs in with the baseline; the sam
   t.is(reply.status, 200, reply.text);
   t.like(reply.body['claims'] as object, { preferred_username: email });
   t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC' });
+  // Spec 2.3: displayName split on whitespace into first and last name, in Keycloak's account.
+  const admin = await adminToken();
+  t.like(await adminApi(admin, 'GET', `/users/${await userIdOf(admin, email)}`), { email, firstName: 'Tran', lastName: 'Thi Mai', enabled: true });
   const again = await new PortalBrowser().register(email, 'another-password');
   t.is(again.status, 409);
   t.is(again.body['code'], 'ACCOUNT_EXISTS');
