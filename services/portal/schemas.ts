@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Entitlement } from '../entitlement/schemas.js';
+import { Session } from '../session/schemas.js';
 
 /** Spec 2.3. Passwords are checked for presence and length only; Keycloak judges them. */
 export const LoginRequest = z.strictObject({
@@ -20,15 +21,6 @@ export const EmployeeVerifyRequest = z.strictObject({
   citizenId: z.string().min(1, 'is required').max(256),
 });
 
-
-const Session = z
-  .object({
-    sessionId: z.string(),
-    subjectId: z.string(),
-    state: z.enum(['CREATED', 'GRANTED', 'REVOKED', 'EXPIRED']),
-    expiresAt: z.string().nullable(),
-  })
-  .loose();
 
 /** Spec 2.4. */
 export const PortalSession = z.object({

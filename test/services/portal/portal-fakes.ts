@@ -47,6 +47,28 @@ export function entitlementBody(): Record<string, unknown> {
   };
 }
 
+/** A whole spec 2.7 Session, as the session service answers it. */
+export function sessionBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const at = new Date().toISOString();
+  return {
+    sessionId: 'sess-11111111-1111-4111-8111-111111111111',
+    subjectId: SUBJECT,
+    deviceRef: 'dev-portal',
+    state: 'GRANTED',
+    entitlementId: 'ent-11111111-1111-4111-8111-111111111111',
+    entitlementType: 'WIFI_CUSTOMER_BASIC',
+    tier: 'BASIC',
+    qosClass: 'STANDARD',
+    grantedAt: at,
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    revokedAt: null,
+    createdAt: at,
+    updatedAt: at,
+    replayed: false,
+    ...overrides,
+  };
+}
+
 export function defaultFakes(): Fakes {
   return {
     calls: [],
@@ -55,7 +77,7 @@ export function defaultFakes(): Fakes {
     account: 'created',
     evaluate: answer(201, entitlementBody()),
     create: answer(201, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'CREATED' }),
-    grantSession: answer(200, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', subjectId: SUBJECT, state: 'GRANTED', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    grantSession: answer(200, sessionBody()),
     sessionState: 'GRANTED',
     read: null,
   };
@@ -88,7 +110,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     createSession: async () => (calls.push('session.create'), fakes.create),
     grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
-    readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, { sessionId: id, subjectId: SUBJECT, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString() })),
+    readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
   };
   const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
   const { logger, lines } = capturingLogger('portal');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { sidHash } from '../../../services/portal/token-crypto.js';
-import { bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
+import { bootPortal, cookieOf, defaultFakes, sessionBody } from './portal-fakes.js';
 
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 
@@ -120,7 +120,7 @@ test('when the session service cannot be reached, the session read answers the n
 
 test('a last-read GRANTED session past its expiry reads EXPIRED while the session service is unreachable', async (t) => {
   const fakes = defaultFakes();
-  fakes.grantSession = { kind: 'answer', status: 200, body: { sessionId: 'sess-22222222-2222-4222-8222-222222222222', subjectId: 'x', state: 'GRANTED', expiresAt: new Date(Date.now() - 1000).toISOString() } };
+  fakes.grantSession = { kind: 'answer', status: 200, body: sessionBody({ expiresAt: new Date(Date.now() - 1000).toISOString() }) };
   const portal = await bootPortal(t, fakes);
   const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
   portal.fakes.read = { kind: 'unreachable' };
