@@ -2,6 +2,7 @@ import test from 'ava';
 import {
   EMPLOYEE_API,
   IDP_URL,
+  adminApi,
   adminToken,
   bruteForceStatus,
   clearBruteForce,
@@ -22,6 +23,18 @@ test('a demo customer signs in with the password grant and gets the customer cla
   t.like(claims, { user_type: 'CUSTOMER', preferred_username: 'bob@example.com', azp: 'wifi-portal-api' });
   t.deepEqual([...(claims['aud'] as string[])].sort(), ['account', 'wifi-portal-api', 'wifi-portal-employee-api']);
   t.like(jwtClaims(reply.body['id_token']), { user_type: 'CUSTOMER' });
+});
+
+test('the running realm holds the spec 8 login limits: 5 failures then back-off up to 900 s; 2 failures within 200 ms hold 60 s', async (t) => {
+  const realm = (await adminApi(await adminToken(), 'GET', '')) as Record<string, unknown>;
+  t.like(realm, {
+    bruteForceProtected: true,
+    permanentLockout: false,
+    failureFactor: 5,
+    maxFailureWaitSeconds: 900,
+    quickLoginCheckMilliSeconds: 200,
+    minimumQuickLoginWaitSeconds: 60,
+  });
 });
 
 test('the portal service account holds only realm-management/manage-users', async (t) => {
