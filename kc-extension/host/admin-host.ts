@@ -105,6 +105,8 @@ export interface AdminMemory {
   read(ring: string, limit: number): unknown[];
   /** True when the id was not yet in the window (it is remembered from now on). */
   remember(window: string, id: string, capacity: number): boolean;
+  /** Takes a remembered id out of the window again. */
+  forget(window: string, id: string): void;
 }
 
 export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };

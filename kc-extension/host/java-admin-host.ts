@@ -22,6 +22,7 @@ export interface JavaAdminHost {
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
   rememberId(window: string, id: string, capacity: number): boolean;
+  forgetId(window: string, id: string): void;
   findUsersByKeys(keysJson: string): string;
   findUsersByAttribute(name: string, value: string, max: number): string;
   createUser(username: string, email: string | null, attributesJson: string): string;
@@ -81,6 +82,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),
       read: (ring, limit) => JSON.parse(raw.ringRead(ring, limit)) as unknown[],
       remember: (window, id, capacity) => raw.rememberId(window, id, capacity),
+      forget: (window, id) => raw.forgetId(window, id),
     },
     http: {
       get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,

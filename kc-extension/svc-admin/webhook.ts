@@ -75,15 +75,30 @@ function handle(context: AdminContext, code: string): Outcome {
       return outcome(400, 'REJECTED', 'company is required for EMPLOYEE_COMPANY_CHANGED', extra);
     }
   }
-  if (eventId !== undefined && !context.host.memory.remember(`webhook-ids/${code}`, eventId, DUPLICATE_WINDOW)) {
+  // The id is claimed first (check-and-set, so two deliveries at once apply it once) and given
+  // back when the event was not processed after all: a 409 CONFLICT the sender retries once the
+  // data is fixed, or a failure while applying. Only processed events answer DUPLICATE later.
+  const window = `webhook-ids/${code}`;
+  if (eventId !== undefined && !context.host.memory.remember(window, eventId, DUPLICATE_WINDOW)) {
     return outcome(200, 'DUPLICATE', 'event id already processed; not re-applied', extra);
   }
+  const giveBack = () => {
+    if (eventId !== undefined) context.host.memory.forget(window, eventId);
+  };
   if (!isIdentityEvent(event.type)) return outcome(200, 'RECORDED', 'not an identity event; recorded only', extra);
 
-  const users = context.host.users.findByAttribute('employee_ref', event.employeeRef!, 2);
-  if (users.length === 0) return outcome(200, 'NO_MATCH', 'no user carries that employeeRef; logged for review', extra);
-  if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
-  apply(context, users[0]!, event.type, event.company);
+  try {
+    const users = context.host.users.findByAttribute('employee_ref', event.employeeRef!, 2);
+    if (users.length === 0) return outcome(200, 'NO_MATCH', 'no user carries that employeeRef; logged for review', extra);
+    if (users.length > 1) {
+      giveBack();
+      return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
+    }
+    apply(context, users[0]!, event.type, event.company);
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
   return outcome(200, 'APPLIED', `${event.type} applied`, extra);
 }
 

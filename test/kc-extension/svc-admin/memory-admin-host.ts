@@ -138,6 +138,9 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.windows.set(window, ids.slice(-capacity));
         return true;
       },
+      forget: (window, id) => {
+        realm.windows.set(window, (realm.windows.get(window) ?? []).filter((known) => known !== id));
+      },
     },
     http: realm.http,
     models: {

@@ -26,6 +26,26 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
   });
 }
 
+test('an event that failed while being applied is not remembered: the retry applies it', async (t) => {
+  const { d, post } = await setup();
+  const id = await d.createEmployee('REF-F', 'MEMBER_A');
+  const user = d.realm.users.get(id)!;
+  let failures = 1;
+  d.realm.users.set(id, new Proxy(user, {
+    set(target, property, value) {
+      if (property === 'enabled' && failures-- > 0) throw new Error('user store unavailable');
+      return Reflect.set(target, property, value);
+    },
+  }));
+  const eventId = randomUUID();
+  const failed = await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-F' }, eventId);
+  t.is(failed.status, 500);
+  t.true(d.realm.users.get(id)!.enabled, 'nothing applied');
+  t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-F' }, eventId), { status: 200, body: { result: 'APPLIED' } });
+  t.false(d.realm.users.get(id)!.enabled);
+  t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-F' }, eventId), { status: 200, body: { result: 'DUPLICATE' } });
+});
+
 test('an event id is remembered for the last 2000 ids and forgotten after', async (t) => {
   const { post } = await setup();
   const first = randomUUID();

@@ -111,7 +111,10 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
     const ref = `REF-${randomUUID()}`;
     await d.createEmployee(ref, 'MEMBER_A');
     await d.createEmployee(ref, 'MEMBER_A');
-    t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }), { status: 409, body: { result: 'CONFLICT' } });
+    const eventId = randomUUID();
+    t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId }), { status: 409, body: { result: 'CONFLICT' } });
+    // A CONFLICT was not processed: the sender's retry is judged again, never DUPLICATE.
+    t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId }), { status: 409, body: { result: 'CONFLICT' } });
   });
 
   test('other types are RECORDED; an identity event without employeeRef and a non-JSON body are 400 REJECTED', async (t) => {

@@ -217,6 +217,11 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return MemoryStore.remember(realm.getId() + "/" + window, id, capacity);
     }
 
+    @HostAccess.Export
+    public void forgetId(String window, String id) {
+        MemoryStore.forget(realm.getId() + "/" + window, id);
+    }
+
     // --- users ---
 
     @HostAccess.Export

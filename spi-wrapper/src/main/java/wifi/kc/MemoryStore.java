@@ -54,6 +54,14 @@ final class MemoryStore {
         return WINDOWS.computeIfAbsent(window, name -> new IdWindow()).add(id, capacity);
     }
 
+    /** Takes an id out of the window again (its event was not processed after all). */
+    static void forget(String window, String id) {
+        IdWindow ids = WINDOWS.get(window);
+        if (ids != null) {
+            ids.remove(id);
+        }
+    }
+
     private static final class IdWindow {
         private final Deque<String> order = new ArrayDeque<>();
         private final Set<String> ids = new HashSet<>();
@@ -67,6 +75,12 @@ final class MemoryStore {
                 ids.remove(order.removeFirst());
             }
             return true;
+        }
+
+        synchronized void remove(String id) {
+            if (ids.remove(id)) {
+                order.remove(id);
+            }
         }
     }
 }

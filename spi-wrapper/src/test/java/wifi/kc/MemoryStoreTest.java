@@ -45,4 +45,15 @@ class MemoryStoreTest {
         assertTrue(MemoryStore.remember(window, "evt-1", 2));
         assertFalse(MemoryStore.remember(window, "evt-3", 2));
     }
+
+    @Test
+    void aForgottenIdIsNewAgainAndOthersStay() {
+        String window = name();
+        MemoryStore.remember(window, "evt-1", 2);
+        MemoryStore.remember(window, "evt-2", 2);
+        MemoryStore.forget(window, "evt-1");
+        MemoryStore.forget(name(), "evt-2");
+        assertTrue(MemoryStore.remember(window, "evt-1", 2));
+        assertFalse(MemoryStore.remember(window, "evt-2", 2));
+    }
 }
