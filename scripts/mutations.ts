@@ -31,7 +31,7 @@ const MUTATIONS: Mutation[] = [
   { rule: 'authenticator: the 6th failed submit is refused without calling HR', file: 'kc-extension/employee-auth/submit-limit.ts', from: '(read(employeeId)?.count ?? 0) >= limit', to: '(read(employeeId)?.count ?? 0) > limit', tests: ['test/kc-extension/employee-auth/authenticate.test.ts'] },
   { rule: 'contract: RATE_LIMITED is 429', file: 'contract/errors.ts', from: 'RATE_LIMITED: { status: 429,', to: 'RATE_LIMITED: { status: 430,', tests: ['test/contract/wire.test.ts'] },
   { rule: 'svc-admin: the citizen-number salt is claimed once, never replaced', file: 'kc-extension/svc-admin/import-route.ts', from: '  return context.host.store.claim(SALT_KEY, context.host.crypto.newSealedKey());', to: '  const salt = context.host.crypto.newSealedKey();\n  context.host.store.put(SALT_KEY, salt);\n  return salt;', tests: ['test/kc-extension/svc-admin/salt-claim.test.ts'] },
-  { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'state.consumedPoints >= settings.failureLimit', to: 'state.consumedPoints > settings.failureLimit', tests: ['test/services/hr/limits.test.ts'] },
+  { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'locked: (key: string): boolean => recent(key).length >= limit', to: 'locked: (key: string): boolean => recent(key).length > limit', tests: ['test/services/hr/limits.test.ts'] },
 ];
 
 // Interrupted mid-run: put the mutated file back before leaving.

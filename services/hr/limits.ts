@@ -1,4 +1,3 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { RequestHandler } from 'express';
 import { ApiError, createCeiling } from '../kit/index.js';
 
@@ -20,25 +19,53 @@ export interface VerifyLimits {
   reset(): void;
 }
 
+/**
+ * Failed verifications per employee over a sliding window: locked while the last `windowMs`
+ * hold `limit` failures (spec 8: "5 within 60 s"). Hand-written rather than rate-limiter-flexible:
+ * its memory limiter counts fixed windows, which let up to twice the limit through across a
+ * window boundary and can lift a lock a moment after it fell; a log of at most `limit`
+ * timestamps per employee is the rule itself.
+ */
+function slidingFailures(limit: number, windowMs: number, now: () => number) {
+  let times = new Map<string, number[]>();
+  let writes = 0;
+  const recent = (key: string): number[] => {
+    const since = now() - windowMs;
+    return (times.get(key) ?? []).filter((at) => at > since);
+  };
+  return {
+    locked: (key: string): boolean => recent(key).length >= limit,
+    record(key: string): void {
+      const kept = [...recent(key), now()].slice(-limit);
+      times.set(key, kept);
+      // Employees who stopped failing are dropped now and then, so the map stays small.
+      if (++writes % 1000 === 0) {
+        for (const other of [...times.keys()]) if (recent(other).length === 0) times.delete(other);
+      }
+    },
+    reset(): void {
+      times = new Map();
+    },
+  };
+}
+
 /** Spec 8 HR limits: failures keyed by employeeId (never the caller's address) and a global ceiling. */
-export function createVerifyLimits(settings: LimitSettings): VerifyLimits {
-  const makeFailures = () => new RateLimiterMemory({ points: settings.failureLimit, duration: settings.failureWindowSeconds });
-  let failures = makeFailures();
+export function createVerifyLimits(settings: LimitSettings, now: () => number = Date.now): VerifyLimits {
+  const failures = slidingFailures(settings.failureLimit, settings.failureWindowSeconds * 1000, now);
   const ceiling = createCeiling(settings.globalLimit, settings.globalWindowSeconds);
   return {
     global: ceiling.step,
     async assertNotLocked(employeeId) {
-      const state = await failures.get(employeeId);
-      if (state !== null && state.consumedPoints >= settings.failureLimit) {
+      if (failures.locked(employeeId)) {
         throw new ApiError('RATE_LIMITED', { message: 'Too many failed verifications for this employee; try again later.' });
       }
     },
     async recordFailure(employeeId) {
       // Reaching the limit is not an error here; the next request is the one refused.
-      await failures.penalty(employeeId, 1);
+      failures.record(employeeId);
     },
     reset() {
-      failures = makeFailures();
+      failures.reset();
       ceiling.reset();
     },
   };

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { createVerifyLimits } from '../../../services/hr/limits.js';
 import { ACTIVE, PARTNER, hrService } from './hr-service.js';
 
 const WRONG = { employeeId: ACTIVE.employeeId, citizenId: '079201009999' };
@@ -71,4 +72,21 @@ test('POST /admin/reset-limits clears both limits', async (t) => {
   const reset = await service.request('POST', '/admin/reset-limits');
   t.is(reset.status, 200);
   t.like((await verify(ACTIVE)).body, { verified: true });
+});
+
+// Spec 8 "5 within 60 s" is a sliding count: five failures close together lock the employee even
+// when they straddle what a fixed window would call two windows.
+test('five failures within the window lock the employee wherever the window starts', async (t) => {
+  let clock = 1_000_000;
+  const limits = createVerifyLimits({ failureLimit: 5, failureWindowSeconds: 60, globalLimit: 1000, globalWindowSeconds: 60 }, () => clock);
+  await limits.recordFailure('A-1001');
+  clock += 59_000;
+  for (let i = 0; i < 4; i += 1) await limits.recordFailure('A-1001');
+  clock += 2_000; // the first failure is now 61 s old: four within the last 60 s
+  await t.notThrowsAsync(limits.assertNotLocked('A-1001'));
+  await limits.recordFailure('A-1001');
+  await t.throwsAsync(limits.assertNotLocked('A-1001'), { message: /Too many failed verifications/ });
+  await t.notThrowsAsync(limits.assertNotLocked('B-2001'), 'keyed by employee');
+  clock += 58_500; // the four from second 59 are 60.5 s old: one left
+  await t.notThrowsAsync(limits.assertNotLocked('A-1001'));
 });
