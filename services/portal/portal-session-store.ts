@@ -41,6 +41,9 @@ interface Row {
 }
 
 export function createPortalSessionStore(db: Database, cipher: TokenCipher, now: () => Date): PortalSessionStore {
+  const drop = async (sid: string) => {
+    await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
+  };
   return {
     async put(sid, data, expiresAt) {
       await db.query(
@@ -75,7 +78,7 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
       } catch {
         // Sealed under another PORTAL_TOKEN_KEY (the key was changed) or damaged: the sign-in
         // cannot be used any more, so it reads as signed out and is removed.
-        await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
+        await drop(sid);
         return undefined;
       }
       return {
@@ -93,8 +96,6 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
     async noteNetworkSession(sid, session) {
       await db.query('UPDATE portal_sessions SET network_session = $2 WHERE sid_hash = $1', [sidHash(sid), JSON.stringify(session)]);
     },
-    async drop(sid) {
-      await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
-    },
+    drop,
   };
 }
