@@ -31,6 +31,8 @@ const MUTATIONS: Mutation[] = [
   { rule: 'authenticator: the 6th failed submit is refused without calling HR', file: 'kc-extension/employee-auth/submit-limit.ts', from: '(read(employeeId)?.count ?? 0) >= limit', to: '(read(employeeId)?.count ?? 0) > limit', tests: ['test/kc-extension/employee-auth/authenticate.test.ts'] },
   { rule: 'contract: RATE_LIMITED is 429', file: 'contract/errors.ts', from: 'RATE_LIMITED: { status: 429,', to: 'RATE_LIMITED: { status: 430,', tests: ['test/contract/wire.test.ts'] },
   { rule: 'svc-admin: the citizen-number salt is claimed once, never replaced', file: 'kc-extension/svc-admin/import-route.ts', from: '  return context.host.store.claim(SALT_KEY, context.host.crypto.newSealedKey());', to: '  const salt = context.host.crypto.newSealedKey();\n  context.host.store.put(SALT_KEY, salt);\n  return salt;', tests: ['test/kc-extension/svc-admin/salt-claim.test.ts'] },
+  { rule: 'entitlement: only a verified email is looked up at loyalty', file: 'services/entitlement/evaluate-entitlement.ts', from: 'facts.emailVerified ? facts.email : null', to: 'facts.email', tests: ['test/services/entitlement/evaluate.test.ts'] },
+  { rule: 'portal: a second sign-in ends the one it replaces', file: 'services/portal/auth-routes.ts', from: "const stored = replaces === 'another' ? await store.get(previous) : undefined;", to: 'const stored = undefined as PortalSessionData | undefined;', tests: ['test/services/portal/session-flow.test.ts'] },
   { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'locked: (key: string): boolean => recent(key).length >= limit', to: 'locked: (key: string): boolean => recent(key).length > limit', tests: ['test/services/hr/limits.test.ts'] },
 ];
 
@@ -43,9 +45,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * Caught means a test failed on an assertion: ava's TAP output names the failure AssertionError.
+ * A mutant that only breaks loading or start-up (a syntax error, a service that cannot boot)
+ * proves nothing about the tests, so it is reported as not caught.
+ */
+const failedOnAssertion = (tap: string): boolean => /^not ok /m.test(tap) && /^\s+name: AssertionError$/m.test(tap);
+
+// Arguments narrow the run to the mutations whose rule contains one of them.
+const only = process.argv.slice(2);
+const selected = MUTATIONS.filter((mutation) => only.length === 0 || only.some((word) => mutation.rule.includes(word)));
 const survivors: string[] = [];
 const lost: string[] = [];
-for (const mutation of MUTATIONS) {
+for (const mutation of selected) {
   const path = join(ROOT, mutation.file);
   const source = readFileSync(path, 'utf8');
   if (source.split(mutation.from).length !== 2) {
@@ -55,8 +67,8 @@ for (const mutation of MUTATIONS) {
   restore = () => writeFileSync(path, source);
   writeFileSync(path, source.replace(mutation.from, mutation.to));
   try {
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...mutation.tests], { cwd: ROOT, encoding: 'utf8' });
-    const caught = run.status !== 0;
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), '--tap', ...mutation.tests], { cwd: ROOT, encoding: 'utf8' });
+    const caught = run.status !== 0 && failedOnAssertion(run.stdout);
     process.stdout.write(`${caught ? 'caught  ' : 'SURVIVED'} ${mutation.rule}\n`);
     if (!caught) survivors.push(mutation.rule);
   } finally {
@@ -64,6 +76,6 @@ for (const mutation of MUTATIONS) {
     restore = undefined;
   }
 }
-process.stdout.write(`\n${MUTATIONS.length - survivors.length - lost.length} of ${MUTATIONS.length} mutations caught\n`);
+process.stdout.write(`\n${selected.length - survivors.length - lost.length} of ${selected.length} mutations caught\n`);
 for (const line of [...survivors.map((rule) => `survived: ${rule}`), ...lost]) process.stdout.write(`${line}\n`);
 process.exit(survivors.length + lost.length === 0 ? 0 : 1);

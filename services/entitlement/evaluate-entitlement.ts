@@ -100,7 +100,7 @@ export async function evaluateEntitlement(
       }
     }
     const loyalty = isCustomer(facts.userType)
-      ? await deps.loyalty.lookup(facts.email, correlationId, log)
+      ? await deps.loyalty.lookup(facts.emailVerified ? facts.email : null, correlationId, log)
       : { source: 'skipped' as const, memberTier: null, wifiBenefit: null, memberRef: null };
     // Every input the platform knows, so an operator can add a column without a code change.
     const decision = await deps.decisions.decide(

@@ -9,6 +9,8 @@ export interface TokenFacts {
   employeeVerified: boolean | null;
   company: string | null;
   email: string | null;
+  /** Keycloak's `email_verified`: only a verified address is looked up at loyalty (a member's address can be registered by anyone). */
+  emailVerified: boolean;
   employeeRef: string | null;
   wifiEligible: boolean | null;
 }
@@ -26,6 +28,7 @@ function facts(payload: JWTPayload): TokenFacts {
     employeeVerified: flag(payload['employee_verified']),
     company: text(payload['company']),
     email: text(payload['email']),
+    emailVerified: payload['email_verified'] === true,
     employeeRef: text(payload['employee_ref']),
     wifiEligible: flag(payload['wifi_eligible']),
   };

@@ -45,10 +45,29 @@ export function authRoutes(deps: AuthDeps): Route[] {
     },
   });
 
-  /** Keeps a signed-in outcome behind a fresh cookie (a new `sid` on every sign-in: no fixation). */
-  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string) => {
+  /**
+   * Spec 4.1 rule 5, in its order: the network session revoked, then the identity provider's
+   * session logged out. False when a step could not be done.
+   */
+  const endSignIn = async (stored: PortalSessionData, correlationId: string): Promise<boolean> => {
+    const revoked = await deps.upstreams.revokeSession(stored.networkSessionId, correlationId);
+    let ok = revoked.kind === 'answer' && revoked.status === 200;
+    if (stored.refreshToken !== null) ok = (await deps.idp.logout(stored.client as PortalClient, stored.refreshToken, correlationId)) && ok;
+    return ok;
+  };
+
+  /**
+   * Keeps a signed-in outcome behind a fresh cookie (a new `sid` on every sign-in: no fixation).
+   * A new sign-in in the same browser ends the one it replaces as a logout would (network session,
+   * identity-provider session), once the new one has succeeded; a refresh continues its own.
+   */
+  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string, replaces: 'another' | 'itself' = 'another') => {
     const previous = readSid(req);
-    if (previous !== undefined) await store.drop(previous);
+    if (previous !== undefined) {
+      const stored = replaces === 'another' ? await store.get(previous) : undefined;
+      if (stored !== undefined && !(await endSignIn(stored, correlationId))) res.locals.log.warn({ sessionId: stored.networkSessionId }, 'the replaced sign-in could not be ended completely');
+      await store.drop(previous);
+    }
     const sid = newSid();
     await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
     setSid(req, res, sid);
@@ -191,7 +210,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
           throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
         }
         const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken, networkSession: found.session };
-        return open(req, res, data, found.session, correlationId);
+        return open(req, res, data, found.session, correlationId, 'itself');
       },
     }),
     route({
@@ -204,11 +223,9 @@ export function authRoutes(deps: AuthDeps): Route[] {
         if (crossSiteProblem(req, false) !== undefined) return { status: 200, body: { ok: false, correlationId } };
         const sid = readSid(req);
         const stored = sid === undefined ? undefined : await store.get(sid);
-        let ok = stored !== undefined;
+        let ok = false;
         if (stored !== undefined && sid !== undefined) {
-          const revoked = await deps.upstreams.revokeSession(stored.networkSessionId, correlationId);
-          ok &&= revoked.kind === 'answer' && revoked.status === 200;
-          if (stored.refreshToken !== null) ok = (await deps.idp.logout(stored.client as PortalClient, stored.refreshToken, correlationId)) && ok;
+          ok = await endSignIn(stored, correlationId);
           await store.drop(sid);
         }
         clearSid(req, res);

@@ -80,6 +80,22 @@ test.serial('wrong password, unknown account and a locked account answer one ide
   t.is(stableError(locked), stableError(wrong));
 });
 
+test.serial('a second sign-in in the same browser ends the first: its network session REVOKED and its Keycloak session gone', async (t) => {
+  const browser = new PortalBrowser();
+  const first = await browser.login('alice@example.com', 'alice-demo-pass');
+  t.is(first.status, 200, first.text);
+  const firstSession = String((first.body['session'] as Record<string, unknown>)['sessionId']);
+  const admin = await adminToken();
+  const alice = await userIdOf(admin, 'alice@example.com');
+  t.true(((await adminApi(admin, 'GET', `/users/${alice}/sessions`)) as unknown[]).length > 0);
+  const second = await browser.login('bob@example.com', 'bob-demo-pass');
+  t.is(second.status, 200, second.text);
+  t.like(await networkSession(firstSession), { state: 'REVOKED' });
+  t.deepEqual(await adminApi(admin, 'GET', `/users/${alice}/sessions`), []);
+  t.like((await browser.session()).body, { authenticated: true, claims: { preferred_username: 'bob@example.com' } });
+  await browser.logout();
+});
+
 test.serial('register creates an account and signs in with the baseline; the same email again is 409', async (t) => {
   const email = freshEmail('new');
   const reply = await new PortalBrowser().register(email, 'a-long-password', 'Tran Thi Mai');
@@ -94,6 +110,15 @@ test.serial('register creates an account and signs in with the baseline; the sam
   t.is(again.body['code'], 'ACCOUNT_EXISTS');
   const short = await new PortalBrowser().register(freshEmail('short'), 'short');
   t.is(short.status, 400);
+});
+
+test.serial("registering a GOLD member's email without verifying it gives the baseline, not the member's package", async (t) => {
+  // gold.unclaimed@demo.example is a GOLD member with the Wi-Fi benefit and no account: anyone
+  // can register the address, and the realm does not verify it, so loyalty is never asked.
+  const reply = await new PortalBrowser().register('gold.unclaimed@demo.example', 'a-long-password');
+  t.is(reply.status, 200, reply.text);
+  t.like(reply.body['claims'] as object, { preferred_username: 'gold.unclaimed@demo.example' });
+  t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', sourceType: 'IDP_ID_LOGIN', sourceRef: null } });
 });
 
 test.serial('with the demo flag off, meta says so and mode is api', async (t) => {

@@ -65,6 +65,19 @@ test('a GOLD member with the benefit gets the plus package, with the member refe
   t.is(loyalty.hits, 1);
 });
 
+for (const [how, claims] of [
+  ['email_verified false', () => customerClaims('gold@demo.example', false)],
+  ['no email_verified claim', () => { const { email_verified: _none, ...rest } = customerClaims('gold@demo.example'); return rest; }],
+] as const) {
+  test(`an unverified address (${how}) is not looked up at loyalty: a GOLD member's email registered by someone else gets the baseline`, async (t) => {
+    const { service, loyalty } = await setup(t);
+    const reply = await service.evaluate(await shared.keys.token(claims()), {});
+    t.is(reply.status, 201, reply.text);
+    t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null } });
+    t.is(loyalty.hits, 0);
+  });
+}
+
 test('a freshly registered account (no user_type claim) is looked up and gets the baseline', async (t) => {
   const { service, loyalty } = await setup(t);
   const { user_type: _none, ...claims } = customerClaims('silver@demo.example');

@@ -80,7 +80,7 @@ export class KeySet {
   }
 }
 
-export const customerClaims = (email = 'guest@example.com') => ({ sub: randomUUID(), user_type: 'CUSTOMER', email, preferred_username: email });
+export const customerClaims = (email = 'guest@example.com', emailVerified = true) => ({ sub: randomUUID(), user_type: 'CUSTOMER', email, email_verified: emailVerified, preferred_username: email });
 export const employeeClaims = (company: string, verified = true) => ({
   sub: randomUUID(),
   user_type: 'EMPLOYEE',

@@ -66,6 +66,27 @@ test('logout revokes the network session, then logs out at the IdP, then drops t
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { authenticated: false });
 });
 
+test('a second sign-in in the same browser ends the first as a logout would: network session revoked, then IdP logout, old cookie signed out', async (t) => {
+  const portal = await bootPortal(t);
+  const first = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.calls.length = 0;
+  const reply = await portal.post('/api/v1/auth/login', BOB, { cookie: first });
+  t.is(reply.status, 200, reply.text);
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'session.grant', 'session.revoke', 'idp.logout']);
+  t.like((await portal.get('/api/v1/auth/session', { cookie: first })).body, { authenticated: false });
+  t.like((await portal.get('/api/v1/auth/session', { cookie: cookieOf(reply) })).body, { authenticated: true });
+});
+
+test('a refused second sign-in leaves the first one as it was', async (t) => {
+  const portal = await bootPortal(t);
+  const first = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  portal.fakes.grant = { kind: 'refused', error: 'invalid_grant', status: 401 };
+  portal.fakes.calls.length = 0;
+  assertError(t, await portal.post('/api/v1/auth/login', { ...BOB, password: 'wrong' }, { cookie: first }), 401, 'INVALID_CREDENTIALS');
+  t.false(portal.fakes.calls.includes('session.revoke'));
+  t.like((await portal.get('/api/v1/auth/session', { cookie: first })).body, { authenticated: true });
+});
+
 test('logout without a session, or from another site, is still 200 with ok:false and changes nothing', async (t) => {
   const portal = await bootPortal(t);
   t.like((await portal.post('/api/v1/auth/logout', {})).body, { ok: false });
