@@ -1,14 +1,14 @@
 # The two commands a new user needs (README): `make up` and `make test`. Both install what
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
-.PHONY: up test install build bench kc-build kc-start kc-stop chromium
+.PHONY: up test install build bench kc-build kc-start kc-stop debian-packages
 
 NODE_STAMP := node_modules/.install-stamp
 
 up: build kc-build
 	node --import tsx scripts/up.ts
 
-test: build kc-build chromium
+test: build kc-build debian-packages
 	node --import tsx scripts/test-run.ts
 
 install: $(NODE_STAMP)
@@ -23,9 +23,11 @@ build: install
 bench: build kc-build
 	npm run bench
 
-# Debian chromium for the browser tests: installed when missing (root), else a message how.
-chromium:
-	scripts/ensure-chromium.sh
+# Debian packages the tests use, installed when missing (root), else a message how: chromium for
+# the browser tests, nginx for the TLS-terminating proxy test.
+DEBIAN_PACKAGES := /usr/bin/chromium:chromium /usr/sbin/nginx:nginx-light
+debian-packages:
+	scripts/ensure-debian.sh $(DEBIAN_PACKAGES)
 
 # Keycloak runtime (kc-extension/README.md)
 kc-build: install

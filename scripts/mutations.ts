@@ -21,7 +21,7 @@ interface Mutation {
 
 const MUTATIONS: Mutation[] = [
   { rule: 'entitlement: the token audience is checked', file: 'services/entitlement/token-verifier.ts', from: '        audience: config.IDP_AUDIENCES,\n', to: '', tests: ['test/services/entitlement/tokens.test.ts'] },
-  { rule: 'portal: a request from another origin is refused', file: 'services/portal/cross-site.ts', from: "if (origin !== `${req.protocol}://${req.get('host') ?? ''}`) return 'cross-origin request';", to: "if (origin === 'never') return 'cross-origin request';", tests: ['test/services/portal/requests.test.ts'] },
+  { rule: 'portal: a request from another origin is refused', file: 'services/portal/cross-site.ts', from: "if (origin !== publicOrigin && origin !== `${req.protocol}://${req.get('host') ?? ''}`) return 'cross-origin request';", to: "if (origin === 'never') return 'cross-origin request';", tests: ['test/services/portal/requests.test.ts'] },
   { rule: 'portal: the sid cookie is HttpOnly', file: 'services/portal/cookies.ts', from: 'httpOnly: true,', to: 'httpOnly: false,', tests: ['test/services/portal/sign-in.test.ts'] },
   { rule: 'kit: log objects are scrubbed', file: 'services/kit/logger.ts', from: 'log: (object) => scrub(object) as Record<string, unknown>,', to: 'log: (object) => object,', tests: ['test/services/kit/logger.test.ts'] },
   { rule: 'kit: log messages are scrubbed', file: 'services/kit/logger.ts', from: "(typeof arg === 'string' ? scrubString(arg) : arg)", to: '(arg)', tests: ['test/services/kit/logger.test.ts'] },
@@ -33,6 +33,11 @@ const MUTATIONS: Mutation[] = [
   { rule: 'svc-admin: the citizen-number salt is claimed once, never replaced', file: 'kc-extension/svc-admin/import-route.ts', from: '  return context.host.store.claim(SALT_KEY, context.host.crypto.newSealedKey());', to: '  const salt = context.host.crypto.newSealedKey();\n  context.host.store.put(SALT_KEY, salt);\n  return salt;', tests: ['test/kc-extension/svc-admin/salt-claim.test.ts'] },
   { rule: 'entitlement: only a verified email is looked up at loyalty', file: 'services/entitlement/evaluate-entitlement.ts', from: 'facts.emailVerified ? facts.email : null', to: 'facts.email', tests: ['test/services/entitlement/evaluate.test.ts'] },
   { rule: 'portal: a second sign-in ends the one it replaces', file: 'services/portal/auth-routes.ts', from: "const stored = replaces === 'another' ? await store.get(previous) : undefined;", to: 'const stored = undefined as PortalSessionData | undefined;', tests: ['test/services/portal/session-flow.test.ts'] },
+  { rule: 'kit: no development secret in production', file: 'services/kit/config.ts', from: "if (env['NODE_ENV'] === 'production') {", to: "if (env['NODE_ENV'] === 'never') {", tests: ['test/services/production-secrets.test.ts'] },
+  { rule: 'store: one process per data folder', file: 'services/kit/store/pglite-database.ts', from: 'const lock = dataDir === undefined ? undefined : lockFolder(dataDir);', to: 'const lock = undefined as { release(): void } | undefined;', tests: ['test/services/kit/embedded-store.test.ts'] },
+  { rule: 'portal: behind a TLS proxy the public https origin may sign in', file: 'services/portal/cross-site.ts', from: 'if (origin !== publicOrigin && origin !==', to: 'if (origin !==', tests: ['test/services/portal/behind-proxy.test.ts'] },
+  { rule: 'portal: the cookie is Secure when the public URL is https', file: 'services/portal/cookies.ts', from: 'secure: publicHttps || req.secure', to: 'secure: req.secure', tests: ['test/services/portal/behind-proxy.test.ts'] },
+  { rule: 'kit: forwarded headers are believed from configured proxies only', file: 'services/kit/app.ts', from: "app.set('trust proxy', proxies.length === 0 ? false : proxies);", to: "app.set('trust proxy', true);", tests: ['test/services/portal/behind-proxy.test.ts'] },
   { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'locked: (key: string): boolean => recent(key).length >= limit', to: 'locked: (key: string): boolean => recent(key).length > limit', tests: ['test/services/hr/limits.test.ts'] },
 ];
 

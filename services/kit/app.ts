@@ -16,6 +16,8 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Further routers (static pages), tried after the routes and before the 404. */
   routers?: readonly Router[];
+  /** Comma-separated proxies whose X-Forwarded-* headers are believed; empty or unset: none. */
+  trustProxy?: string;
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -63,6 +65,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Forwarded headers are believed only from the proxies configured (Express "trust proxy").
+  const proxies = (options.trustProxy ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  app.set('trust proxy', proxies.length === 0 ? false : proxies);
   app.use(correlation, requestLog(options.logger));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
   // Paths match as the document reads them: case and trailing slash count.

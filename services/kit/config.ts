@@ -41,5 +41,27 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
+  if (env['NODE_ENV'] === 'production') {
+    const kept = developmentSecrets(schema, result.data as Record<string, unknown>);
+    if (kept.length > 0) throw new ConfigError(kept.map((name) => `${name}: still the development default; set a secret of your own in production`));
+  }
   return result.data;
+}
+
+/** Settings holding a key or secret, by name (every service names them so). */
+const SECRET_SETTING = /(_KEY|_SECRET)$/;
+
+/**
+ * The secret settings still at the default they ship with: those defaults are in the public
+ * repository, so with NODE_ENV=production a service refuses to start on any of them.
+ */
+export function developmentSecrets(schema: z.ZodType, config: Record<string, unknown>): string[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>)
+    .filter(([name]) => SECRET_SETTING.test(name))
+    .filter(([name, field]) => {
+      const shipped = field.safeParse(undefined);
+      return shipped.success && shipped.data !== undefined && shipped.data === config[name];
+    })
+    .map(([name]) => name);
 }

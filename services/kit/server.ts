@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { StoreError } from './store/folder-lock.js';
 
 export interface BaseConfig {
   /** Unset: the service's spec port (`defaultPort`); 0: any free port. */
@@ -54,7 +55,18 @@ export async function runService<S extends z.ZodType<BaseConfig>>(definition: Se
     throw error;
   }
   const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
-  const created = await definition.createApp(config, logger);
+  let created: Awaited<ReturnType<typeof definition.createApp>>;
+  try {
+    created = await definition.createApp(config, logger);
+  } catch (error) {
+    // A folder in use or damaged: one plain line naming the folder and what to do, no stack.
+    if (error instanceof StoreError) {
+      logger.fatal({ service: definition.service }, error.message);
+      process.stderr.write(`${definition.service}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const { app, close } = 'app' in created ? created : { app: created, close: async () => undefined };
   const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST);
   const address = server.address();

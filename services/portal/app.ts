@@ -42,6 +42,6 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     }),
     captiveRoute(config, store, upstreams, now),
   ];
-  const app = createServiceApp({ service: 'portal', logger, routes, routers: [createUiRouter({})] });
+  const app = createServiceApp({ service: 'portal', logger, routes, routers: [createUiRouter({})], trustProxy: config.PORTAL_TRUSTED_PROXIES });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }

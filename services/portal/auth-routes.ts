@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import { ApiError, route, type Logger, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
-import { clearSid, readSid, setSid, SID_LIFETIME_MS } from './cookies.js';
-import { crossSiteProblem, sameOrigin, sameOriginJson } from './cross-site.js';
+import { readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
+import { crossSiteGuard } from './cross-site.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type IdpClient, type PortalClient } from './idp-client.js';
 import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
 import { customerRefusal, employeeRefusal } from './refusals.js';
@@ -31,6 +31,8 @@ const signInErrors = {
 
 export function authRoutes(deps: AuthDeps): Route[] {
   const { config, store, now } = deps;
+  const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
+  const { sameOrigin, sameOriginJson, problem: crossSiteProblem } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
 
   const answer = (data: PortalSessionData, session: Record<string, unknown>, correlationId: string) => ({
     status: 200,
@@ -70,7 +72,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
     }
     const sid = newSid();
     await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
-    setSid(req, res, sid);
+    cookie.set(req, res, sid);
     return answer(data, session, correlationId);
   };
 
@@ -205,7 +207,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
             // The identity provider ended this sign-in (logout, disabled account): so does the network.
             await deps.upstreams.revokeSession(found.stored.networkSessionId, correlationId);
             await store.drop(found.sid);
-            clearSid(req, res);
+            cookie.clear(req, res);
           }
           throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
         }
@@ -228,7 +230,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
           ok = await endSignIn(stored, correlationId);
           await store.drop(sid);
         }
-        clearSid(req, res);
+        cookie.clear(req, res);
         return { status: 200, body: { ok, correlationId } };
       },
     }),

@@ -18,7 +18,12 @@ export const PortalConfig = z.object({
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
     .default('ZGV2LXBvcnRhbC10b2tlbi1rZXktMzItYnl0ZXMtISE=')
     .describe('AES-256-GCM key (base64, 32 bytes) encrypting tokens at rest. Change it outside a laptop.'),
-  PORTAL_PUBLIC_URL: z.url().default('http://localhost:3000').describe('Browser-facing portal URL (Captive Portal API user-portal-url).'),
+  PORTAL_PUBLIC_URL: z.url().default('http://localhost:3000').describe('Browser-facing portal URL: the origin sign-ins must come from, the Captive Portal API user-portal-url; https makes the cookie Secure.'),
+  PORTAL_TRUSTED_PROXIES: z
+    .string()
+    .regex(/^[0-9A-Za-z.:/,\s-]*$/, 'a comma-separated list of addresses, subnets or loopback')
+    .default('')
+    .describe('Proxies whose X-Forwarded-For/-Proto/-Host are believed (Express "trust proxy": addresses, CIDR subnets, loopback); empty: none.'),
   EXPOSE_TOKEN: envFlag(false).describe('Demo only: include rawAccessToken in PortalSession responses.'),
   PORTAL_FLIGHT: z.string().min(1).default('poc').describe('Release label reported by /api/v1/meta.'),
   LOGIN_FAILURE_FLOOR_MS: envInt(250, 0, 5000).describe('Least time a refused sign-in takes, so refusals cannot be told apart by timing.'),

@@ -13,12 +13,19 @@ export function readSid(req: Request): string | undefined {
   return undefined;
 }
 
-const attributes = (req: Request) => ({ httpOnly: true, sameSite: 'strict' as const, secure: req.secure, path: '/' });
-
-export function setSid(req: Request, res: Response, sid: string): void {
-  res.cookie(SID_COOKIE, sid, { ...attributes(req), maxAge: SID_LIFETIME_MS });
-}
-
-export function clearSid(req: Request, res: Response): void {
-  res.clearCookie(SID_COOKIE, attributes(req));
+/**
+ * The cookie is Secure when the request came over https (as a trusted proxy reports it) or the
+ * portal's public URL is https: behind a TLS-terminating proxy the portal itself hears http.
+ */
+export function sidCookie(publicUrl: string) {
+  const publicHttps = new URL(publicUrl).protocol === 'https:';
+  const attributes = (req: Request) => ({ httpOnly: true, sameSite: 'strict' as const, secure: publicHttps || req.secure, path: '/' });
+  return {
+    set: (req: Request, res: Response, sid: string): void => {
+      res.cookie(SID_COOKIE, sid, { ...attributes(req), maxAge: SID_LIFETIME_MS });
+    },
+    clear: (req: Request, res: Response): void => {
+      res.clearCookie(SID_COOKIE, attributes(req));
+    },
+  };
 }

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's chromium (scripts/ensure-chromium.sh installs it); playwright downloads no browser. */
+/** Debian's chromium (make debian-packages installs it); playwright downloads no browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join('test-output', 'screenshots');
 
 export function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run scripts/ensure-chromium.sh (or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run make debian-packages (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
 }
 

@@ -1,14 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Row } from './database.js';
+import { lockFolder, StoreError } from './folder-lock.js';
+import { answerBackupRequests } from './pglite-backup.js';
+
+const cannotOpen = (dir: string, error: unknown) =>
+  new StoreError(
+    `the embedded store at ${dir} could not be opened (${error instanceof Error ? error.message : String(error)}). ` +
+      `Restore a backup into it ('npm run store -- restore <service> <file>'), or move the folder aside to start empty.`,
+  );
 
 /**
  * PGlite: PostgreSQL compiled to WebAssembly, running in this process on a folder (or in
- * memory when `dataDir` is undefined). One process owns a folder, so each service has its own.
+ * memory when `dataDir` is undefined). One process owns a folder (folder-lock.ts), so each
+ * service has its own; the owner answers backup requests (pglite-backup.ts).
  */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database & { dump?: () => Promise<Blob> }> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const lock = dataDir === undefined ? undefined : lockFolder(dataDir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir, options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
+  } catch (error) {
+    lock?.release();
+    throw cannotOpen(dataDir ?? 'memory:', error);
+  }
+  const dump = () => db.dumpDataDir('gzip');
+  const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
   const queryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<R extends Row = Row>(sql: string, params: readonly unknown[] = []) {
       return (await target.query<R>(sql, [...params])).rows;
@@ -21,6 +39,14 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     kind: dataDir === undefined ? 'memory' : 'pglite',
     ...queryable(db),
     transaction: (work) => db.transaction((tx) => work(queryable(tx))),
-    close: () => db.close(),
+    close: async () => {
+      stopAnswering();
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
+    },
+    dump,
   };
 }

@@ -9,7 +9,7 @@ import { kcDriver, MODULE_URL } from './kc-driver.js';
 
 // GUI (spec 4.7): sign in with PKCE, import a small CSV (preview, then commit), edit a rule in the
 // dmn-js decision-table modeler, save, evaluate and see the change; every request stays on
-// Keycloak's origin and the page's CSP is never violated. Debian's chromium (scripts/ensure-chromium.sh).
+// Keycloak's origin and the page's CSP is never violated. Debian's chromium (make debian-packages).
 const SHOTS = join(SCREENSHOT_DIR, 'svc-admin');
 const MODEL = '/api/dmn/models/WifiEntitlement';
 const TTL_CELL = '[data-element-id="WifiEntitlementRule1TtlSeconds"]';

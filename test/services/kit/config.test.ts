@@ -27,3 +27,11 @@ test('a bad setting fails at start-up naming the setting but not its value', (t)
   t.true(error?.message.includes('SECRET_KEY'));
   t.false(error?.message.includes('short'));
 });
+
+test('with NODE_ENV=production a secret still at its development default refuses to start, naming the setting, never the value', (t) => {
+  const error = t.throws(() => loadConfig(Schema, { NODE_ENV: 'production' }), { instanceOf: ConfigError });
+  t.regex(error?.message ?? '', /SECRET_KEY: still the development default/);
+  t.notRegex(error?.message ?? '', /dev-secret-key/);
+  t.is(loadConfig(Schema, { NODE_ENV: 'production', SECRET_KEY: 'a-real-secret-value' }).SECRET_KEY, 'a-real-secret-value');
+  t.is(loadConfig(Schema, {}).SECRET_KEY, 'dev-secret-key', 'development keeps working on the defaults');
+});
