@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 export async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode}`);
     try {
       const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
       if (response.status === 200) return;
@@ -18,9 +18,9 @@ export async function waitHealthy(url: string, child: ChildProcess, timeoutMs: n
   throw new Error(`no healthy answer within ${timeoutMs} ms`);
 }
 
-/** SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
+/** SIGTERM, then SIGKILL after 5 s; resolves once the child has exited (at once if it has: by a code or a signal). */
 export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.once('exit', () => {

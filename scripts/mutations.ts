@@ -38,6 +38,8 @@ const MUTATIONS: Mutation[] = [
   { rule: 'portal: behind a TLS proxy the public https origin may sign in', file: 'services/portal/cross-site.ts', from: 'if (origin !== publicOrigin && origin !==', to: 'if (origin !==', tests: ['test/services/portal/behind-proxy.test.ts'] },
   { rule: 'portal: the cookie is Secure when the public URL is https', file: 'services/portal/cookies.ts', from: 'secure: publicHttps || req.secure', to: 'secure: req.secure', tests: ['test/services/portal/behind-proxy.test.ts'] },
   { rule: 'kit: forwarded headers are believed from configured proxies only', file: 'services/kit/app.ts', from: "app.set('trust proxy', proxies.length === 0 ? false : proxies);", to: "app.set('trust proxy', true);", tests: ['test/services/portal/behind-proxy.test.ts'] },
+  { rule: 'session: the same device replaces its own session', file: 'services/session/session-store.ts', from: 'COALESCE(device_ref = $12::text, false) AS same_device', to: 'false AS same_device', tests: ['test/services/session/device-slots.test.ts'] },
+  { rule: 'portal: one device handle per browser', file: 'services/portal/cookies.ts', from: 'kept !== undefined && UUID.test(kept) ? kept : randomUUID()', to: 'randomUUID()', tests: ['test/services/portal/sign-in.test.ts'] },
   { rule: 'hr: 5 failed verifications per employee, then 429', file: 'services/hr/limits.ts', from: 'locked: (key: string): boolean => recent(key).length >= limit', to: 'locked: (key: string): boolean => recent(key).length > limit', tests: ['test/services/hr/limits.test.ts'] },
 ];
 

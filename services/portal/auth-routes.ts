@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { ApiError, route, type Logger, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
-import { readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
+import { deviceOf, readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
 import { crossSiteGuard } from './cross-site.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type IdpClient, type PortalClient } from './idp-client.js';
 import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
@@ -63,7 +63,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
    * A new sign-in in the same browser ends the one it replaces as a logout would (network session,
    * identity-provider session), once the new one has succeeded; a refresh continues its own.
    */
-  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string, replaces: 'another' | 'itself' = 'another') => {
+  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string, device: string, replaces: 'another' | 'itself' = 'another') => {
     const previous = readSid(req);
     if (previous !== undefined) {
       const stored = replaces === 'another' ? await store.get(previous) : undefined;
@@ -72,7 +72,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
     }
     const sid = newSid();
     await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
-    cookie.set(req, res, sid);
+    cookie.set(req, res, sid, device);
     return answer(data, session, correlationId);
   };
 
@@ -94,8 +94,9 @@ export function authRoutes(deps: AuthDeps): Route[] {
     const outcome = await deps.idp.passwordGrant(username, password, correlationId);
     if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'customer sign-in refused');
     const tokens = tokensOf(outcome, customerRefusal);
-    const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, correlationId);
-    return open(req, res, signedIn.data, signedIn.session, correlationId);
+    const device = deviceOf(req);
+    const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, device.deviceRef, correlationId);
+    return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle);
   };
 
   /**
@@ -175,8 +176,9 @@ export function authRoutes(deps: AuthDeps): Route[] {
             const outcome = await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId);
             if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'employee sign-in refused');
             const tokens = tokensOf(outcome, employeeRefusal);
-            const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, correlationId);
-            return open(req, res, signedIn.data, signedIn.session, correlationId);
+            const device = deviceOf(req);
+            const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, device.deviceRef, correlationId);
+            return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle);
           })(),
         ),
     }),
@@ -212,7 +214,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
           throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
         }
         const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken, networkSession: found.session };
-        return open(req, res, data, found.session, correlationId, 'itself');
+        return open(req, res, data, found.session, correlationId, deviceOf(req).handle, 'itself');
       },
     }),
     route({

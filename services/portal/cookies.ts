@@ -1,31 +1,53 @@
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 export const SID_COOKIE = 'sid';
 // Spec 2.4 and 8: the portal cookie lives one hour.
 export const SID_LIFETIME_MS = 3_600_000;
+/** The browser's device handle: a year, so the same browser is the same device next time. */
+export const DEVICE_COOKIE = 'did';
+const DEVICE_LIFETIME_MS = 365 * 24 * 3_600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The `sid` cookie's value. (Hand-written: one cookie, one split; no parser dependency needed.) */
-export function readSid(req: Request): string | undefined {
+/** A cookie's value. (Hand-written: one header, one split; no parser dependency needed.) */
+function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get('cookie') ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SID_COOKIE) return value.join('=') || undefined;
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=') || undefined;
   }
   return undefined;
 }
 
+/** The `sid` cookie's value. */
+export const readSid = (req: Request): string | undefined => readCookie(req, SID_COOKIE);
+
 /**
- * The cookie is Secure when the request came over https (as a trusted proxy reports it) or the
+ * The cookies are Secure when the request came over https (as a trusted proxy reports it) or the
  * portal's public URL is https: behind a TLS-terminating proxy the portal itself hears http.
  */
 export function sidCookie(publicUrl: string) {
   const publicHttps = new URL(publicUrl).protocol === 'https:';
   const attributes = (req: Request) => ({ httpOnly: true, sameSite: 'strict' as const, secure: publicHttps || req.secure, path: '/' });
   return {
-    set: (req: Request, res: Response, sid: string): void => {
+    /** The portal session's cookie, and the browser's device handle (kept a year). */
+    set: (req: Request, res: Response, sid: string, device: string): void => {
       res.cookie(SID_COOKIE, sid, { ...attributes(req), maxAge: SID_LIFETIME_MS });
+      res.cookie(DEVICE_COOKIE, device, { ...attributes(req), maxAge: DEVICE_LIFETIME_MS });
     },
     clear: (req: Request, res: Response): void => {
       res.clearCookie(SID_COOKIE, attributes(req));
     },
   };
+}
+
+/**
+ * The device handle of this browser when no gateway names the device (issue 17): the `did`
+ * cookie's uuid, or a new one (set with the sign-in it serves). Its deviceRef `dev-<uuid>` is
+ * opaque, never a MAC (spec 2.7); signing in again from the same browser replaces that device's
+ * session instead of taking another slot.
+ */
+export function deviceOf(req: Request): { handle: string; deviceRef: string } {
+  const kept = readCookie(req, DEVICE_COOKIE);
+  const handle = kept !== undefined && UUID.test(kept) ? kept : randomUUID();
+  return { handle, deviceRef: `dev-${handle}` };
 }

@@ -28,6 +28,7 @@ export async function completeSignIn(
   deps: SignInDeps,
   client: PortalClient,
   tokens: Tokens,
+  deviceRef: string,
   correlationId: string,
 ): Promise<SignedIn> {
   const { idp, upstreams, log } = deps;
@@ -66,7 +67,7 @@ export async function completeSignIn(
     const entitlement = evaluated.body;
     const permission = (entitlement['permission'] ?? {}) as Record<string, unknown>;
 
-    const created = await upstreams.createSession(subjectId, `dev-${randomUUID()}`, idempotencyKey, correlationId);
+    const created = await upstreams.createSession(subjectId, deviceRef, idempotencyKey, correlationId);
     if (created.kind === 'unreachable' || (created.status !== 201 && created.status !== 200)) throw upstreamFailure('session service');
     sessionId = String(created.body['sessionId']);
 

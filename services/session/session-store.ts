@@ -236,22 +236,29 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
 }
 
 /**
- * The grant, under the subject's lock, in one statement. Device slots (README "Design
- * decisions"): a subject never holds more GRANTED, unexpired sessions than the entitlement
- * allows; making room revokes the oldest others (all but the newest `deviceSlots - 1`), so a
- * person moving from phone to laptop is never locked out. Each change gets its event.
+ * The grant, under the subject's lock, in one statement. The same device signing in again
+ * replaces its own session (another GRANTED session of the subject with this deviceRef is
+ * revoked, reason SAME_DEVICE, and takes no slot). Device slots (README "Design decisions"): a
+ * subject never holds more GRANTED, unexpired sessions than the entitlement allows; making room
+ * revokes the oldest others (all but the newest `deviceSlots - 1`), so a person moving from phone
+ * to laptop is never locked out. Each change gets its event.
  */
 async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: GrantInput, at: Date, correlationId: string): Promise<GrantOutcome> {
   const rows = await tx.query<SessionRow & { revoked_for_slots: string[] | null }>(
-    `WITH victims AS (
-       SELECT session_id FROM sessions
-       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1
-       ORDER BY granted_at DESC, session_id DESC
-       OFFSET GREATEST($6::integer - 1, 0)),
+    `WITH others AS (
+       SELECT session_id, COALESCE(device_ref = $12::text, false) AS same_device, granted_at FROM sessions
+       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1),
+     victims AS (
+       SELECT session_id, 'SAME_DEVICE' AS reason FROM others WHERE same_device
+       UNION ALL
+       SELECT session_id, 'DEVICE_SLOTS' FROM (
+         SELECT session_id FROM others WHERE NOT same_device
+         ORDER BY granted_at DESC, session_id DESC
+         OFFSET GREATEST($6::integer - 1, 0)) AS beyond_slots),
      revoked AS (
-       UPDATE sessions SET state = 'REVOKED', revoked_at = $8, revoke_reason = 'DEVICE_SLOTS', updated_at = $8
+       UPDATE sessions SET state = 'REVOKED', revoked_at = $8, revoke_reason = victims.reason, updated_at = $8
        FROM victims WHERE sessions.session_id = victims.session_id AND sessions.state = 'GRANTED'
-       RETURNING sessions.session_id, sessions.entitlement_id, sessions.granted_at),
+       RETURNING sessions.session_id, sessions.entitlement_id, sessions.granted_at, victims.reason),
      granted AS (
        UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
          device_slots = $6, expires_at = $7, granted_at = COALESCE(granted_at, $8), updated_at = $8
@@ -259,13 +266,13 @@ async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: Gran
        RETURNING ${COLUMNS}),
      events AS (
        INSERT INTO session_events (${EVENT_COLUMNS})
-       SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, 'DEVICE_SLOTS', $11
+       SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, reason, $11
        FROM (SELECT * FROM revoked ORDER BY granted_at, session_id) AS oldest_first
        UNION ALL
        SELECT session_id, $8, $10, 'GRANTED', $2, NULL, $11 FROM granted)
      SELECT ${COLUMNS}, (SELECT array_agg(session_id ORDER BY granted_at, session_id) FROM revoked) AS revoked_for_slots FROM granted`,
     [current.session_id, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at,
-      current.subject_id, current.state, correlationId],
+      current.subject_id, current.state, correlationId, current.device_ref],
   );
   const row = rows[0];
   if (row === undefined) throw new Error('grant lost its row inside the transaction');

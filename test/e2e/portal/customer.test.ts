@@ -19,7 +19,7 @@ test.serial('a customer signs in: one answer with claims, a baseline entitlement
   t.like(await networkSession(String(session['sessionId'])), { state: 'GRANTED' });
   t.false('rawAccessToken' in reply.body);
   t.false(/eyJ[A-Za-z0-9_-]{10,}\./.test(reply.text), 'no token in the answer');
-  t.regex(reply.headers.get('set-cookie') ?? '', /^sid=[^;]+; Max-Age=3600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+  t.regex(reply.headers.getSetCookie()[0] ?? '', /^sid=[^;]+; Max-Age=3600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
 });
 
 test.serial('session read, refresh and logout: the network session is revoked and the cookie cleared', async (t) => {

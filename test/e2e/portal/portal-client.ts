@@ -12,6 +12,7 @@ export interface PortalReply {
 /** A browser-like client of the running portal: same-origin JSON requests, one cookie jar. */
 export class PortalBrowser {
   cookie: string | undefined;
+  private readonly jar = new Map<string, string>();
 
   async call(method: 'GET' | 'POST', path: string, json?: unknown, headers: Record<string, string> = {}): Promise<PortalReply> {
     const response = await fetch(`${URLS.portal}${path}`, {
@@ -24,9 +25,15 @@ export class PortalBrowser {
       body: method === 'POST' ? JSON.stringify(json ?? {}) : undefined,
     });
     const text = await response.text();
-    const set = response.headers.get('set-cookie');
-    const pair = set?.split(';')[0];
-    if (pair !== undefined) this.cookie = pair === 'sid=' ? undefined : pair;
+    // A cookie jar: every cookie set is kept (sid, the device handle did), a cleared one dropped.
+    let pair: string | undefined;
+    for (const set of response.headers.getSetCookie()) {
+      const [name, value] = (set.split(';')[0] ?? '').split('=') as [string, string | undefined];
+      if (name === 'sid') pair = `sid=${value ?? ''}`;
+      if (value === undefined || value === '') this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+    this.cookie = this.jar.size === 0 ? undefined : [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
     let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(text) as Record<string, unknown>;

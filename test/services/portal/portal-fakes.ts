@@ -18,6 +18,8 @@ export const REFRESH_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.refresh-token-canary.sig';
 
 export interface Fakes {
   calls: string[];
+  /** The deviceRef of every session create, in order. */
+  createdDevices: string[];
   grant: GrantOutcome;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
@@ -72,6 +74,7 @@ export function sessionBody(overrides: Record<string, unknown> = {}): Record<str
 export function defaultFakes(): Fakes {
   return {
     calls: [],
+    createdDevices: [],
     grant: { kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } },
     refresh: { kind: 'tokens', tokens: { accessToken: `${ACCESS_TOKEN}2`, refreshToken: `${REFRESH_TOKEN}2` } },
     account: 'created',
@@ -107,7 +110,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
   };
   const upstreams: Upstreams = {
     evaluate: async () => (calls.push('entitlement.evaluate'), fakes.evaluate),
-    createSession: async () => (calls.push('session.create'), fakes.create),
+    createSession: async (_subject, deviceRef) => (calls.push('session.create'), fakes.createdDevices.push(String(deviceRef)), fakes.create),
     grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
@@ -134,7 +137,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
 }
 
 /** The `sid=...` pair of a response's Set-Cookie, to send back as a Cookie header. */
-export function cookieOf(answer: Answer): string {
-  const set = answer.headers.get('set-cookie') ?? '';
+export function cookieOf(answer: Answer, name = 'sid'): string {
+  const set = answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`)) ?? '';
   return set.split(';')[0] ?? '';
 }

@@ -18,10 +18,25 @@ test.serial('login answers one PortalSession with claims, entitlement and a GRAN
   t.false(reply.text.includes(ACCESS_TOKEN));
 });
 
+test.serial('the browser keeps one device handle: the did cookie (HttpOnly, SameSite=Strict, a year) names the deviceRef of every sign-in from it', async (t) => {
+  const portal = await bootPortal(t);
+  const first = await portal.post('/api/v1/auth/login', BOB);
+  const did = cookieOf(first, 'did');
+  t.regex(did, /^did=[0-9a-f-]{36}$/);
+  t.regex(first.headers.getSetCookie().find((cookie) => cookie.startsWith('did=')) ?? '', /Max-Age=31536000;.*HttpOnly; SameSite=Strict/);
+  portal.fakes.calls.length = 0;
+  const again = await portal.post('/api/v1/auth/login', BOB, { cookie: `${cookieOf(first)}; ${did}` });
+  t.is(cookieOf(again, 'did'), did, 'the same browser is the same device');
+  t.deepEqual(portal.fakes.createdDevices.slice(-2), [`dev-${did.slice(4)}`, `dev-${did.slice(4)}`]);
+  const elsewhere = await portal.post('/api/v1/auth/login', BOB, { cookie: 'did=not-a-handle' });
+  t.not(cookieOf(elsewhere, 'did'), did);
+  t.regex(cookieOf(elsewhere, 'did'), /^did=[0-9a-f-]{36}$/, 'a malformed handle is replaced');
+});
+
 test.serial('the sid cookie is HttpOnly, SameSite=Strict, Path=/ and lives one hour; a new one on every sign-in', async (t) => {
   const portal = await bootPortal(t);
   const first = await portal.post('/api/v1/auth/login', BOB);
-  const setCookie = first.headers.get('set-cookie') ?? '';
+  const setCookie = first.headers.getSetCookie().find((cookie) => cookie.startsWith('sid=')) ?? '';
   t.regex(setCookie, /^sid=[A-Za-z0-9_-]{43};/);
   t.regex(setCookie, /Max-Age=3600/);
   t.regex(setCookie, /HttpOnly/);

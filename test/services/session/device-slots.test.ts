@@ -62,3 +62,28 @@ test('other subjects\' sessions are never touched', async (t) => {
   await service.grant(theirs, grantBody(clock));
   t.is((await service.read(mine)).body['state'], 'GRANTED');
 });
+
+test('the same device signing in again replaces its own session and takes no other slot; sessions without a deviceRef never match', async (t) => {
+  const clock = new TestClock();
+  const service = await bootSession(t, db, clock);
+  const subjectId = subject();
+  const grantOn = async (deviceRef: string | null) => {
+    const id = String((await service.create({ subjectId, deviceRef })).body['sessionId']);
+    t.is((await service.grant(id, grantBody(clock, { deviceSlots: 2 }))).status, 200);
+    clock.advance(1000);
+    return id;
+  };
+  const phone = await grantOn('dev-phone');
+  const laptop = await grantOn('dev-laptop');
+  const phoneAgain = await grantOn('dev-phone');
+  const states = await Promise.all([phone, laptop, phoneAgain].map(async (id) => (await service.read(id)).body['state']));
+  t.deepEqual(states, ['REVOKED', 'GRANTED', 'GRANTED'], 'the laptop keeps its slot');
+  t.deepEqual((await eventsOf(phone)).at(-1), { from_state: 'GRANTED', to_state: 'REVOKED', reason: 'SAME_DEVICE' });
+  // Two sessions without a deviceRef are two devices as far as anyone knows: slots decide.
+  const other = subject();
+  const first = String((await service.create({ subjectId: other, deviceRef: null })).body['sessionId']);
+  await service.grant(first, grantBody(clock, { deviceSlots: 2 }));
+  const second = String((await service.create({ subjectId: other, deviceRef: null })).body['sessionId']);
+  await service.grant(second, grantBody(clock, { deviceSlots: 2 }));
+  t.is((await service.read(first)).body['state'], 'GRANTED');
+});
