@@ -77,7 +77,7 @@ function compileLiteral(text: string, scope: readonly string[], where: string): 
   if (scope.includes(trimmed)) return (frame) => frame[trimmed] ?? null;
   const error = syntaxError('expression', trimmed, new Map(scope.map((name) => [name, 0])));
   if (error !== null) return new CellFailure(error.message, where);
-  const run = feelOnFrame(trimmed);
+  const run = feelOnFrame(trimmed, scope);
   const compiled = compileFeel(trimmed, scope);
   if (compiled === null) return (frame) => withCell(run(frame), where);
   return (frame) => {

@@ -1,0 +1,83 @@
+import { duration, evaluate, FeelDuration } from 'feelin';
+import { decimal } from './feel-decimal.js';
+
+/**
+ * FEEL arithmetic (DMN 1.3 section 10.3.2.12, tables 46 and 57) as one function used by the
+ * compiled expressions and, through `feel-rewrite.ts`, by every expression feelin evaluates, so
+ * both paths agree: decimal results, durations scaled and divided, durations negated.
+ */
+export type ArithOp = '+' | '-' | '*' | '/' | '**';
+
+// A duration as one number: months for years and months durations, milliseconds otherwise.
+function durationAmount(d: FeelDuration): number {
+  const value = d.unwrap();
+  return d.yearsMonths ? value.years * 12 + value.months : value.total({ unit: 'millisecond' });
+}
+
+function durationOf(amount: number, yearsMonths: boolean): FeelDuration | null {
+  if (!Number.isFinite(amount)) return null;
+  if (!yearsMonths) return duration(Math.round(amount));
+  const months = Math.trunc(amount);
+  return duration(`${months < 0 ? '-' : ''}P${Math.abs(months)}M`);
+}
+
+/** `-d` for a duration (table 57: negation keeps the duration's kind). */
+export function negateDuration(d: FeelDuration): FeelDuration {
+  return new FeelDuration(d.unwrap().negated(), d.yearsMonths);
+}
+
+// Table 57: duration * number, duration / number, and duration / duration of the same kind.
+function durationArithmetic(op: ArithOp, a: unknown, b: unknown): unknown {
+  const da = a instanceof FeelDuration ? a : null;
+  const db = b instanceof FeelDuration ? b : null;
+  if (op === '*' && da !== null && typeof b === 'number') return durationOf(durationAmount(da) * b, da.yearsMonths);
+  if (op === '*' && db !== null && typeof a === 'number') return durationOf(durationAmount(db) * a, db.yearsMonths);
+  if (op === '/' && da !== null && typeof b === 'number') return b === 0 ? null : durationOf(durationAmount(da) / b, da.yearsMonths);
+  if (op === '/' && da !== null && db !== null) {
+    if (da.yearsMonths !== db.yearsMonths) return null;
+    const divisor = durationAmount(db);
+    return divisor === 0 ? null : decimal(durationAmount(da) / divisor);
+  }
+  return null;
+}
+
+// feelin's own temporal + and - (dates, times, date and time with durations and each other,
+// across zones) are right (pinned by test/dmn/engine/temporal.test.ts), so they are delegated.
+const TEMPORAL_TEXT: Readonly<Record<'+' | '-', string>> = { '+': 'a + b', '-': 'a - b' };
+function temporalArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
+  return evaluate(TEMPORAL_TEXT[op], { a, b }).value ?? null;
+}
+
+const isScalar = (v: unknown) => typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean';
+
+/** `a op b` by FEEL's rules; null for operands the tables give no value for (and null operands). */
+export function arithmetic(op: ArithOp, a: unknown, b: unknown): unknown {
+  if (a === null || b === null || a === undefined || b === undefined) return null;
+  if (typeof a === 'number' && typeof b === 'number') {
+    switch (op) {
+      case '+':
+        return decimal(a + b);
+      case '-':
+        return decimal(a - b);
+      case '*':
+        return decimal(a * b);
+      case '/':
+        return b === 0 ? null : a / b; // not rounded: a quotient's digits are all significant
+      case '**':
+        return decimal(a ** b);
+    }
+  }
+  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
+  // A string with a number, a boolean in arithmetic: no FEEL value (table 46).
+  if (isScalar(a) && isScalar(b)) return null;
+  if (op === '*' || op === '/') return durationArithmetic(op, a, b);
+  if (op === '+' || op === '-') return temporalArithmetic(op, a, b);
+  return null;
+}
+
+/** Unary minus: numbers and durations (table 57); anything else has no value. */
+export function negate(a: unknown): unknown {
+  if (typeof a === 'number') return a === 0 ? 0 : -a;
+  if (a instanceof FeelDuration) return negateDuration(a);
+  return null;
+}
