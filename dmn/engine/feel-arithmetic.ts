@@ -1,4 +1,4 @@
-import { duration, evaluate, FeelDuration } from 'feelin';
+import { duration, evaluate, FeelDateTime, FeelDuration } from 'feelin';
 import { decimal } from './feel-decimal.js';
 
 /**
@@ -41,10 +41,33 @@ function durationArithmetic(op: ArithOp, a: unknown, b: unknown): unknown {
   return null;
 }
 
-// feelin's own temporal + and - (dates, times, date and time with durations and each other,
-// across zones) are right (pinned by test/dmn/engine/temporal.test.ts), so they are delegated.
+// The instant of a date and time with a time zone, in epoch milliseconds; null without a zone
+// (or with a sub-minute offset, which Temporal does not place).
+function instant(v: FeelDateTime): number | null {
+  if (v.zone === null) return null;
+  try {
+    return v.value.toZonedDateTime(v.zone).epochMilliseconds;
+  } catch {
+    return null;
+  }
+}
+
+// Table 57: date and time - date and time is the time between the two instants; feelin subtracts
+// the wall clocks and ignores the zones, so two zoned values are subtracted here.
+function zonedDifference(a: FeelDateTime, b: FeelDateTime): FeelDuration | null {
+  const from = instant(b);
+  const to = instant(a);
+  return from === null || to === null ? null : duration(to - from);
+}
+
+// feelin's other temporal + and - (dates, times, date and time with durations, wall clocks)
+// are right (pinned by test/dmn/engine/feel-temporal.test.ts), so they are delegated.
 const TEMPORAL_TEXT: Readonly<Record<'+' | '-', string>> = { '+': 'a + b', '-': 'a - b' };
 function temporalArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
+  if (op === '-' && a instanceof FeelDateTime && b instanceof FeelDateTime) {
+    const difference = zonedDifference(a, b);
+    if (difference !== null) return difference;
+  }
   return evaluate(TEMPORAL_TEXT[op], { a, b }).value ?? null;
 }
 
