@@ -1,6 +1,6 @@
 import { duration, evaluate, FeelDate, FeelDateTime, FeelDuration, FeelFunction } from 'feelin';
 import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
-import { roundDecimal, type RoundingMode } from './feel-decimal.js';
+import { decimal, roundDecimal, type RoundingMode } from './feel-decimal.js';
 import { INTERVAL_FUNCTIONS } from './feel-intervals.js';
 import { matches, replace } from './feel-regex.js';
 
@@ -63,6 +63,18 @@ const rangeFunction = new FeelFunction(
   ['from'],
 );
 
+// DMN 1.3 section 10.3.4.4 list functions whose result is arithmetic on the items: feelin's,
+// with the result read as a decimal (10.3.2.3.1), so sum([0.1, 0.2]) is 0.3.
+function decimalResult(name: string): FeelFunction {
+  // feelin hands out a built-in as its plain implementation, parameter names in `$args`.
+  const builtin = evaluate(name, {}).value as ((...args: unknown[]) => unknown) & { $args: string[] };
+  return new FeelFunction((...args: unknown[]) => {
+    const result = builtin(...args);
+    return typeof result === 'number' ? decimal(result) : result;
+  }, builtin.$args);
+}
+const listArithmetic = Object.fromEntries(['sum', 'mean', 'product', 'median'].map((name) => [name, decimalResult(name)]));
+
 const intervalFunctions = Object.fromEntries(Object.entries(INTERVAL_FUNCTIONS).map(([name, fn]) => [name, new FeelFunction(fn, ['a', 'b'])]));
 
 /**
@@ -97,6 +109,7 @@ export const BUILTINS: Readonly<Record<string, FeelFunction>> = {
   replace: replaceFunction,
   'years and months duration': yearsAndMonthsDuration,
   range: rangeFunction,
+  ...listArithmetic,
   ...intervalFunctions,
   ...operators,
 };

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { evaluate, loadModel } from '../../../dmn/engine/index.js';
+import { evaluate } from '../../../dmn/engine/index.js';
 import { compiled } from './dmn-xml.js';
 import { feelCases, type FeelCase } from './feel-case.js';
 
