@@ -57,6 +57,8 @@ function logicLabel(logic: ParsedExpression): string {
       return `invocation of '${logic.callee}'`;
     case 'function':
       return 'function definition';
+    case 'iterator':
+      return `${logic.iterator} iterator`;
     case 'unsupported':
       return 'decision logic';
     default:

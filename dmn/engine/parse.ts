@@ -9,11 +9,12 @@ import {
   type ModdleElement,
 } from 'dmn-moddle';
 import { mapNamespaces, newerElement } from './namespaces.js';
+import { NEWER_BOXED_PACKAGE } from './newer-boxed.js';
 import { readExpression, readItemDefinition, tableOf } from './parse-boxed.js';
 import type { ParsedDecision, ParsedDecisionService, ParsedInputData, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
 import { failure, problem, success, type Outcome } from './problem.js';
 
-const moddle = new DmnModdle();
+const moddle = new DmnModdle({ boxed15: NEWER_BOXED_PACKAGE });
 
 function isDefinitions(element: ModdleElement): element is Definitions {
   return element.$type === 'dmn:Definitions';

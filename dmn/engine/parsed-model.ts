@@ -65,7 +65,7 @@ export interface ParsedParameter {
   readonly typeRef: string | null;
 }
 
-/** The boxed expressions of DMN 1.3 chapter 10 (and decision tables, chapter 8). */
+/** The boxed expressions of DMN 1.3 chapter 10 (and decision tables, chapter 8), with DMN 1.5's conditional, iterators and filter. */
 export type ParsedExpression =
   | { readonly kind: 'literal'; readonly text: string; readonly typeRef: string | null }
   | { readonly kind: 'table'; readonly table: ParsedTable; readonly typeRef: string | null }
@@ -74,6 +74,9 @@ export type ParsedExpression =
   | { readonly kind: 'relation'; readonly columns: readonly string[]; readonly rows: readonly (readonly ParsedExpression[])[]; readonly typeRef: string | null }
   | { readonly kind: 'invocation'; readonly callee: string; readonly bindings: readonly ParsedBinding[]; readonly typeRef: string | null }
   | { readonly kind: 'function'; readonly parameters: readonly ParsedParameter[]; readonly body: ParsedExpression | null; readonly functionKind: string; readonly typeRef: string | null }
+  | { readonly kind: 'conditional'; readonly if: ParsedExpression | null; readonly then: ParsedExpression | null; readonly else: ParsedExpression | null; readonly typeRef: string | null }
+  | { readonly kind: 'iterator'; readonly iterator: 'for' | 'some' | 'every'; readonly variable: string; readonly in: ParsedExpression | null; readonly body: ParsedExpression | null; readonly typeRef: string | null }
+  | { readonly kind: 'filter'; readonly in: ParsedExpression | null; readonly match: ParsedExpression | null; readonly typeRef: string | null }
   | { readonly kind: 'unsupported'; readonly type: string; readonly typeRef: null };
 
 export interface ParsedContextEntry {
