@@ -4,6 +4,7 @@ import type { CompiledModel, CompiledStep, CompiledTable, Plan, PlanInput } from
 import { compileTable } from './compile-table.js';
 import { dependencyOrder } from './dependency-order.js';
 import { evaluateTable } from './evaluate-table.js';
+import { importedKnowledge, resolveImports, withImportedTypes } from './imports.js';
 import { typeResolver, unknownTypeRef, type TypeResolver } from './item-definition.js';
 import type { ParsedDecision, ParsedDecisionService, ParsedExpression, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
 import { CellFailure, failure, problem, success, type Outcome, type Where } from './problem.js';
@@ -125,11 +126,14 @@ function compileKnowledgeModel(bkm: ParsedKnowledgeModel & { name: string }, kno
  * functions. The result holds, for the whole model and for each decision, the inputs to check
  * and the steps to run in dependency order.
  */
-export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
+export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, CompiledModel> = new Map()): Outcome<CompiledModel> {
   const name = parsed.name ?? parsed.id;
   if (!name) return fail('the definitions element needs a name');
-  const types = typeResolver(parsed.itemDefinitions);
-  if (typeof types === 'string') return fail(types);
+  const localTypes = typeResolver(parsed.itemDefinitions);
+  if (typeof localTypes === 'string') return fail(localTypes);
+  const imports = resolveImports(parsed.imports, imported);
+  if (typeof imports === 'string') return fail(imports);
+  const types = withImportedTypes(localTypes, imports);
 
   const inputsById = new Map<string, InputDeclaration>();
   const inputsByName = new Map<string, InputDeclaration>();
@@ -165,12 +169,15 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     if ('logic' in element) knowledgeModels.push({ ...element, name: element.name });
     else services.push({ ...element, name: element.name });
   }
+  const fromImports = importedKnowledge(imports);
+  for (const prefix of Object.keys(fromImports.values)) if (taken(prefix)) return fail(`the import name '${prefix}' is also the name of an element of the model`);
+  for (const [id, prefix] of fromImports.ids) knowledgeNames.set(id, prefix);
   const knowledgeOf = (ids: readonly string[], who: string): string[] | string => {
     const names: string[] = [];
     for (const id of ids) {
       const known = knowledgeNames.get(id);
       if (known === undefined) return `${who} requires knowledge '#${id}' that the model does not have`;
-      names.push(known);
+      if (!names.includes(known)) names.push(known);
     }
     return names;
   };
@@ -182,6 +189,7 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     const required: string[] = [];
     for (const id of decision.requiredDecisions) {
       const requiredName = decisionNames.get(id);
+      if (requiredName === undefined && id.includes('#')) return fail(`requires decision '${id}' of an imported model: imported decisions are not supported (call a decision service of that model)`, { decision: decisionName });
       if (requiredName === undefined) return fail(`requires a decision '#${id}' that the model does not have`, { decision: decisionName });
       required.push(requiredName);
     }
@@ -218,13 +226,13 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
   }
 
   const inputNames = new Set([...inputsByName.keys(), ...[...reads.values()].flat().map((i) => i.name)]);
-  const slotNames = [...inputNames, ...sorted.order, ...knowledgeNames.values()];
+  const slotNames = [...new Set([...inputNames, ...sorted.order, ...knowledgeNames.values()])];
   const slotOf = new Map(slotNames.map((slotName, slot) => [slotName, slot]));
   const slot = (slotName: string) => slotOf.get(slotName) as number;
 
   // Knowledge is compiled before the decisions that call it and filled in once all of it exists,
   // so models may list it in any order and a BKM may call another.
-  const library: Record<string, unknown> = {};
+  const library: Record<string, unknown> = { ...fromImports.values };
   for (const bkm of knowledgeModels) {
     const known = knowledgeOf(bkm.requiredKnowledge, `business knowledge model '${bkm.name}'`);
     if (typeof known === 'string') return fail(known);
@@ -258,7 +266,7 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     if (typeof fn === 'string') return fail(fn);
     library[service.name] = fn;
   }
-  for (const knowledge of knowledgeNames.values()) constants.push([slot(knowledge), library[knowledge]]);
+  for (const knowledge of new Set(knowledgeNames.values())) constants.push([slot(knowledge), library[knowledge]]);
 
   const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, slot, returned);
   const all = plan(steps, steps);
@@ -280,7 +288,14 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     byDecision.set(service.name, plan(steps.filter((s) => closure.has(s.decision)), steps.filter((s) => outputs.includes(s.decision))));
   }
 
-  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision });
+  const ownKnowledge = new Map([...parsed.knowledgeModels, ...parsed.decisionServices].filter((k) => k.id && k.name).map((k) => [k.id as string, k.name as string]));
+  const exported = {
+    namespace: parsed.namespace,
+    types: (typeRef: string) => localTypes(typeRef),
+    knowledge: Object.fromEntries([...ownKnowledge.values()].map((k) => [k, library[k]])),
+    knowledgeIds: ownKnowledge,
+  };
+  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision, exported });
 }
 
 interface ServiceContext {

@@ -106,7 +106,13 @@ declare module 'dmn-moddle' {
   export interface InputData extends ModdleElement {
     readonly variable?: InformationItem;
   }
+  export interface Import extends ModdleElement {
+    readonly namespace?: string;
+    readonly importType?: string;
+  }
   export interface Definitions extends ModdleElement {
+    readonly namespace?: string;
+    readonly import?: readonly Import[];
     readonly drgElement?: readonly ModdleElement[];
     readonly itemDefinition?: readonly ItemDefinition[];
   }

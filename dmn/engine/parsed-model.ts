@@ -5,11 +5,20 @@
 export interface ParsedModel {
   readonly id: string | null;
   readonly name: string | null;
+  /** The definitions' namespace URI: what another model imports it by (DMN 1.3 section 6.3.3). */
+  readonly namespace: string | null;
+  readonly imports: readonly ParsedImport[];
   readonly itemDefinitions: readonly ParsedItemDefinition[];
   readonly inputs: readonly ParsedInputData[];
   readonly decisions: readonly ParsedDecision[];
   readonly knowledgeModels: readonly ParsedKnowledgeModel[];
   readonly decisionServices: readonly ParsedDecisionService[];
+}
+
+/** DMN 1.3 section 6.3.3: another model's elements, named in this one as `name.element`. */
+export interface ParsedImport {
+  readonly name: string;
+  readonly namespace: string;
 }
 
 /** DMN 1.3 section 7.3.2: a named type, a structure of components, a collection, allowed values. */
