@@ -42,7 +42,7 @@ for (const [section, namespace, logic, x, expected] of cases) {
       if (loaded.ok) return t.fail('loaded');
       t.is(loaded.error.code, 'DMN_COMPILE_ERROR');
       t.is(loaded.error.cell, failure.compile);
-      return t.is(loaded.error.message, failure.message);
+      return t.is(loaded.error.message, failure.message ?? '');
     }
     if (!loaded.ok) return t.fail(JSON.stringify(loaded.error));
     const outcome = evaluate(loaded.value, { x });
