@@ -15,8 +15,9 @@ const isContext = (value: unknown): value is Frame => typeof value === 'object' 
 
 // What an iterator or filter runs over: a list, a range of integers (FEEL's `for i in 1..3`),
 // or a single value as a list of one (DMN 1.3 section 10.3.2.9.4).
-function itemsOf(value: unknown, where: string): unknown[] | CellFailure | null {
-  if (value === null) return null;
+function itemsOf(source: Evaluator, frame: Frame, where: string): unknown[] | CellFailure | null {
+  const value = source(frame);
+  if (value === null || value instanceof CellFailure) return value;
   if (Array.isArray(value)) return value;
   if (isRange(value)) {
     try {
@@ -58,9 +59,7 @@ export function compileNewerBoxed(expression: Newer, scope: readonly string[], w
       if (body instanceof CellFailure) return body;
       const iterator = expression.iterator;
       return (frame) => {
-        const value = source(frame);
-        if (value instanceof CellFailure) return value;
-        const items = itemsOf(value, where);
+        const items = itemsOf(source, frame, where);
         if (items === null || items instanceof CellFailure) return items;
         const results: unknown[] = [];
         for (const item of items) {
@@ -79,9 +78,7 @@ export function compileNewerBoxed(expression: Newer, scope: readonly string[], w
       if (source instanceof CellFailure) return source;
       if (match instanceof CellFailure) return match;
       return (frame) => {
-        const value = source(frame);
-        if (value instanceof CellFailure) return value;
-        const items = itemsOf(value, where);
+        const items = itemsOf(source, frame, where);
         if (items === null || items instanceof CellFailure) return items;
         const kept: unknown[] = [];
         for (const item of items) {
