@@ -60,6 +60,19 @@ function zonedDifference(a: FeelDateTime, b: FeelDateTime): FeelDuration | null 
   return from === null || to === null ? null : duration(to - from);
 }
 
+// Table 57 with XPath's op:add-dayTimeDuration-to-dateTime: a days and time duration is a fixed
+// length of time (P1D is 24 hours), so a zoned date and time moves by that much time; feelin
+// moves the wall clock by calendar days, an hour off across a daylight-saving change.
+function zonedShift(at: FeelDateTime, by: FeelDuration, sign: 1 | -1): FeelDateTime | null {
+  if (at.zone === null || by.yearsMonths) return null;
+  try {
+    const moved = at.value.toZonedDateTime(at.zone).add({ milliseconds: sign * by.unwrap().total({ unit: 'millisecond' }) });
+    return new FeelDateTime(moved.toPlainDateTime(), at.zone);
+  } catch {
+    return null;
+  }
+}
+
 // feelin's other temporal + and - (dates, times, date and time with durations, wall clocks)
 // are right (pinned by test/dmn/engine/feel-temporal.test.ts), so they are delegated.
 const TEMPORAL_TEXT: Readonly<Record<'+' | '-', string>> = { '+': 'a + b', '-': 'a - b' };
@@ -68,6 +81,9 @@ function temporalArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
     const difference = zonedDifference(a, b);
     if (difference !== null) return difference;
   }
+  const shifted =
+    a instanceof FeelDateTime && b instanceof FeelDuration ? zonedShift(a, b, op === '+' ? 1 : -1) : op === '+' && a instanceof FeelDuration && b instanceof FeelDateTime ? zonedShift(b, a, 1) : null;
+  if (shifted !== null) return shifted;
   return evaluate(TEMPORAL_TEXT[op], { a, b }).value ?? null;
 }
 

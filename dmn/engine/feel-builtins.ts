@@ -63,11 +63,14 @@ const rangeFunction = new FeelFunction(
   ['from'],
 );
 
+type Builtin = ((...args: unknown[]) => unknown) & { $args: string[] };
+// feelin hands out a built-in as its plain implementation, parameter names in `$args`.
+const feelinBuiltin = (name: string) => evaluate(name, {}).value as Builtin;
+
 // DMN 1.3 section 10.3.4.4 list functions whose result is arithmetic on the items: feelin's,
 // with the result read as a decimal (10.3.2.3.1), so sum([0.1, 0.2]) is 0.3.
 function decimalResult(name: string): FeelFunction {
-  // feelin hands out a built-in as its plain implementation, parameter names in `$args`.
-  const builtin = evaluate(name, {}).value as ((...args: unknown[]) => unknown) & { $args: string[] };
+  const builtin = feelinBuiltin(name);
   return new FeelFunction((...args: unknown[]) => {
     const result = builtin(...args);
     return typeof result === 'number' ? decimal(result) : result;

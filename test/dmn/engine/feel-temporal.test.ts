@@ -64,6 +64,12 @@ const CASES: FeelCase[] = [
   ['10.3.4.6 (duration(invalid))', 'duration("1D")', {}, null],
   ['10.3.4.6 (years and months duration(date, date))', 'years and months duration(date("2020-01-01"), date("2024-03-15"))', {}, 'P4Y2M'],
   ['10.3.4.6 (years and months duration(date and time, date))', 'years and months duration(a, date("2011-12-31"))', { a: [dt, '2013-02-28T10:00:00'] }, '-P1Y1M'],
+  ['10.3.4.6 (date(year, month, day) by name)', 'date(year: 2024, month: 2, day: 29)', {}, '2024-02-29'],
+  ['10.3.4.6 (date and time(from date, time) by name)', 'date and time(date: date("2024-01-01"), time: time("10:00:00Z"))', {}, '2024-01-01T10:00:00Z'],
+  ['10.3.2.12 table 57 (IANA zone + P1D is 24 hours, across DST)', 'a + duration("P1D")', { a: [dt, '2024-03-30T10:00:00@Europe/Paris'] }, '2024-03-31T11:00:00@Europe/Paris'],
+  ['10.3.2.12 table 57 (IANA zone - PT1H back across DST)', 'a - duration("PT1H")', { a: [dt, '2024-10-27T03:30:00@Europe/Paris'] }, '2024-10-27T02:30:00@Europe/Paris'],
+  ['10.3.2.12 table 57 (IANA zone + P1M keeps the wall clock)', 'a + duration("P1M")', { a: [dt, '2024-03-01T10:00:00@Europe/Paris'] }, '2024-04-01T10:00:00@Europe/Paris'],
+  ['10.3.2.12 table 57 (IANA zone + PT24H across DST)', 'a + duration("PT24H") = @"2024-03-31T11:00:00@Europe/Paris"', { a: [dt, '2024-03-30T10:00:00@Europe/Paris'] }, true],
   // 10.3.4.8 (DMN 1.3 temporal built-ins), at year boundaries (ISO 8601 weeks)
   ['10.3.4.8 (day of year, leap year end)', 'day of year(date("2024-12-31"))', {}, 366],
   ['10.3.4.8 (day of year of a date and time)', 'day of year(a)', { a: [dt, '2023-03-01T00:00:00Z'] }, 60],

@@ -20,6 +20,8 @@ const cases: Array<[string, string, Record<string, unknown>, string, unknown]> =
   ['DMN 1.5 every on the empty list is true', 'VenueSessions15', { arrival: '2024-01-01T10:00:00Z', sessions: [], grace: 'PT0S' }, 'AllInWeek1', true],
   ['list replace (DMN 1.5 10.3.4.4) over a path of a list', 'VenueSessions15', { arrival: '2024-01-01T10:00:00Z', sessions, grace: 'PT0S' }, 'Minutes', [0, 30]],
   ['date and time in an IANA zone + years and months duration (table 57)', 'VenueSessions15', { arrival: '2024-01-31T21:30:00@Europe/Paris', sessions: [], grace: 'PT0S' }, 'ValidUntil', '2024-02-29T21:30:00@Europe/Paris'],
+  ['table cell < an IANA-zoned @ literal, compared across zones (10.3.2.12 table 49)', 'VenueSessions15', { arrival: '2024-12-31T22:30:00Z', sessions: [], grace: 'PT0S' }, 'PolicyYear', '2024'],
+  ['table cell range of IANA-zoned @ literals: 23:30Z is already 2025 in Paris', 'VenueSessions15', { arrival: '2024-12-31T23:30:00Z', sessions: [], grace: 'PT0S' }, 'PolicyYear', '2025'],
 ];
 
 for (const [what, model, inputs, decision, expected] of cases) {
