@@ -116,3 +116,11 @@ export const BUILTINS: Readonly<Record<string, FeelFunction>> = {
   ...intervalFunctions,
   ...operators,
 };
+
+/**
+ * The built-ins a FEEL text may call: those whose name it contains. Handing feelin only these
+ * keeps each evaluation's context small and leaves every other name to the parser as before.
+ */
+export function builtinsUsedBy(text: string): Readonly<Record<string, FeelFunction>> {
+  return Object.fromEntries(Object.entries(BUILTINS).filter(([name]) => text.includes(name)));
+}

@@ -1,6 +1,6 @@
 import { evaluate, isFunction, parseExpression } from 'feelin';
 import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
-import { BUILTINS } from './feel-builtins.js';
+import { BUILTINS, builtinsUsedBy } from './feel-builtins.js';
 import { InvocationAbort } from './feel-fallback.js';
 import { CellFailure } from './problem.js';
 
@@ -172,7 +172,7 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
     }
   };
   try {
-    return compile(parseExpression(text, Object.fromEntries([...Object.keys(BUILTINS), ...scope].map((n) => [n, null])), undefined).topNode);
+    return compile(parseExpression(text, Object.fromEntries([...Object.keys(builtinsUsedBy(text)), ...scope].map((n) => [n, null])), undefined).topNode);
   } catch {
     return null;
   }
