@@ -81,8 +81,9 @@ const listArithmetic = Object.fromEntries(['sum', 'mean', 'product', 'median'].m
 const intervalFunctions = Object.fromEntries(Object.entries(INTERVAL_FUNCTIONS).map(([name, fn]) => [name, new FeelFunction(fn, ['a', 'b'])]));
 
 /**
- * Operators as functions, for expressions rewritten by `feel-rewrite.ts`: the names cannot be
- * written in a model (`ƒ` is no FEEL name start a modeller types, and the rewrite owns them).
+ * Operators as functions, for expressions rewritten by `feel-rewrite.ts`. The `ƒ` names are
+ * valid FEEL names no modeller is expected to write; a model element of the same name would
+ * shadow one (model names win over built-ins).
  */
 export const OPERATOR_FUNCTIONS: Readonly<Record<ArithOp | 'negate', string>> = {
   '+': 'ƒadd',
