@@ -46,6 +46,8 @@ const MUTATIONS: Mutation[] = [
   { rule: "dmn: DMN 1.5 conditional takes then only when true", file: "dmn/engine/compile-newer-boxed.ts", from: "return test === true ? whenTrue(frame) : whenFalse(frame);", to: "return test !== false ? whenTrue(frame) : whenFalse(frame);", tests: ["test/dmn/engine/newer-boxed.test.ts"] },
   { rule: "dmn: imported typeRefs resolve in the imported model", file: "dmn/engine/imports.ts", from: "if (typeRef.startsWith(`${prefix}.`)) return model.exported.types(typeRef.slice(prefix.length + 1));", to: "", tests: ["test/services/decision/imported-models.test.ts"] },
   { rule: "dmn: typeRef dayTimeDuration is a days and time duration", file: "dmn/engine/type-ref.ts", from: "  dayTimeDuration: \'days and time duration\',\n", to: "", tests: ["test/dmn/engine/feel-temporal.test.ts"] },
+  { rule: "dmn: an imported decision is evaluated from the input data under the prefix", file: "dmn/engine/imports.ts", from: "        context[name] = value;\n", to: "", tests: ["test/services/decision/imported-models.test.ts"] },
+  { rule: "dmn: the imported input data has a slot apart from the imported knowledge", file: "dmn/engine/compile-model.ts", from: "slot(importNeeds.has(inputName) ? importInput(inputName) : inputName)", to: "slot(inputName)", tests: ["test/services/decision/imported-models.test.ts"] },
 ];
 
 // Interrupted mid-run: put the mutated file back before leaving.

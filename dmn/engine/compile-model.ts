@@ -4,7 +4,7 @@ import type { CompiledModel, CompiledStep, CompiledTable, Plan, PlanInput } from
 import { compileTable } from './compile-table.js';
 import { dependencyOrder } from './dependency-order.js';
 import { evaluateTable } from './evaluate-table.js';
-import { importedKnowledge, resolveImports, withImportedTypes } from './imports.js';
+import { importedDecision, importedKnowledge, importStep, resolveImports, withImportedTypes } from './imports.js';
 import { typeResolver, unknownTypeRef, type TypeResolver } from './item-definition.js';
 import type { ParsedDecision, ParsedDecisionService, ParsedExpression, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
 import { CellFailure, failure, problem, success, type Outcome, type Where } from './problem.js';
@@ -185,12 +185,19 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
   const requires = new Map<string, string[]>();
   const reads = new Map<string, InputDeclaration[]>();
   const knows = new Map<string, string[]>();
+  // Imported decisions a decision requires, by import prefix (DMN 1.3 section 6.3.3, imports.ts).
+  const importNeeds = new Map<string, Map<string, FeelFunction>>();
   for (const [decisionName, decision] of decisions) {
     const required: string[] = [];
     for (const id of decision.requiredDecisions) {
       const requiredName = decisionNames.get(id);
-      if (requiredName === undefined && id.includes('#')) return fail(`requires decision '${id}' of an imported model: imported decisions are not supported (call a decision service of that model)`, { decision: decisionName });
-      if (requiredName === undefined) return fail(`requires a decision '#${id}' that the model does not have`, { decision: decisionName });
+      const imported = requiredName === undefined ? importedDecision(imports, id) : undefined;
+      if (imported !== undefined) {
+        if (!required.includes(imported.prefix)) required.push(imported.prefix);
+        importNeeds.set(imported.prefix, (importNeeds.get(imported.prefix) ?? new Map()).set(imported.name, imported.fn));
+        continue;
+      }
+      if (requiredName === undefined) return fail(`requires a decision '${id.includes('#') ? id : `#${id}`}' that the model${id.includes('#') ? ' and its imports do' : ' does'} not have`, { decision: decisionName });
       required.push(requiredName);
     }
     const inputs: InputDeclaration[] = [];
@@ -206,6 +213,10 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
     knows.set(decisionName, known);
   }
 
+  for (const prefix of importNeeds.keys()) {
+    requires.set(prefix, []);
+    reads.set(prefix, [{ name: prefix, conform: anyType }]);
+  }
   const sorted = dependencyOrder(requires);
   if ('cycle' in sorted) return fail(`decisions require each other in a cycle: ${sorted.cycle.join(' -> ')}`);
 
@@ -226,7 +237,10 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
   }
 
   const inputNames = new Set([...inputsByName.keys(), ...[...reads.values()].flat().map((i) => i.name)]);
-  const slotNames = [...new Set([...inputNames, ...sorted.order, ...knowledgeNames.values()])];
+  // An import prefix names the imported knowledge and decisions; the input data given under it
+  // has a slot of its own, read by the step that evaluates the imported decisions.
+  const importInput = (prefix: string) => `${prefix} (imported input data)`;
+  const slotNames = [...new Set([...inputNames, ...sorted.order, ...knowledgeNames.values(), ...[...importNeeds.keys()].map(importInput)])];
   const slotOf = new Map(slotNames.map((slotName, slot) => [slotName, slot]));
   const slot = (slotName: string) => slotOf.get(slotName) as number;
 
@@ -258,7 +272,9 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
     if (check === undefined) return fail(unknownTypeRef(decision.typeRef), { decision: decisionName, cell: 'variable' });
     stepsByName.set(decisionName, decision.typeRef === null ? step : typedStep(step, check));
   }
+  for (const [prefix, needed] of importNeeds) stepsByName.set(prefix, importStep(prefix, slot(prefix), slot(importInput(prefix)), needed, library[prefix]));
   const steps = sorted.order.map((decisionName) => stepsByName.get(decisionName) as CompiledStep);
+  const ownSteps = steps.filter((step) => !importNeeds.has(step.decision));
 
   const constants: (readonly [number, unknown])[] = [];
   for (const service of services) {
@@ -268,13 +284,14 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
   }
   for (const knowledge of new Set(knowledgeNames.values())) constants.push([slot(knowledge), library[knowledge]]);
 
-  const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, slot, returned);
-  const all = plan(steps, steps);
+  const inputSlot = (inputName: string) => slot(importNeeds.has(inputName) ? importInput(inputName) : inputName);
+  const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, inputSlot, returned);
+  const all = plan(steps, ownSteps);
   // Spec 2.8: every input the model declares must be supplied, even one no decision reads yet.
   const unread = [...inputsByName.values()].filter((input) => !all.inputs.some((i) => i.name === input.name));
   const wholeModel: Plan = { ...all, inputs: [...all.inputs, ...unread.map((input) => planInput(input, slot(input.name), null))] };
   const byDecision = new Map(
-    steps.map((step) => {
+    ownSteps.map((step) => {
       const closure = requiredClosure(step.decision, requires);
       return [step.decision, plan(steps.filter((s) => closure.has(s.decision)), [step])] as const;
     }),
@@ -289,13 +306,30 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
   }
 
   const ownKnowledge = new Map([...parsed.knowledgeModels, ...parsed.decisionServices].filter((k) => k.id && k.name).map((k) => [k.id as string, k.name as string]));
+  const serviceContext: ServiceContext = { decisionNames, inputsById, requires, steps, slot, slotCount: slotNames.length, constants };
   const exported = {
     namespace: parsed.namespace,
     types: (typeRef: string) => localTypes(typeRef),
     knowledge: Object.fromEntries([...ownKnowledge.values()].map((k) => [k, library[k]])),
     knowledgeIds: ownKnowledge,
+    decision: (id: string) => decisionFunction(id, reads, serviceContext),
   };
-  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision, exported });
+  return success({ name, decisions: ownSteps.map((step) => step.decision), inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision, exported });
+}
+
+/**
+ * A decision as another model imports it (DMN 1.3 section 6.3.3): a function of the input data
+ * it and the decisions it requires read, built like a decision service with that one output.
+ */
+function decisionFunction(id: string, reads: ReadonlyMap<string, readonly InputDeclaration[]>, model: ServiceContext): { name: string; fn: FeelFunction } | undefined {
+  const name = model.decisionNames.get(id);
+  if (name === undefined) return undefined;
+  const idOf = new Map([...model.inputsById].map(([inputId, input]) => [input, inputId]));
+  const inputIds = new Set<string>();
+  for (const decision of requiredClosure(name, model.requires)) for (const input of reads.get(decision) ?? []) inputIds.add(idOf.get(input) ?? '');
+  inputIds.delete('');
+  const fn = compileService({ id, name, outputDecisions: [id], encapsulatedDecisions: [], inputDecisions: [], inputData: [...inputIds] }, model);
+  return typeof fn === 'string' ? undefined : { name, fn };
 }
 
 interface ServiceContext {

@@ -1,3 +1,4 @@
+import type { FeelFunction } from 'feelin';
 import type { HitPolicy } from './hit-policy.js';
 import type { Outcome } from './problem.js';
 import type { Slots } from './slots.js';
@@ -90,4 +91,6 @@ export interface ExportedModel {
   readonly knowledge: Readonly<Record<string, unknown>>;
   /** Element id -> name of that knowledge, for requirements written `namespace#id`. */
   readonly knowledgeIds: ReadonlyMap<string, string>;
+  /** A decision by element id, as a FEEL function of the input data it reads (by name). */
+  readonly decision: (id: string) => { readonly name: string; readonly fn: FeelFunction } | undefined;
 }
