@@ -3,6 +3,7 @@ import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
 import { decimal, roundDecimal, type RoundingMode } from './feel-decimal.js';
 import { INTERVAL_FUNCTIONS } from './feel-intervals.js';
 import { matches, replace } from './feel-regex.js';
+import { feelTypeOf } from './type-ref.js';
 
 /**
  * Built-in functions where feelin differs from DMN (or lacks them), handed to feelin as context
@@ -78,6 +79,28 @@ function decimalResult(name: string): FeelFunction {
 }
 const listArithmetic = Object.fromEntries(['sum', 'mean', 'product', 'median'].map((name) => [name, decimalResult(name)]));
 
+// DMN 1.3 section 10.3.4.4 min and max: of any comparable items (dates, times, durations too;
+// feelin takes numbers only), a list or the arguments; null when two items do not compare.
+function extreme(name: 'min' | 'max'): FeelFunction {
+  const wins = name === 'min' ? 'a < b' : 'a > b';
+  return new FeelFunction((...args: unknown[]) => {
+    const items = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+    let best: unknown = null;
+    for (const [i, item] of items.entries()) {
+      if (item === null || item === undefined) return null;
+      if (i === 0) {
+        best = item;
+        continue;
+      }
+      if (feelTypeOf(item) !== feelTypeOf(best)) return null;
+      const better = typeof item === 'number' || typeof item === 'string' ? (name === 'min' ? item < (best as typeof item) : item > (best as typeof item)) : evaluate(wins, { a: item, b: best }).value;
+      if (typeof better !== 'boolean') return null;
+      if (better) best = item;
+    }
+    return best;
+  }, feelinBuiltin(name).$args);
+}
+
 const intervalFunctions = Object.fromEntries(Object.entries(INTERVAL_FUNCTIONS).map(([name, fn]) => [name, new FeelFunction(fn, ['a', 'b'])]));
 
 /**
@@ -114,6 +137,8 @@ export const BUILTINS: Readonly<Record<string, FeelFunction>> = {
   'years and months duration': yearsAndMonthsDuration,
   range: rangeFunction,
   ...listArithmetic,
+  min: extreme('min'),
+  max: extreme('max'),
   ...intervalFunctions,
   ...operators,
 };

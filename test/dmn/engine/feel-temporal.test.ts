@@ -38,6 +38,13 @@ const CASES: FeelCase[] = [
   ['10.3.2.12 table 49 (time = across offsets)', 'a = time("09:00:00Z")', { a: ['time', '10:00:00+01:00'] }, true],
   ['10.3.2.12 table 49 (durations compare)', 'a > duration("P11M")', { a: ['years and months duration', 'P1Y'] }, true],
   ['10.3.2.12 table 49 (durations equal)', 'a = duration("PT24H")', { a: ['days and time duration', 'P1D'] }, true],
+  ['10.3.4.4 (min of dates)', 'min(l)', { l: ['Any', []] }, null],
+  ['10.3.4.4 (min of dates)', 'min([@"2024-01-02", a])', { a: ['date', '2024-01-01'] }, '2024-01-01'],
+  ['10.3.4.4 (max of durations)', 'max(a, duration("PT1H"))', { a: ['days and time duration', 'P1D'] }, 'P1D'],
+  ['10.3.4.4 (max of date and time across zones)', 'max([a, @"2024-01-01T09:30:00Z"])', { a: [dt, '2024-01-01T10:00:00+01:00'] }, '2024-01-01T09:30:00Z'],
+  ['10.3.4.4 (min of items that do not compare)', 'min([a, 1])', { a: ['date', '2024-01-01'] }, null],
+  ['10.3.4.4 (min of numbers)', 'min(3, a, 2)', { a: ['number', 1] }, 1],
+  ['10.3.4.4 (max of strings)', 'max(["a", s])', { s: ['string', 'b'] }, 'b'],
   // 10.3.2.3: @ string literals of every temporal type
   ['10.3.2.3 (@ date)', '@"2024-01-01" = date("2024-01-01")', {}, true],
   ['10.3.2.3 (@ time)', '@"10:00:00" = time(10, 0, 0)', {}, true],
