@@ -24,11 +24,17 @@ function withoutWhitespace(pattern: string): string {
   return out;
 }
 
-/** A JavaScript RegExp for an XPath pattern and flags; null when either is invalid. */
+// XML Schema syntax JavaScript would read differently without failing: class subtraction
+// (`[a-z-[aeiou]]`) and the XML name escapes `\i \I \c \C`. Refused (null) rather than
+// answered wrongly.
+const UNTRANSLATED = /-\[|\\[iIcC]/;
+
+/** A JavaScript RegExp for an XPath pattern and flags; null when either is invalid or untranslated. */
 export function xpathRegExp(pattern: string, flags: string | null, global: boolean): RegExp | null {
   const given = flags ?? '';
   if (!/^[smix]*$/.test(given)) return null;
   const source = given.includes('x') ? withoutWhitespace(pattern) : pattern;
+  if (UNTRANSLATED.test(source.replace(/\\\\/g, ''))) return null;
   const jsFlags = [...new Set(given.replace('x', ''))].join('') + (global ? 'g' : '');
   // `u` gives `\p{L}` its XML Schema meaning; a pattern JavaScript rejects in that mode
   // (`\-` outside a class, say) is tried once without it.
