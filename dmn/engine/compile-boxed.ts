@@ -1,4 +1,5 @@
 import { FeelFunction, isFunction } from 'feelin';
+import { compileNewerBoxed } from './compile-newer-boxed.js';
 import { compileTable } from './compile-table.js';
 import { evaluateTable } from './evaluate-table.js';
 import { feelOnFrame, InvocationAbort, syntaxError } from './feel-fallback.js';
@@ -77,7 +78,7 @@ function compileLiteral(text: string, scope: readonly string[], where: string): 
   if (scope.includes(trimmed)) return (frame) => frame[trimmed] ?? null;
   const error = syntaxError('expression', trimmed, new Map(scope.map((name) => [name, 0])));
   if (error !== null) return new CellFailure(error.message, where);
-  const run = feelOnFrame(trimmed);
+  const run = feelOnFrame(trimmed, scope);
   const compiled = compileFeel(trimmed, scope);
   if (compiled === null) return (frame) => withCell(run(frame), where);
   return (frame) => {
@@ -100,7 +101,7 @@ function compileEmbeddedTable(table: ParsedTable, scope: readonly string[], wher
 }
 
 /**
- * Compiles any boxed expression of DMN 1.3 chapter 10 once, when the model loads: literal
+ * Compiles any boxed expression of DMN 1.3 chapter 10 (and DMN 1.5's, `compile-newer-boxed.ts`) once, when the model loads: literal
  * expressions (FEEL syntax checked now), contexts, lists, relations, invocations, function
  * definitions and decision tables. `scope` lists the names it may read; `where` names it in
  * errors (`literal expression`, `context entry 'x'`).
@@ -189,6 +190,10 @@ function compileBody(expression: ParsedExpression, scope: readonly string[], whe
       if (fnBody instanceof CellFailure) return fnBody;
       return (frame) => feelFunction(parameters, where, fnBody, () => frame);
     }
+    case 'conditional':
+    case 'iterator':
+    case 'filter':
+      return compileNewerBoxed(expression, scope, where, (inner, innerScope, innerWhere) => compileBoxed(inner, innerScope, innerWhere, types));
     case 'unsupported':
       return new CellFailure(`${expression.type.replace(/^dmn:/, '')} is not a DMN 1.3 boxed expression this engine evaluates`, where);
   }

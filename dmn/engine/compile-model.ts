@@ -2,15 +2,16 @@ import type { FeelFunction } from 'feelin';
 import { compileBoxed, conformed, feelFunction, type Frame } from './compile-boxed.js';
 import type { CompiledModel, CompiledStep, CompiledTable, Plan, PlanInput } from './compiled-model.js';
 import { compileTable } from './compile-table.js';
-import { dependencyOrder } from './dependency-order.js';
+import { compileService, decisionFunction, type ServiceContext } from './compile-service.js';
+import { dependencyOrder, requiredClosure } from './dependency-order.js';
 import { evaluateTable } from './evaluate-table.js';
+import { importedDecision, importedKnowledge, importStep, resolveImports, withImportedTypes } from './imports.js';
 import { typeResolver, unknownTypeRef, type TypeResolver } from './item-definition.js';
 import type { ParsedDecision, ParsedDecisionService, ParsedExpression, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
 import { CellFailure, failure, problem, success, type Outcome, type Where } from './problem.js';
-import type { Slots } from './slots.js';
 import { anyType, type Conform } from './type-ref.js';
 
-interface InputDeclaration {
+export interface InputDeclaration {
   readonly name: string;
   readonly conform: Conform;
 }
@@ -41,13 +42,6 @@ function planFor(
   return { inputs, steps, returned, results: Object.fromEntries(returned.map((step) => [step.decision, null])) };
 }
 
-function requiredClosure(name: string, requires: ReadonlyMap<string, readonly string[]>, into = new Set<string>(), stopAt: ReadonlySet<string> = new Set()): Set<string> {
-  if (into.has(name) || stopAt.has(name)) return into;
-  into.add(name);
-  for (const required of requires.get(name) ?? []) requiredClosure(required, requires, into, stopAt);
-  return into;
-}
-
 /** How an error names a decision's logic (DMN 1.3 chapter 10 names of the boxed expressions). */
 function logicLabel(logic: ParsedExpression): string {
   switch (logic.kind) {
@@ -57,6 +51,8 @@ function logicLabel(logic: ParsedExpression): string {
       return `invocation of '${logic.callee}'`;
     case 'function':
       return 'function definition';
+    case 'iterator':
+      return `${logic.iterator} iterator`;
     case 'unsupported':
       return 'decision logic';
     default:
@@ -123,11 +119,14 @@ function compileKnowledgeModel(bkm: ParsedKnowledgeModel & { name: string }, kno
  * functions. The result holds, for the whole model and for each decision, the inputs to check
  * and the steps to run in dependency order.
  */
-export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
+export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, CompiledModel> = new Map()): Outcome<CompiledModel> {
   const name = parsed.name ?? parsed.id;
   if (!name) return fail('the definitions element needs a name');
-  const types = typeResolver(parsed.itemDefinitions);
-  if (typeof types === 'string') return fail(types);
+  const localTypes = typeResolver(parsed.itemDefinitions);
+  if (typeof localTypes === 'string') return fail(localTypes);
+  const imports = resolveImports(parsed.imports, imported);
+  if (typeof imports === 'string') return fail(imports);
+  const types = withImportedTypes(localTypes, imports);
 
   const inputsById = new Map<string, InputDeclaration>();
   const inputsByName = new Map<string, InputDeclaration>();
@@ -163,12 +162,15 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     if ('logic' in element) knowledgeModels.push({ ...element, name: element.name });
     else services.push({ ...element, name: element.name });
   }
+  const fromImports = importedKnowledge(imports);
+  for (const prefix of Object.keys(fromImports.values)) if (taken(prefix)) return fail(`the import name '${prefix}' is also the name of an element of the model`);
+  for (const [id, prefix] of fromImports.ids) knowledgeNames.set(id, prefix);
   const knowledgeOf = (ids: readonly string[], who: string): string[] | string => {
     const names: string[] = [];
     for (const id of ids) {
       const known = knowledgeNames.get(id);
       if (known === undefined) return `${who} requires knowledge '#${id}' that the model does not have`;
-      names.push(known);
+      if (!names.includes(known)) names.push(known);
     }
     return names;
   };
@@ -176,11 +178,19 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
   const requires = new Map<string, string[]>();
   const reads = new Map<string, InputDeclaration[]>();
   const knows = new Map<string, string[]>();
+  // Imported decisions a decision requires, by import prefix (DMN 1.3 section 6.3.3, imports.ts).
+  const importNeeds = new Map<string, Map<string, FeelFunction>>();
   for (const [decisionName, decision] of decisions) {
     const required: string[] = [];
     for (const id of decision.requiredDecisions) {
       const requiredName = decisionNames.get(id);
-      if (requiredName === undefined) return fail(`requires a decision '#${id}' that the model does not have`, { decision: decisionName });
+      const imported = requiredName === undefined ? importedDecision(imports, id) : undefined;
+      if (imported !== undefined) {
+        if (!required.includes(imported.prefix)) required.push(imported.prefix);
+        importNeeds.set(imported.prefix, (importNeeds.get(imported.prefix) ?? new Map()).set(imported.name, imported.fn));
+        continue;
+      }
+      if (requiredName === undefined) return fail(`requires a decision '${id.includes('#') ? id : `#${id}`}' that the model${id.includes('#') ? ' and its imports do' : ' does'} not have`, { decision: decisionName });
       required.push(requiredName);
     }
     const inputs: InputDeclaration[] = [];
@@ -196,6 +206,10 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     knows.set(decisionName, known);
   }
 
+  for (const prefix of importNeeds.keys()) {
+    requires.set(prefix, []);
+    reads.set(prefix, [{ name: prefix, conform: anyType }]);
+  }
   const sorted = dependencyOrder(requires);
   if ('cycle' in sorted) return fail(`decisions require each other in a cycle: ${sorted.cycle.join(' -> ')}`);
 
@@ -216,13 +230,16 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
   }
 
   const inputNames = new Set([...inputsByName.keys(), ...[...reads.values()].flat().map((i) => i.name)]);
-  const slotNames = [...inputNames, ...sorted.order, ...knowledgeNames.values()];
+  // An import prefix names the imported knowledge and decisions; the input data given under it
+  // has a slot of its own, read by the step that evaluates the imported decisions.
+  const importInput = (prefix: string) => `${prefix} (imported input data)`;
+  const slotNames = [...new Set([...inputNames, ...sorted.order, ...knowledgeNames.values(), ...[...importNeeds.keys()].map(importInput)])];
   const slotOf = new Map(slotNames.map((slotName, slot) => [slotName, slot]));
   const slot = (slotName: string) => slotOf.get(slotName) as number;
 
   // Knowledge is compiled before the decisions that call it and filled in once all of it exists,
   // so models may list it in any order and a BKM may call another.
-  const library: Record<string, unknown> = {};
+  const library: Record<string, unknown> = { ...fromImports.values };
   for (const bkm of knowledgeModels) {
     const known = knowledgeOf(bkm.requiredKnowledge, `business knowledge model '${bkm.name}'`);
     if (typeof known === 'string') return fail(known);
@@ -248,7 +265,9 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     if (check === undefined) return fail(unknownTypeRef(decision.typeRef), { decision: decisionName, cell: 'variable' });
     stepsByName.set(decisionName, decision.typeRef === null ? step : typedStep(step, check));
   }
+  for (const [prefix, needed] of importNeeds) stepsByName.set(prefix, importStep(prefix, slot(prefix), slot(importInput(prefix)), needed, library[prefix]));
   const steps = sorted.order.map((decisionName) => stepsByName.get(decisionName) as CompiledStep);
+  const ownSteps = steps.filter((step) => !importNeeds.has(step.decision));
 
   const constants: (readonly [number, unknown])[] = [];
   for (const service of services) {
@@ -256,15 +275,16 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     if (typeof fn === 'string') return fail(fn);
     library[service.name] = fn;
   }
-  for (const knowledge of knowledgeNames.values()) constants.push([slot(knowledge), library[knowledge]]);
+  for (const knowledge of new Set(knowledgeNames.values())) constants.push([slot(knowledge), library[knowledge]]);
 
-  const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, slot, returned);
-  const all = plan(steps, steps);
+  const inputSlot = (inputName: string) => slot(importNeeds.has(inputName) ? importInput(inputName) : inputName);
+  const plan = (planSteps: readonly CompiledStep[], returned: readonly CompiledStep[]) => planFor(planSteps, reads, inputSlot, returned);
+  const all = plan(steps, ownSteps);
   // Spec 2.8: every input the model declares must be supplied, even one no decision reads yet.
   const unread = [...inputsByName.values()].filter((input) => !all.inputs.some((i) => i.name === input.name));
   const wholeModel: Plan = { ...all, inputs: [...all.inputs, ...unread.map((input) => planInput(input, slot(input.name), null))] };
   const byDecision = new Map(
-    steps.map((step) => {
+    ownSteps.map((step) => {
       const closure = requiredClosure(step.decision, requires);
       return [step.decision, plan(steps.filter((s) => closure.has(s.decision)), [step])] as const;
     }),
@@ -278,52 +298,14 @@ export function compileModel(parsed: ParsedModel): Outcome<CompiledModel> {
     byDecision.set(service.name, plan(steps.filter((s) => closure.has(s.decision)), steps.filter((s) => outputs.includes(s.decision))));
   }
 
-  return success({ name, decisions: sorted.order, inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision });
-}
-
-interface ServiceContext {
-  readonly decisionNames: ReadonlyMap<string, string>;
-  readonly inputsById: ReadonlyMap<string, InputDeclaration>;
-  readonly requires: ReadonlyMap<string, readonly string[]>;
-  readonly steps: readonly CompiledStep[];
-  readonly slot: (name: string) => number;
-  readonly slotCount: number;
-  readonly constants: readonly (readonly [number, unknown])[];
-}
-
-/**
- * DMN 1.3 section 10.4: a decision service is a function whose parameters are its input
- * decisions, then its input data; it evaluates its output decisions (and the encapsulated ones
- * they need) and returns the one output, or a context of them by name.
- */
-function compileService(service: ParsedDecisionService & { name: string }, model: ServiceContext): FeelFunction | string {
-  const where = `decision service '${service.name}'`;
-  const decisionsOf = (ids: readonly string[]) => ids.map((id) => model.decisionNames.get(id) ?? null);
-  const outputs = decisionsOf(service.outputDecisions);
-  const inputDecisions = decisionsOf(service.inputDecisions);
-  if (outputs.length === 0) return `${where} has no output decision`;
-  if (outputs.includes(null) || inputDecisions.includes(null)) return `${where} names a decision the model does not have`;
-  const inputs = service.inputData.map((id) => model.inputsById.get(id) ?? null);
-  if (inputs.includes(null)) return `${where} names input data the model does not have`;
-  const stopAt = new Set(inputDecisions as string[]);
-  const needed = new Set<string>();
-  for (const output of outputs as string[]) requiredClosure(output, model.requires, needed, stopAt);
-  const steps = model.steps.filter((step) => needed.has(step.decision));
-  const parameters = [
-    ...(inputDecisions as string[]).map((name) => ({ name, check: anyType })),
-    ...(inputs as InputDeclaration[]).map((input) => ({ name: input.name, check: input.conform })),
-  ];
-  const body = (frame: Frame): unknown => {
-    const slots: Slots = new Array<unknown>(model.slotCount);
-    for (const [at, value] of model.constants) slots[at] = value;
-    for (const parameter of parameters) slots[model.slot(parameter.name)] = frame[parameter.name];
-    for (const step of steps) {
-      const outcome = step.run(slots);
-      if (!outcome.ok) return new CellFailure(outcome.error.message, [where, `decision '${step.decision}'`, outcome.error.cell].filter((p) => p !== null).join(', '));
-      slots[step.slot] = outcome.value;
-    }
-    const names = outputs as string[];
-    return names.length === 1 ? slots[model.slot(names[0] as string)] : Object.fromEntries(names.map((n) => [n, slots[model.slot(n)]]));
+  const ownKnowledge = new Map([...parsed.knowledgeModels, ...parsed.decisionServices].filter((k) => k.id && k.name).map((k) => [k.id as string, k.name as string]));
+  const serviceContext: ServiceContext = { decisionNames, inputsById, requires, steps, slot, slotCount: slotNames.length, constants };
+  const exported = {
+    namespace: parsed.namespace,
+    types: (typeRef: string) => localTypes(typeRef),
+    knowledge: Object.fromEntries([...ownKnowledge.values()].map((k) => [k, library[k]])),
+    knowledgeIds: ownKnowledge,
+    decision: (id: string) => decisionFunction(id, reads, serviceContext),
   };
-  return feelFunction(parameters, where, body, () => ({}));
+  return success({ name, decisions: ownSteps.map((step) => step.decision), inputs: wholeModel.inputs.map((i) => i.name), slotCount: slotNames.length, constants, all: wholeModel, byDecision, exported });
 }

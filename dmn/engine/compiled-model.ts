@@ -1,3 +1,4 @@
+import type { FeelFunction } from 'feelin';
 import type { HitPolicy } from './hit-policy.js';
 import type { Outcome } from './problem.js';
 import type { Slots } from './slots.js';
@@ -77,4 +78,19 @@ export interface CompiledModel {
   readonly constants: readonly (readonly [slot: number, value: unknown])[];
   readonly all: Plan;
   readonly byDecision: ReadonlyMap<string, Plan>;
+  /** What a model importing this one may use (DMN 1.3 section 6.3.3, `imports.ts`). */
+  readonly exported: ExportedModel;
+}
+
+/** A model's item definitions and knowledge, as another model imports them. */
+export interface ExportedModel {
+  readonly namespace: string | null;
+  /** Checks for the model's item definitions, by local name. */
+  readonly types: (typeRef: string) => ((value: unknown) => unknown) | undefined;
+  /** Business knowledge models and decision services as FEEL functions, by name. */
+  readonly knowledge: Readonly<Record<string, unknown>>;
+  /** Element id -> name of that knowledge, for requirements written `namespace#id`. */
+  readonly knowledgeIds: ReadonlyMap<string, string>;
+  /** A decision by element id, as a FEEL function of the input data it reads (by name). */
+  readonly decision: (id: string) => { readonly name: string; readonly fn: FeelFunction } | undefined;
 }

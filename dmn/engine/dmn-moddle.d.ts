@@ -106,15 +106,41 @@ declare module 'dmn-moddle' {
   export interface InputData extends ModdleElement {
     readonly variable?: InformationItem;
   }
+  export interface Import extends ModdleElement {
+    readonly namespace?: string;
+    readonly importType?: string;
+  }
   export interface Definitions extends ModdleElement {
+    readonly namespace?: string;
+    readonly import?: readonly Import[];
     readonly drgElement?: readonly ModdleElement[];
     readonly itemDefinition?: readonly ItemDefinition[];
+  }
+  /** The DMN 1.5 boxed expressions of `newer-boxed.ts` (our moddle package). */
+  export interface ChildExpression extends ModdleElement {
+    readonly value?: ModdleElement;
+  }
+  export interface Conditional extends ModdleElement {
+    readonly if?: ChildExpression;
+    readonly then?: ChildExpression;
+    readonly else?: ChildExpression;
+  }
+  export interface Iterator extends ModdleElement {
+    readonly iteratorVariable?: string;
+    readonly in?: ChildExpression;
+    readonly return?: ChildExpression;
+    readonly satisfies?: ChildExpression;
+  }
+  export interface Filter extends ModdleElement {
+    readonly in?: ChildExpression;
+    readonly match?: ChildExpression;
   }
   export interface FromXmlResult {
     readonly rootElement: ModdleElement;
     readonly warnings: readonly { readonly message: string }[];
   }
   export class DmnModdle {
+    constructor(packages?: Record<string, unknown>);
     fromXML(xml: string, typeName?: string): Promise<FromXmlResult>;
   }
 }

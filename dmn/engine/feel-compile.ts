@@ -1,4 +1,6 @@
-import { duration, evaluate, FeelDuration, isFunction, parseExpression } from 'feelin';
+import { evaluate, isFunction, parseExpression } from 'feelin';
+import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
+import { BUILTINS, builtinsUsedBy } from './feel-builtins.js';
 import { InvocationAbort } from './feel-fallback.js';
 import { CellFailure } from './problem.js';
 
@@ -19,66 +21,6 @@ function children(node: Node): Node[] {
   const out: Node[] = [];
   for (let child = node.firstChild; child !== null; child = child.nextSibling) if (!PUNCTUATION.has(child.name)) out.push(child);
   return out;
-}
-
-// FEEL numbers are decimals (DMN 1.3 section 10.3.2.3.1); JavaScript's binary doubles make
-// 0.1 + 0.2 = 0.30000000000000004. Sums, differences and products that are not integers are
-// rounded to 15 significant digits, which every double carries exactly.
-const decimal = (n: number) => (Number.isInteger(n) || !Number.isFinite(n) ? n : Number(n.toPrecision(15)));
-
-// A duration as one number: months for years and months durations, milliseconds otherwise.
-function durationAmount(d: FeelDuration): number {
-  const value = d.unwrap();
-  return d.yearsMonths ? value.years * 12 + value.months : value.total({ unit: 'millisecond' });
-}
-
-function durationOf(amount: number, yearsMonths: boolean): unknown {
-  if (!Number.isFinite(amount)) return null;
-  if (!yearsMonths) return duration(Math.round(amount));
-  const months = Math.trunc(amount);
-  return duration(`${months < 0 ? '-' : ''}P${Math.abs(months)}M`);
-}
-
-// DMN 1.3 section 10.3.2.12 table 57: duration * number, duration / number, and duration /
-// duration of the same kind (a number). feelin answers null to all three.
-function durationArithmetic(op: string, a: unknown, b: unknown): unknown {
-  const da = a instanceof FeelDuration ? a : null;
-  const db = b instanceof FeelDuration ? b : null;
-  if (op === '*' && da !== null && typeof b === 'number') return durationOf(durationAmount(da) * b, da.yearsMonths);
-  if (op === '*' && db !== null && typeof a === 'number') return durationOf(durationAmount(db) * a, db.yearsMonths);
-  if (op === '/' && da !== null && typeof b === 'number') return b === 0 ? null : durationOf(durationAmount(da) / b, da.yearsMonths);
-  if (op === '/' && da !== null && db !== null) {
-    if (da.yearsMonths !== db.yearsMonths) return null;
-    const divisor = durationAmount(db);
-    return divisor === 0 ? null : decimal(durationAmount(da) / divisor);
-  }
-  return UNSURE;
-}
-
-// FEEL arithmetic (DMN 1.3 section 10.3.2.12, table 46): numbers with numbers, string + string;
-// any null operand gives null, as does division by zero. Date and time arithmetic other than
-// the duration cases above is left to feelin.
-function arithmetic(op: string, a: unknown, b: unknown): unknown {
-  if (a === null || b === null) return null;
-  if (typeof a === 'number' && typeof b === 'number') {
-    switch (op) {
-      case '+':
-        return decimal(a + b);
-      case '-':
-        return decimal(a - b);
-      case '*':
-        return decimal(a * b);
-      case '/':
-        return b === 0 ? null : a / b;
-      case '**':
-        return a ** b;
-    }
-  }
-  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-  if (op === '+' || op === '-' ? false : a instanceof FeelDuration || b instanceof FeelDuration) return durationArithmetic(op, a, b);
-  // A string with a number, a boolean in arithmetic: no FEEL value (table 46).
-  if ((typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'string' || typeof b === 'boolean')) return null;
-  return UNSURE;
 }
 
 const SCALAR = new Set(['number', 'string', 'boolean']);
@@ -164,9 +106,12 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
       case 'ArithmeticExpression': {
         if (parts.length === 2 && parts[0]?.name === 'ArithOp' && text.slice(parts[0].from, parts[0].to) === '-') {
           const operand = compile(parts[1] as Node);
-          return operand && ((frame) => arithmetic('-', 0, operand(frame)));
+          return operand && ((frame) => {
+            const value = operand(frame);
+            return value === UNSURE ? UNSURE : negate(value);
+          });
         }
-        return binary('ArithOp', arithmetic);
+        return binary('ArithOp', (op, a, b) => arithmetic(op as ArithOp, a, b));
       }
       case 'Comparison': {
         return binary('CompareOp', comparison);
@@ -204,14 +149,17 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
       }
       case 'FunctionInvocation': {
         const [callee, parameters] = parts;
-        if (callee?.name !== 'VariableName' || !names.has(text.slice(callee.from, callee.to))) return null;
+        // A function in scope, else one of our built-ins (feel-builtins.ts); feelin's own run there.
+        if (callee?.name !== 'VariableName') return null;
         const name = text.slice(callee.from, callee.to);
+        const builtin = names.has(name) ? undefined : BUILTINS[name];
+        if (!names.has(name) && builtin === undefined) return null;
         if (parameters !== undefined && parameters.name !== 'PositionalParameters') return null;
         const args = parameters === undefined ? [] : children(parameters).map(compile);
         if (args.some((a) => a === null)) return null;
         const compiledArgs = args as Compiled[];
         return (frame) => {
-          const fn = frame[name];
+          const fn = builtin ?? frame[name];
           if (!isFunction(fn)) return UNSURE;
           const values = compiledArgs.map((a) => a(frame));
           if (values.includes(UNSURE)) return UNSURE;
@@ -224,7 +172,7 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
     }
   };
   try {
-    return compile(parseExpression(text, Object.fromEntries(scope.map((n) => [n, null])), undefined).topNode);
+    return compile(parseExpression(text, Object.fromEntries([...Object.keys(builtinsUsedBy(text)), ...scope].map((n) => [n, null])), undefined).topNode);
   } catch {
     return null;
   }

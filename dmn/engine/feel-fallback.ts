@@ -1,8 +1,9 @@
 import { evaluate, parseExpression, parseUnaryTests, unaryTest, type Warning } from 'feelin';
+import { builtinsUsedBy } from './feel-builtins.js';
+import { rewriteOperators, type Grammar } from './feel-rewrite.js';
 import { CellFailure } from './problem.js';
 import type { Slots, Visible } from './slots.js';
 
-type Grammar = 'unary tests' | 'expression';
 
 // A cell that names something that does not exist is a modelling error (spec 4.5: 422, never a
 // denial). Type trouble (comparing a string with a number) is FEEL null, as the standard says.
@@ -23,8 +24,9 @@ function thrown(error: unknown): CellFailure {
 
 // Only what the decision requires is in scope (DMN 1.3 section 6.3.2), so feelin reports
 // anything else as unknown.
-function feelContext(visible: Visible, slots: Slots): Record<string, unknown> {
-  const context: Record<string, unknown> = {};
+// The built-ins of `feel-builtins.ts` the text calls come first, so a name the model defines wins.
+function feelContext(builtins: Readonly<Record<string, unknown>>, visible: Visible, slots: Slots): Record<string, unknown> {
+  const context: Record<string, unknown> = { ...builtins };
   for (const [name, slot] of visible) context[name] = slots[slot];
   return context;
 }
@@ -34,7 +36,7 @@ function feelContext(visible: Visible, slots: Slots): Record<string, unknown> {
  * the cell. FEEL names may contain spaces, so the parser needs the names in scope to tokenise.
  */
 export function syntaxError(grammar: Grammar, text: string, visible: Visible): CellFailure | null {
-  const scope = Object.fromEntries([...visible.keys()].map((name) => [name, null]));
+  const scope = Object.fromEntries([...Object.keys(builtinsUsedBy(text)), ...visible.keys()].map((name) => [name, null]));
   const tree = grammar === 'unary tests' ? parseUnaryTests(text, scope, undefined) : parseExpression(text, scope, undefined);
   let at: number | null = null;
   tree.iterate({
@@ -49,9 +51,11 @@ export function syntaxError(grammar: Grammar, text: string, visible: Visible): C
 
 /** A unary test feelin runs on every call: for the cells the fast path does not recognise. */
 export function feelUnaryTest(text: string, visible: Visible): (value: unknown, slots: Slots) => boolean | CellFailure {
+  const rewritten = rewriteOperators(text, 'unary tests', [...Object.keys(builtinsUsedBy(text)), ...visible.keys()]);
+  const builtins = builtinsUsedBy(rewritten);
   return (value, slots) => {
     try {
-      const result = unaryTest(text, { ...feelContext(visible, slots), '?': value });
+      const result = unaryTest(rewritten, { ...feelContext(builtins, visible, slots), '?': value });
       return referenceFailure(result.warnings) ?? result.value === true;
     } catch (error) {
       return error instanceof InvocationAbort ? error.failure : thrown(error);
@@ -61,9 +65,11 @@ export function feelUnaryTest(text: string, visible: Visible): (value: unknown, 
 
 /** An expression feelin runs on every call: for input expressions and output entries beyond literals. */
 export function feelExpression(text: string, visible: Visible): (slots: Slots) => unknown {
+  const rewritten = rewriteOperators(text, 'expression', [...Object.keys(builtinsUsedBy(text)), ...visible.keys()]);
+  const builtins = builtinsUsedBy(rewritten);
   return (slots) => {
     try {
-      const result = evaluate(text, feelContext(visible, slots));
+      const result = evaluate(rewritten, feelContext(builtins, visible, slots));
       return referenceFailure(result.warnings) ?? result.value ?? null;
     } catch (error) {
       return error instanceof InvocationAbort ? error.failure : thrown(error);
@@ -83,10 +89,12 @@ export class InvocationAbort extends Error {
 }
 
 /** An expression feelin runs on every call against a frame of named values (boxed expressions). */
-export function feelOnFrame(text: string): (frame: Record<string, unknown>) => unknown {
+export function feelOnFrame(text: string, scope: readonly string[]): (frame: Record<string, unknown>) => unknown {
+  const rewritten = rewriteOperators(text, 'expression', [...Object.keys(builtinsUsedBy(text)), ...scope]);
+  const builtins = builtinsUsedBy(rewritten);
   return (frame) => {
     try {
-      const result = evaluate(text, frame);
+      const result = evaluate(rewritten, { ...builtins, ...frame });
       return referenceFailure(result.warnings) ?? result.value ?? null;
     } catch (error) {
       return error instanceof InvocationAbort ? error.failure : thrown(error);

@@ -1,3 +1,5 @@
+import { withNewerBoxed } from './newer-boxed.js';
+
 /**
  * Current DMN modelers export DMN 1.4 and 1.5. A document in those namespaces that uses only
  * DMN 1.3 constructs is read as DMN 1.3 (issue 13); an element they added is reported by name.
@@ -35,7 +37,7 @@ function withoutDiagrams(xml: string): string {
   return out;
 }
 
-/** Maps DMN 1.4/1.5 model namespaces to DMN 1.3 and removes DMNDI. */
+/** Maps DMN 1.4/1.5 model namespaces to DMN 1.3, their boxed expressions to ours, and removes DMNDI. */
 export function mapNamespaces(xml: string): MappedDocument {
   let version: string | null = null;
   let mapped = xml;
@@ -44,7 +46,8 @@ export function mapNamespaces(xml: string): MappedDocument {
     version = name;
     mapped = mapped.split(uri).join(DMN13_NAMESPACE);
   }
-  return { xml: withoutDiagrams(mapped), version };
+  const withoutDiagram = withoutDiagrams(mapped);
+  return { xml: version === null ? withoutDiagram : withNewerBoxed(withoutDiagram), version };
 }
 
 /** A parse warning about an element the DMN 1.3 meta-model does not know, as a message naming it. */

@@ -1,9 +1,13 @@
 import type {
+  ChildExpression,
+  Conditional,
   Context,
+  Filter,
   DecisionTable,
   FunctionDefinition,
   Invocation,
   ItemDefinition,
+  Iterator,
   List,
   LiteralExpression,
   ModdleElement,
@@ -90,10 +94,28 @@ export function readExpression(element: ModdleElement | undefined): ParsedExpres
         body: readExpression(definition.body),
       };
     }
+    case 'boxed15:Conditional': {
+      const conditional = element as Conditional;
+      return { kind: 'conditional', typeRef, if: childOf(conditional.if), then: childOf(conditional.then), else: childOf(conditional.else) };
+    }
+    case 'boxed15:For':
+    case 'boxed15:Some':
+    case 'boxed15:Every': {
+      const iterator = element as Iterator;
+      const which = element.$type === 'boxed15:For' ? 'for' : element.$type === 'boxed15:Some' ? 'some' : 'every';
+      return { kind: 'iterator', iterator: which, typeRef, variable: iterator.iteratorVariable ?? '', in: childOf(iterator.in), body: childOf(which === 'for' ? iterator.return : iterator.satisfies) };
+    }
+    case 'boxed15:Filter': {
+      const filter = element as Filter;
+      return { kind: 'filter', typeRef, in: childOf(filter.in), match: childOf(filter.match) };
+    }
     default:
       return { kind: 'unsupported', type: element.$type, typeRef: null };
   }
 }
+
+// DMN 1.5 tChildExpression: one boxed expression inside `if`, `in`, `return`, ...
+const childOf = (child: ChildExpression | undefined) => readExpression(child?.value);
 
 export function readItemDefinition(item: ItemDefinition): ParsedItemDefinition {
   return {

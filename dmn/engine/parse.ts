@@ -9,11 +9,12 @@ import {
   type ModdleElement,
 } from 'dmn-moddle';
 import { mapNamespaces, newerElement } from './namespaces.js';
+import { NEWER_BOXED_PACKAGE } from './newer-boxed.js';
 import { readExpression, readItemDefinition, tableOf } from './parse-boxed.js';
 import type { ParsedDecision, ParsedDecisionService, ParsedInputData, ParsedKnowledgeModel, ParsedModel } from './parsed-model.js';
 import { failure, problem, success, type Outcome } from './problem.js';
 
-const moddle = new DmnModdle();
+const moddle = new DmnModdle({ boxed15: NEWER_BOXED_PACKAGE });
 
 function isDefinitions(element: ModdleElement): element is Definitions {
   return element.$type === 'dmn:Definitions';
@@ -112,6 +113,8 @@ export async function parseModel(xml: string): Promise<Outcome<ParsedModel>> {
   return success({
     id: root.id ?? null,
     name: root.name ?? null,
+    namespace: root.namespace ?? null,
+    imports: (root.import ?? []).filter((i) => i.importType === undefined || i.importType.includes('/DMN/')).map((i) => ({ name: i.name ?? '', namespace: i.namespace ?? '' })),
     itemDefinitions: (root.itemDefinition ?? []).map(readItemDefinition),
     inputs: elements.filter(isInputData).map(readInput),
     decisions: elements.filter(isDecision).map(readDecision),

@@ -5,11 +5,20 @@
 export interface ParsedModel {
   readonly id: string | null;
   readonly name: string | null;
+  /** The definitions' namespace URI: what another model imports it by (DMN 1.3 section 6.3.3). */
+  readonly namespace: string | null;
+  readonly imports: readonly ParsedImport[];
   readonly itemDefinitions: readonly ParsedItemDefinition[];
   readonly inputs: readonly ParsedInputData[];
   readonly decisions: readonly ParsedDecision[];
   readonly knowledgeModels: readonly ParsedKnowledgeModel[];
   readonly decisionServices: readonly ParsedDecisionService[];
+}
+
+/** DMN 1.3 section 6.3.3: another model's elements, named in this one as `name.element`. */
+export interface ParsedImport {
+  readonly name: string;
+  readonly namespace: string;
 }
 
 /** DMN 1.3 section 7.3.2: a named type, a structure of components, a collection, allowed values. */
@@ -65,7 +74,7 @@ export interface ParsedParameter {
   readonly typeRef: string | null;
 }
 
-/** The boxed expressions of DMN 1.3 chapter 10 (and decision tables, chapter 8). */
+/** The boxed expressions of DMN 1.3 chapter 10 (and decision tables, chapter 8), with DMN 1.5's conditional, iterators and filter. */
 export type ParsedExpression =
   | { readonly kind: 'literal'; readonly text: string; readonly typeRef: string | null }
   | { readonly kind: 'table'; readonly table: ParsedTable; readonly typeRef: string | null }
@@ -74,6 +83,9 @@ export type ParsedExpression =
   | { readonly kind: 'relation'; readonly columns: readonly string[]; readonly rows: readonly (readonly ParsedExpression[])[]; readonly typeRef: string | null }
   | { readonly kind: 'invocation'; readonly callee: string; readonly bindings: readonly ParsedBinding[]; readonly typeRef: string | null }
   | { readonly kind: 'function'; readonly parameters: readonly ParsedParameter[]; readonly body: ParsedExpression | null; readonly functionKind: string; readonly typeRef: string | null }
+  | { readonly kind: 'conditional'; readonly if: ParsedExpression | null; readonly then: ParsedExpression | null; readonly else: ParsedExpression | null; readonly typeRef: string | null }
+  | { readonly kind: 'iterator'; readonly iterator: 'for' | 'some' | 'every'; readonly variable: string; readonly in: ParsedExpression | null; readonly body: ParsedExpression | null; readonly typeRef: string | null }
+  | { readonly kind: 'filter'; readonly in: ParsedExpression | null; readonly match: ParsedExpression | null; readonly typeRef: string | null }
   | { readonly kind: 'unsupported'; readonly type: string; readonly typeRef: null };
 
 export interface ParsedContextEntry {

@@ -55,9 +55,25 @@ const CONFORMERS: Record<string, Conform> = {
   Any: anyType,
 };
 
+// DMN 1.3 section 7.3.2 table 16: the XML Schema names of the FEEL types (`dateTime`,
+// `dayTimeDuration`, `yearMonthDuration`) as DMN 1.1 models and some modelers still write them.
+const XSD_NAMES: Readonly<Record<string, string>> = {
+  dateTime: 'date and time',
+  dayTimeDuration: 'days and time duration',
+  yearMonthDuration: 'years and months duration',
+};
+
+// A `feel:` prefix (DMN 1.1 wrote `feel:string`) names the same built-in type.
+const builtinName = (typeRef: string) => {
+  const local = typeRef.startsWith('feel:') ? typeRef.slice(5) : typeRef;
+  return XSD_NAMES[local] ?? local;
+};
+
 /** The check for a typeRef; an absent typeRef accepts anything; `undefined` means the typeRef is unknown. */
 export function conformerFor(typeRef: string | null): Conform | undefined {
-  return typeRef === null ? anyType : CONFORMERS[typeRef];
+  if (typeRef === null) return anyType;
+  const name = builtinName(typeRef);
+  return Object.hasOwn(CONFORMERS, name) ? CONFORMERS[name] : undefined;
 }
 
-export const KNOWN_TYPE_REFS: readonly string[] = Object.keys(CONFORMERS);
+export const KNOWN_TYPE_REFS: readonly string[] = [...Object.keys(CONFORMERS), ...Object.keys(XSD_NAMES)];

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeProblem, loadModel, type CompiledModel } from '../../dmn/engine/index.js';
+import { compileModels, describeProblem, parseModel, type CompiledModel, type ParsedModel } from '../../dmn/engine/index.js';
 
 export interface LoadedModel {
   readonly model: CompiledModel;
@@ -35,7 +35,7 @@ export async function loadDirectory(dir: string): Promise<LoadOutcome> {
   }
   if (files.length === 0) return failed('DMN_DIR holds no .dmn file');
 
-  const models = new Map<string, LoadedModel>();
+  const parsed: ParsedModel[] = [];
   for (const file of files) {
     let xml: string;
     try {
@@ -43,7 +43,15 @@ export async function loadDirectory(dir: string): Promise<LoadOutcome> {
     } catch (error) {
       return failed(`${file}: cannot be read (${ioCode(error)})`);
     }
-    const outcome = await loadModel(xml);
+    const outcome = await parseModel(xml);
+    if (!outcome.ok) return failed(`${file}: ${describeProblem(outcome.error)}`);
+    parsed.push(outcome.value);
+  }
+
+  // Models of the folder may import each other (DMN 1.3 section 6.3.3).
+  const models = new Map<string, LoadedModel>();
+  for (const [i, outcome] of compileModels(parsed).entries()) {
+    const file = files[i] as string;
     if (!outcome.ok) return failed(`${file}: ${describeProblem(outcome.error)}`);
     const { name } = outcome.value;
     const existing = models.get(name);

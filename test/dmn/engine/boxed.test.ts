@@ -61,7 +61,7 @@ const v15 = (body: string) =>
 const namespaceCases: Array<[title: string, xml: string, expect: RegExp | unknown]> = [
   ['a DMN 1.5 document of 1.3 constructs evaluates', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>1 + 1</text></literalExpression></decision>`), 2],
   ['DMNDI 1.5 with elements DMN 1.3 does not know is ignored', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>"ok"</text></literalExpression></decision><dmndi:DMNDI><dmndi:DMNDiagram><dmndi:DMNNewThing/><dmndi:DMNShape dmnElementRef="d"><dc:Bounds x="1" y="1" width="1" height="1"/></dmndi:DMNShape></dmndi:DMNDiagram></dmndi:DMNDI>`), 'ok'],
-  ['a DMN 1.5 filter boxed expression fails the load naming the element', v15(`<decision id="d" name="D"><variable name="D"/><filter/></decision>`), /element <filter> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/],
+  ['an element neither DMN 1.3 nor the DMN 1.5 boxed expressions know fails the load naming it', v15(`<decision id="d" name="D"><variable name="D"/><sieve/></decision>`), /element <sieve> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/],
 ];
 for (const [title, xml, expect] of namespaceCases) {
   test(`namespaces: ${title}`, async (t) => {

@@ -1,13 +1,12 @@
 import test from 'ava';
-import { evaluate, loadModel } from '../../../dmn/engine/index.js';
+import { evaluate } from '../../../dmn/engine/index.js';
 import { compiled } from './dmn-xml.js';
+import { feelCases, type FeelCase } from './feel-case.js';
 
 // Issue 13: FEEL semantics where DMN 1.3 is clear, checked through a literal expression decision
 // (our compiled subset, feelin for the rest). One line per case: section, expression, inputs
 // (name -> [typeRef, value]), expected JSON result.
-type Case = [section: string, expression: string, inputs: Record<string, [string, unknown]>, expected: unknown];
-
-const CASES: Case[] = [
+const CASES: FeelCase[] = [
   ['10.3.2.12 table 46 (null propagation)', 'a + 1', { a: ['number', null] }, null],
   ['10.3.2.12 table 46 (null propagation)', 'a * b', { a: ['number', 2], b: ['number', null] }, null],
   ['10.3.2.12 table 46 (no value for mixed types)', 's + 1', { s: ['string', 'x'] }, null],
@@ -29,23 +28,7 @@ const CASES: Case[] = [
   ['10.3.2.12 table 57 (duration / duration of another kind)', 'p / duration("P1M")', { p: ['days and time duration', 'P1D'] }, null],
 ];
 
-const typeXml = (name: string, typeRef: string) => `<inputData id="i_${name}" name="${name}"><variable name="${name}" typeRef="${typeRef}"/></inputData>`;
-
-for (const [section, expression, inputs, expected] of CASES) {
-  test(`DMN 1.3 section ${section}: ${expression} with ${JSON.stringify(Object.fromEntries(Object.entries(inputs).map(([k, [, v]]) => [k, v])))} is ${JSON.stringify(expected)}`, async (t) => {
-    const names = Object.keys(inputs);
-    const xml =
-      `<?xml version="1.0" encoding="UTF-8"?><definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="f" name="Feel" namespace="urn:test">` +
-      names.map((n) => typeXml(n, (inputs[n] as [string, unknown])[0])).join('') +
-      `<decision id="d" name="D"><variable name="D"/>${names.map((n) => `<informationRequirement><requiredInput href="#i_${n}"/></informationRequirement>`).join('')}` +
-      `<literalExpression><text>${expression.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></literalExpression></decision></definitions>`;
-    const model = await loadModel(xml);
-    if (!model.ok) return t.fail(JSON.stringify(model.error));
-    const outcome = evaluate(model.value, Object.fromEntries(names.map((n) => [n, (inputs[n] as [string, unknown])[1]])));
-    if (!outcome.ok) return t.fail(JSON.stringify(outcome.error));
-    t.deepEqual(outcome.results.D, expected);
-  });
-}
+feelCases('DMN 1.3', CASES);
 
 // DMN 1.3 section 10.3.2.9.4 in decision tables (section 8.3.3): a singleton list input is
 // tested as its item, by the compiled cells as by feelin.

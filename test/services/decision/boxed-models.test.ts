@@ -52,11 +52,13 @@ test('the list shows the 1.4 and 1.5 models with their decisions', async (t) => 
   );
 });
 
-test('a DMN 1.5 construct newer than DMN 1.3 fails the reload with 422 naming the element', async (t) => {
+test('a DMN 1.5 boxed conditional loads on reload and evaluates (issue 19)', async (t) => {
   const dir = await modelDirectory(t);
   const service = await decisionService(t, dir);
   await copyFile('test/dmn/models/newer/Conditional15.dmn', join(dir, 'Conditional15.dmn'));
-  const answer = await service.request('POST', '/api/v1/decisions/reload');
-  assertError(t, answer, 422, 'DMN_EVALUATION_ERROR');
-  t.regex(String(answer.body.message), /Conditional15\.dmn: element <conditional> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/);
+  const reload = await service.request('POST', '/api/v1/decisions/reload');
+  t.is(reload.status, 200, reload.text);
+  const answer = await service.request('POST', evaluatePath('Conditional'), { json: { inputs: { a: 2 } } });
+  t.is(answer.status, 200, answer.text);
+  t.deepEqual(answer.body.results, { D: 'big' });
 });
