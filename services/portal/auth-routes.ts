@@ -92,7 +92,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
   const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) => {
     const log = res.locals.log;
     const outcome = await deps.idp.passwordGrant(username, password, correlationId);
-    if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'customer sign-in refused');
+    if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, 'customer sign-in refused');
     const tokens = tokensOf(outcome, customerRefusal);
     const device = deviceOf(req);
     const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, device.deviceRef, correlationId);
@@ -174,7 +174,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
           (async () => {
             const log = res.locals.log;
             const outcome = await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId);
-            if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'employee sign-in refused');
+            if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, 'employee sign-in refused');
             const tokens = tokensOf(outcome, employeeRefusal);
             const device = deviceOf(req);
             const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, device.deviceRef, correlationId);

@@ -13,7 +13,7 @@ export interface Tokens {
 /** What the token endpoint said, reduced to what the portal answers (README "Design decisions"). */
 export type GrantOutcome =
   | { kind: 'tokens'; tokens: Tokens }
-  | { kind: 'refused'; error: string; status: number }
+  | { kind: 'refused'; error: string; status: number; description?: string }
   | { kind: 'unreachable' };
 
 // Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
@@ -57,7 +57,8 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     // A 5xx is an outage, except the employee authenticator's own 503/504 (HR down or late),
     // which say so in an OAuth error body (kc-extension/README.md "Error bodies").
     if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable' };
-    return { kind: 'refused', error: error ?? 'unknown', status: reply.status };
+    const description = typeof body['error_description'] === 'string' ? body['error_description'].slice(0, 200) : undefined;
+    return { kind: 'refused', error: error ?? 'unknown', status: reply.status, ...(description === undefined ? {} : { description }) };
   };
   return {
     passwordGrant: (username, password, correlationId) =>

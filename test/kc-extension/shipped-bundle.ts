@@ -32,8 +32,12 @@ export function shippedBundle(): string {
   return readFileSync(SHIPPED_BUNDLE, 'utf8');
 }
 
-/** The bundle inside the built jar, when a jar at least as new as the bundle exists (after `scripts/kc.sh build`). */
-export function bundleInJar(): string | undefined {
-  if (!existsSync(SHIPPED_JAR) || statSync(SHIPPED_JAR).mtimeMs < statSync(SHIPPED_BUNDLE).mtimeMs) return undefined;
+/**
+ * The bundle inside the built jar. A jar missing, or older than the bundle, would put another
+ * bundle into Keycloak than the one tested: that fails, naming the command that builds it.
+ */
+export function bundleInJar(): string {
+  if (!existsSync(SHIPPED_JAR)) throw new Error(`${SHIPPED_JAR} is missing: run scripts/kc.sh build`);
+  if (statSync(SHIPPED_JAR).mtimeMs < statSync(SHIPPED_BUNDLE).mtimeMs) throw new Error(`${SHIPPED_JAR} is older than ${SHIPPED_BUNDLE}: run scripts/kc.sh build`);
   return execFileSync('unzip', ['-p', SHIPPED_JAR, BUNDLE_IN_JAR], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }

@@ -69,11 +69,16 @@ test.serial('the demo token-exposure flag adds rawAccessToken', async (t) => {
 
 test.serial('wrong password, unknown account and lockout answer one identical 401 body', async (t) => {
   const bodies: string[] = [];
-  for (const refusal of [
-    { kind: 'refused', error: 'invalid_grant', status: 401 },
-    { kind: 'refused', error: 'invalid_grant', status: 400 },
-    { kind: 'refused', error: 'invalid_grant', status: 400 },
-  ] as const) {
+  // Keycloak's refusals as its token endpoint words them: wrong password 401; unknown account
+  // 400; a brute-force hold and a permanent lockout 400 with their own descriptions.
+  const refusals = [
+    { kind: 'refused', error: 'invalid_grant', status: 401, description: 'Invalid user credentials' },
+    { kind: 'refused', error: 'invalid_grant', status: 400, description: 'Invalid user credentials' },
+    { kind: 'refused', error: 'invalid_grant', status: 400, description: 'Account temporarily disabled' },
+    { kind: 'refused', error: 'invalid_grant', status: 400, description: 'Account disabled' },
+  ] as const;
+  t.is(new Set(refusals.map((refusal) => JSON.stringify(refusal))).size, refusals.length, 'four different refusals');
+  for (const refusal of refusals) {
     const fakes = defaultFakes();
     fakes.grant = refusal;
     const portal = await bootPortal(t, fakes);
