@@ -57,7 +57,6 @@ function restModule(options: ServerRole): string {
 \tconnect_timeout = 2.0
 \tauthorize ${call('authorize')}
 \taccounting ${call('accounting')}
-\tpost-auth ${call('post-auth')}
 \tpool {
 \t\tstart = 0
 \t\tmin = 0
@@ -116,10 +115,6 @@ accounting {
 \trest
 }
 post-auth {
-\tupdate control {
-\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
-\t}
-\trest
 \tPost-Auth-Type REJECT {
 \t\tok
 \t}
