@@ -32,7 +32,7 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
-  FEED_POLL_MS: envInt(200, 20, 60_000).describe('How often the session change feed is read.'),
+  FEED_POLL_MS: envInt(500, 20, 60_000).describe('How often the session change feed is read.'),
   DISCONNECT_TIMEOUT_MS: envInt(1000, 50, 30_000).describe('Wait for a Disconnect-ACK/NAK per attempt.'),
   DISCONNECT_ATTEMPTS: envInt(6, 1, 50).describe('Attempts of one Disconnect-Request before it is recorded as unanswered.'),
   DISCONNECT_BACKOFF_MS: envInt(500, 10, 600_000).describe('Wait before the second attempt; doubles each time.'),
