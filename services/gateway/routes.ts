@@ -66,7 +66,11 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
       security: 'apiKey',
       params: { sessionId: z.string().regex(SESSION_ID_PATTERN) },
       steps: [key],
-      responses: { 200: { description: 'The connection state (NONE before any Start).', schema: Connection }, 400: { description: 'INVALID_REQUEST: a malformed session id.' } },
+      responses: {
+        200: { description: 'The connection state (NONE before any Start).', schema: Connection },
+        400: { description: 'INVALID_REQUEST: a malformed session id.' },
+        404: { description: 'NOT_FOUND: the address names no session (`..` and the like resolve elsewhere).' },
+      },
       handle: async ({ req }) => {
         const sessionId = String(req.params['sessionId']);
         if (!SESSION_ID_PATTERN.test(sessionId)) throw new ApiError('INVALID_REQUEST', { message: 'sessionId must match ^[A-Za-z0-9-]{1,64}$.' });
