@@ -51,9 +51,8 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const credential = await deps.credentials.find(hash);
   const now = deps.now();
   if (!matches || credential === undefined || credential.nasId !== gateway.nasId) return reject(NOT_VALID);
-  if (credential.usedAt !== null || credential.revokedAt !== null || credential.expiresAt <= now) return reject(NOT_VALID);
   if (credential.deviceRef !== deviceRef) return reject('This sign-in code belongs to another device.');
-  if (await deps.credentials.ended(credential.sessionId)) return reject('The session has ended.');
+  // Used, revoked, expired or ended: decided once, by `consume` below, after the session is checked.
   const lookup = await deps.peer.read(credential.sessionId, correlationId);
   if (lookup.kind === 'unavailable') return reject('Sign-in is unavailable right now; try again shortly.');
   if (lookup.kind === 'not-found') return reject('The session has ended.');
