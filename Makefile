@@ -1,14 +1,14 @@
 # The two commands a new user needs (README): `make up` and `make test`. Both install what
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
-.PHONY: up test install build bench kc-build kc-start kc-stop debian-packages
+.PHONY: up test install build bench kc-build kc-start kc-stop debian-packages freeradius
 
 NODE_STAMP := node_modules/.install-stamp
 
-up: build kc-build
+up: build kc-build freeradius
 	node --import tsx scripts/up.ts
 
-test: build kc-build debian-packages
+test: build kc-build debian-packages freeradius
 	node --import tsx scripts/test-run.ts
 
 install: $(NODE_STAMP)
@@ -38,3 +38,7 @@ kc-start:
 
 kc-stop:
 	scripts/kc.sh stop
+
+# Debian FreeRADIUS (server, rest module, radclient) for the gateway's RADIUS side: installed when missing.
+freeradius:
+	scripts/ensure-freeradius.sh

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild, waitHealthy } from './child-process.js';
+import { startPlatformRadius, type PlatformRadius } from './platform-radius.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 const LOG_DIR = join(ROOT, '.run', 'logs');
@@ -14,6 +15,7 @@ export const SERVICES = [
   { name: 'hr', port: 3001 },
   { name: 'entitlement', port: 3002 },
   { name: 'session', port: 3003 },
+  { name: 'gateway', port: 3004 },
   { name: 'decision', port: 3005 },
   { name: 'loyalty', port: 3006 },
   { name: 'portal', port: 3000 },
@@ -29,6 +31,8 @@ export interface Started {
 
 export interface Platform {
   started: Started[];
+  /** FreeRADIUS in front of the gateway service, when the gateway service is part of the platform. */
+  radius?: PlatformRadius;
   stop(): Promise<void>;
 }
 
@@ -67,7 +71,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const children: ChildProcess[] = [];
   const started: Started[] = [];
   let keycloakStarted = false;
+  let radius: PlatformRadius | undefined;
   const stop = async () => {
+    await radius?.stop();
     await Promise.all(children.map(stopChild));
     if (keycloakStarted) keycloak('stop', false, {});
   };
@@ -93,6 +99,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       });
       started.push({ name, url, log });
     }
+    if (present.some((service) => service.name === 'gateway')) {
+      radius = await startPlatformRadius({ ...process.env, ...options.env }, join(ROOT, '.run', 'freeradius'), join(LOG_DIR, 'freeradius.log'));
+      started.push({ name: 'freeradius', url: `udp://${radius.address}:${radius.authPort}`, log: radius.log });
+    }
     if (options.keycloak) {
       keycloakStarted = true;
       keycloak('start', options.freshKeycloak ?? false, options.env ?? {});
@@ -102,5 +112,5 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     await stop();
     throw error;
   }
-  return { started, stop };
+  return { started, radius, stop };
 }

@@ -11,8 +11,19 @@ Demo accounts (README "Demo accounts"):
   refused    A-1002 / 079201002345 (inactive)     X-9001 / 079209006789 (PARTNER-X, not eligible)
 Keycloak admin console: http://localhost:8080/admin/ (admin / admin)
 Member companies (svc-admin GUI): http://localhost:8080/realms/wifi/svc-admin/ (svc-operator / operator-demo-pass)
-Platform is up. Ctrl-C stops it.
+${radiusBanner()}Platform is up. Ctrl-C stops it.
 `);
+function radiusBanner(): string {
+  const radius = platform.radius;
+  if (radius === undefined) return '';
+  return `RADIUS (FreeRADIUS -> gateway service): auth udp://${radius.address}:${radius.authPort}, accounting udp://${radius.address}:${radius.acctPort}
+  demo NAS '${radius.demo.nasId}' (fixtures/gateways.json), shared secret: ${radius.demo.secret}
+  try a gateway login (session -> grant -> one-time credential -> radclient Access-Request, Accounting Start):
+    node --import tsx scripts/radius-try.ts
+  or by hand, with a credential from POST http://127.0.0.1:3004/api/v1/credentials:
+    echo 'User-Name = "<username>", User-Password = "<password>", Calling-Station-Id = "AA-BB-CC-DD-EE-FF"' | radclient -x ${radius.address}:${radius.authPort} auth ${radius.demo.secret}
+`;
+}
 const stop = async () => {
   await platform.stop();
   process.exit(0);

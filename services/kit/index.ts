@@ -33,3 +33,7 @@ export { callJson, OutboundError, type OutboundCall, type OutboundFailure, type 
 
 // Repeat-safe requests (spec 2.1).
 export { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key.js';
+
+// Secrets at rest and device handles behind a gateway (issue 17).
+export { createSealer, type Sealer } from './sealing.js';
+export { deviceRefFor, normalizeMac } from './device-ref.js';

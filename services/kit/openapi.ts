@@ -12,6 +12,8 @@ export interface DocumentedRoute {
   body?: z.ZodType;
   /** Schemas of the path parameters (`:name` in `path`); a parameter without one is a plain string. */
   params?: Record<string, z.ZodType>;
+  /** Schemas of the query parameters; each is optional unless its schema refuses undefined. */
+  query?: Record<string, z.ZodType>;
   /** Statuses the route answers. Error statuses (>= 400) carry the spec 2.2 error object unless a schema is given. */
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 }
@@ -30,10 +32,17 @@ function jsonContent(schema: z.ZodType, io: 'input' | 'output') {
 }
 
 function pathParameters(route: DocumentedRoute) {
-  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => {
+  const path = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => {
     const schema = route.params?.[name!];
     return { name, in: 'path', required: true, schema: schema ? z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) : { type: 'string' } };
   });
+  const query = Object.entries(route.query ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !schema.safeParse(undefined).success,
+    schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+  }));
+  return [...path, ...query];
 }
 
 /**
@@ -43,7 +52,7 @@ function pathParameters(route: DocumentedRoute) {
  */
 function declaredResponses(route: DocumentedRoute): Record<string, unknown> {
   const all: DocumentedRoute['responses'] = { ...route.responses };
-  if (route.body) all[400] ??= { description: 'INVALID_REQUEST: the body is missing, not JSON, too large or breaks the schema.' };
+  if (route.body || route.query) all[400] ??= { description: 'INVALID_REQUEST: the body or a query parameter is missing, malformed, too large or breaks the schema.' };
   if (route.security === 'apiKey') all[401] ??= { description: 'UNAUTHORIZED: X-API-Key is missing or wrong.' };
   all[500] ??= { description: 'INTERNAL_ERROR: an unexpected failure; the message is generic.' };
   const responses: Record<string, unknown> = {};

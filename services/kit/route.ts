@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { DocumentedRoute } from './openapi.js';
 import { parseBody } from './validate.js';
 
@@ -10,6 +10,8 @@ export interface Reply {
 
 export interface RouteContext<Body> {
   body: Body;
+  /** The query parameters the route declares, parsed by their schemas (empty when it declares none). */
+  query: Record<string, unknown>;
   req: Request;
   res: Response;
   correlationId: string;
@@ -36,7 +38,8 @@ export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSp
   const { steps = [], handle, ...documented } = spec;
   const terminal: RequestHandler = async (req, res) => {
     const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
-    const reply = await handle({ body, req, res, correlationId: res.locals.correlationId });
+    const query = spec.query ? (parseBody(z.object(spec.query), req.query) as Record<string, unknown>) : {};
+    const reply = await handle({ body, query, req, res, correlationId: res.locals.correlationId });
     res.status(reply.status).json(reply.body);
   };
   return {

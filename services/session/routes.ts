@@ -1,7 +1,9 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { ApiError, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
-import { CreateSessionRequest, GrantRequest, Session, SESSION_ID_PATTERN } from './schemas.js';
+import type { Queryable } from '../kit/store/index.js';
+import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
+import { ChangesPage, CreateSessionRequest, GrantRequest, Session, SESSION_ID_PATTERN } from './schemas.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 const answer = (status: number, session: SessionRecord, replayed = false) => ({ status, body: { ...session, replayed } });
@@ -29,10 +31,28 @@ const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this
 const sessionIdPath = { sessionId: z.string().regex(SESSION_ID_PATTERN) };
 const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' } };
 
-/** Spec 4.4, the four session endpoints; every one needs the API key. */
-export function sessionRoutes(store: SessionStore, apiKey: string, now: () => Date): Route[] {
+const changesQuery = {
+  after: z.string().regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer').default(FEED_START).describe('Cursor of the last change handled; absent: from the start.'),
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most changes in one answer.'),
+};
+
+/** Spec 4.4, the four session endpoints, and the change feed (issue 17); every one needs the API key. */
+export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string, now: () => Date): Route[] {
   const key = requireApiKey(apiKey);
   return [
+    route({
+      method: 'get',
+      path: '/api/v1/sessions/changes',
+      summary: 'State changes of every session after a cursor, oldest first (expiries included); followers store the cursor.',
+      security: 'apiKey',
+      query: changesQuery,
+      steps: [key],
+      responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' } },
+      handle: async ({ query, correlationId }) => {
+        const { after, limit } = query as { after: string; limit: number };
+        return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
+      },
+    }),
     route({
       method: 'post',
       path: '/api/v1/sessions',

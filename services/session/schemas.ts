@@ -48,3 +48,18 @@ export const Session = z.object({
   updatedAt: dateTime,
   replayed: z.boolean(),
 });
+
+/** One entry of the change feed (GET /api/v1/sessions/changes). */
+export const SessionChange = z.object({
+  cursor: z.string().describe('Position of this change; pass it as `after` to read what follows.'),
+  sessionId: z.string(),
+  fromState: z.enum(STATES).nullable(),
+  state: z.enum(STATES).describe('The state the session entered.'),
+  reason: z.string().nullable().describe('Why it ended: REVOKED, DEVICE_SLOTS, EXPIRES_AT_PASSED; null otherwise.'),
+  at: dateTime,
+});
+
+export const ChangesPage = z.object({
+  changes: z.array(SessionChange),
+  next: z.string().describe('The cursor to pass as `after` next time (unchanged when nothing is new).'),
+});

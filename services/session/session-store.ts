@@ -119,7 +119,7 @@ async function recordEvent(db: Queryable, event: Transition): Promise<void> {
 }
 
 /** Marks GRANTED sessions past their expiry as EXPIRED, durably, with one event each. */
-async function expireDue(db: Queryable, where: string, params: unknown[], now: Date, correlationId: string): Promise<void> {
+export async function expireDue(db: Queryable, where: string, params: unknown[], now: Date, correlationId: string): Promise<void> {
   await db.query(
     `WITH expired AS (
        UPDATE sessions SET state = 'EXPIRED', updated_at = $1

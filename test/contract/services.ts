@@ -7,6 +7,7 @@ import { loyaltyService, KEY as LOYALTY_KEY } from '../services/loyalty/loyalty-
 import { bootEntitlement, customerClaims, decisionService as entitlementDecision, KeySet, openEntitlementDb } from '../services/entitlement/harness.js';
 import { bootPortal } from '../services/portal/portal-fakes.js';
 import { bootSession, KEY as SESSION_KEY, openSessionDb } from '../services/session/session-service.js';
+import { bootGateway, gatewaysFile, openGatewayDb, PORTAL_KEY as GATEWAY_KEY, sessionWorld } from '../services/gateway/platform.js';
 
 export interface ServiceUnderCheck extends FuzzTarget {
   name: string;
@@ -39,6 +40,19 @@ export const SERVICES: ServiceUnderCheck[] = [
     },
   },
   entitlementUnderCheck(),
+  {
+    name: 'gateway',
+    async start(t) {
+      const [db, world] = await Promise.all([openGatewayDb('memory'), sessionWorld(t)]);
+      t.teardown(() => db.close());
+      return bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, 9) });
+    },
+    headers: GATEWAY_KEY,
+    bodies: {
+      'POST /api/v1/credentials': [{ sessionId: 'sess-1', deviceRef: 'dev-1', nasId: 'test-nas' }],
+      'POST /radius/authorize': [{ 'User-Name': { type: 'string', value: ['someone'] } }],
+    },
+  },
   { name: 'portal', start: (t) => bootPortal(t), bodies: { 'POST /api/v1/auth/login': [{ username: 'bob@example.com', password: 'bob-demo-pass' }], 'POST /api/v1/auth/employee': [{ employeeId: 'A-1001', citizenId: '079201001234' }] } },
 ];
 

@@ -77,7 +77,8 @@ export function declaredMethods(document: OpenApiDocument, template: string): st
  */
 export function responseProblem(document: OpenApiDocument, method: string, path: string, status: number, body: unknown, allow?: string | null): string | undefined {
   const where = `${method.toUpperCase()} ${path} -> ${status}`;
-  const pathOnly = path.split('?')[0]!;
+  // The path the request reached: fetch resolves dot segments (`/a/b/..` is `/a/`) before sending.
+  const pathOnly = new URL(path.split('?')[0]!, 'http://service.invalid').pathname;
   const template = matchPath(document, pathOnly);
   if (template === undefined) {
     if (status !== 404) return `${where}: a path the document does not know must answer 404`;

@@ -1,0 +1,159 @@
+// `npm run bench:radius` (issue 17): Access-Request -> Access-Accept through FreeRADIUS (rest
+// module) and the gateway service, at concurrency 16, with one-time credentials issued beforehand
+// (p50 and authentications/s; target p50 <= 5 ms and >= 500/s); and revoke -> Disconnect-Request
+// received by a second FreeRADIUS playing the NAS (p95; target <= 1 s). The session and gateway
+// services run as their own processes on in-memory stores; the packets are sent from this process
+// with the npm `radius` package, as a NAS would send them.
+import { randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import radius from 'radius';
+import { createSealer, deviceRefFor } from '../services/kit/index.js';
+import { GatewayConfig } from '../services/gateway/config.js';
+import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
+import { freeUdpPort } from '../test/services/gateway/radclient.js';
+import { machine, startServer, writeResult } from './lib/load.js';
+
+const WORKERS = 16;
+const AUTHS = Number(process.env.BENCH_AUTHS ?? 2400);
+const REVOKES = Number(process.env.BENCH_REVOKES ?? 40);
+const NAS = 'bench-nas';
+const SECRET = 'bench-nas-secret';
+const defaults = GatewayConfig.parse({});
+const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-radius-'));
+const sessionHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-key' };
+const gatewayHeaders = { 'content-type': 'application/json', 'X-API-Key': defaults.GATEWAY_API_KEY };
+
+const mac = (i: number) => `02-00-00-00-${(i >> 8).toString(16).padStart(2, '0')}-${(i & 255).toString(16).padStart(2, '0')}`;
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+};
+
+async function json(url: string, headers: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** One RADIUS client socket: sends a packet and resolves with the decoded answer (one at a time). */
+function radiusClient(port: number) {
+  const socket = createSocket('udp4');
+  let pending: ((packet: Buffer) => void) | undefined;
+  socket.on('message', (message) => pending?.(message));
+  let identifier = 0;
+  return {
+    send(code: string, attributes: [string, string | number][]): Promise<string> {
+      identifier = (identifier + 1) % 256;
+      const packet = radius.encode({ code, secret: SECRET, identifier, attributes });
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no answer')), 5000);
+        pending = (message) => {
+          if (message.readUInt8(1) !== identifier) return;
+          clearTimeout(timer);
+          resolve(radius.decode({ packet: message, secret: SECRET }).code);
+        };
+        socket.send(packet, port, '127.0.0.1');
+      });
+    },
+    close: () => socket.close(),
+  };
+}
+
+const coaPort = await freeUdpPort();
+const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
+const gatewaysFile = join(tmp, 'gateways.json');
+const sealer = createSealer(defaults.GATEWAY_SEAL_KEY);
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort }] }));
+const session = await startServer('services/session/main.ts', 3983, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
+const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile }, 60_000);
+writeFreeradiusConfig({ dir: join(tmp, 'server'), role: 'server', authPort, acctPort, restUrl: gateway.url, restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
+const server = await startFreeradius(join(tmp, 'server'));
+const received = new Map<string, number>();
+writeFreeradiusConfig({ dir: join(tmp, 'nas'), role: 'nas', coaPort, clients: [{ name: 'gateway-service', address: '127.0.0.1', secret: SECRET }] });
+let inDisconnect = false;
+const nas = await startFreeradius(join(tmp, 'nas'), {
+  debug: true,
+  onLine(line) {
+    if (/Received Disconnect-Request/.test(line)) inDisconnect = true;
+    const id = /Acct-Session-Id = "([^"]+)"/.exec(line)?.[1];
+    if (inDisconnect && id !== undefined) {
+      received.set(id, performance.now());
+      inDisconnect = false;
+    }
+  },
+});
+
+async function grantedSession(device: string): Promise<string> {
+  const created = await json(`${session.url}/api/v1/sessions`, sessionHeaders, { subjectId: randomUUID(), deviceRef: device });
+  const sessionId = String(created['sessionId']);
+  await json(`${session.url}/api/v1/sessions/${sessionId}/grant`, sessionHeaders, { entitlementId: `ent-${randomUUID()}`, tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 16 });
+  return sessionId;
+}
+const issue = async (sessionId: string, device: string) => (await json(`${gateway.url}/api/v1/credentials`, gatewayHeaders, { sessionId, deviceRef: device, nasId: NAS })) as { username: string; password: string };
+
+try {
+  // Access: credentials issued first (they live 120 s), then sent 16 at a time.
+  const perWorker = Math.ceil(AUTHS / WORKERS);
+  const workers = await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
+    const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
+    const sessionId = await grantedSession(device);
+    const credentials = [];
+    for (let i = 0; i < perWorker; i += 1) credentials.push(await issue(sessionId, device));
+    return { w, credentials };
+  }));
+  const latencies: number[] = [];
+  let rejects = 0;
+  const started = performance.now();
+  await Promise.all(workers.map(async ({ w, credentials }) => {
+    const client = radiusClient(authPort);
+    for (const { username, password } of credentials) {
+      const t0 = performance.now();
+      const code = await client.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]);
+      if (code === 'Access-Accept') latencies.push(performance.now() - t0);
+      else rejects += 1;
+    }
+    client.close();
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+
+  // Revoke -> Disconnect, one session at a time.
+  const disconnect: number[] = [];
+  const acct = radiusClient(acctPort);
+  const auth = radiusClient(authPort);
+  for (let i = 0; i < REVOKES; i += 1) {
+    const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(1000 + i))!;
+    const sessionId = await grantedSession(device);
+    const { username, password } = await issue(sessionId, device);
+    if ((await auth.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(1000 + i)]])) !== 'Access-Accept') throw new Error('not accepted');
+    const acctSessionId = `bench-${i}`;
+    await acct.send('Accounting-Request', [['User-Name', username], ['Acct-Status-Type', 'Start'], ['Acct-Session-Id', acctSessionId], ['Class', sessionId]]);
+    const t0 = performance.now();
+    await json(`${session.url}/api/v1/sessions/${sessionId}/revoke`, sessionHeaders);
+    while (!received.has(acctSessionId)) {
+      if (performance.now() - t0 > 15_000) throw new Error(`no Disconnect for ${acctSessionId}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    disconnect.push(received.get(acctSessionId)! - t0);
+  }
+  acct.close();
+  auth.close();
+
+  const result = {
+    benchmark: 'radius',
+    at: new Date().toISOString(),
+    machine: machine(),
+    access: { workers: WORKERS, accepts: latencies.length, rejects, authsPerSecond: Math.round(latencies.length / elapsed), latencyMs: { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) } },
+    revokeToDisconnect: { sessions: disconnect.length, feedPollMs: defaults.FEED_POLL_MS, latencyMs: { p50: quantile(disconnect, 0.5), p95: quantile(disconnect, 0.95), max: quantile(disconnect, 1) } },
+    targets: { p50Ms: 5, authsPerSecond: 500, disconnectP95Ms: 1000 },
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten to ${writeResult('radius', result)}\n`);
+} finally {
+  await Promise.all([server.stop(), nas.stop()]);
+  await gateway.stop();
+  await session.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,227 @@
+// FreeRADIUS as a part of the platform (issue 17): a private configuration generated from a copy
+// of Debian's /etc/freeradius/3.0 (never edited), run in the foreground, stopped by its pid.
+// Two roles: `server` (the platform's RADIUS server, whose rest module asks the gateway service)
+// and `nas` (tests only: a gateway's receiving side, answering RFC 5176 Disconnect-Requests).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SYSTEM_CONFIG = '/etc/freeradius/3.0';
+export const FREERADIUS = '/usr/sbin/freeradius';
+
+export interface RadiusClient {
+  /** FreeRADIUS client name: the gateway's NAS id, handed to the gateway service with each request. */
+  name: string;
+  address: string;
+  secret: string;
+}
+
+export interface ServerRole {
+  role: 'server';
+  authPort: number;
+  acctPort: number;
+  /** The gateway service, e.g. http://127.0.0.1:3004 */
+  restUrl: string;
+  restKey: string;
+  clients: RadiusClient[];
+}
+
+export interface NasRole {
+  role: 'nas';
+  coaPort: number;
+  /** Who may send Disconnect-Requests (the gateway service) and the NAS's secret. */
+  clients: RadiusClient[];
+  /** Acct-Session-Ids answered with a Disconnect-NAK (to test NAK handling). */
+  nakSessionIds?: string[];
+}
+
+export interface FreeradiusOptions {
+  dir: string;
+  listen?: string;
+}
+
+const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+function clientsConf(clients: RadiusClient[]): string {
+  return clients
+    .map((c) => `client ${c.name} {\n\tipaddr = ${c.address}\n\tsecret = ${quote(c.secret)}\n\tshortname = ${c.name}\n\tnas_type = other\n\trequire_message_authenticator = no\n}\n`)
+    .join('\n');
+}
+
+function restModule(options: ServerRole): string {
+  const call = (path: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=%{client:shortname}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = 3.0\n\t}`;
+  return `rest {
+\ttls {
+\t}
+\tconnect_uri = ${quote(options.restUrl)}
+\tconnect_timeout = 2.0
+\tauthorize ${call('authorize')}
+\taccounting ${call('accounting')}
+\tpool {
+\t\tstart = 0
+\t\tmin = 0
+\t\tmax = 64
+\t\tspare = 16
+\t\tuses = 0
+\t\tretry_delay = 1
+\t\tlifetime = 0
+\t\tidle_timeout = 60
+\t}
+}
+`;
+}
+
+// The server's one virtual server: every decision is the gateway service's. A module result
+// other than ok/updated (reject, notfound, fail: the service down or refusing) is a reject.
+function serverSite(options: ServerRole, listen: string): string {
+  return `server wifi {
+listen {
+\ttype = auth
+\tipaddr = ${listen}
+\tport = ${options.authPort}
+}
+listen {
+\ttype = acct
+\tipaddr = ${listen}
+\tport = ${options.acctPort}
+}
+authorize {
+\tif (&CHAP-Password && !&CHAP-Challenge) {
+\t\tupdate request {
+\t\t\t&CHAP-Challenge := "%{Packet-Authentication-Vector}"
+\t\t}
+\t}
+\tupdate control {
+\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\t}
+\trest
+\tif (ok || updated) {
+\t\tupdate control {
+\t\t\t&Auth-Type := Accept
+\t\t}
+\t}
+\telse {
+\t\treject
+\t}
+}
+authenticate {
+}
+preacct {
+}
+accounting {
+\tupdate control {
+\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\t}
+\trest
+}
+post-auth {
+\tPost-Auth-Type REJECT {
+\t\tok
+\t}
+}
+}
+`;
+}
+
+// A gateway's receiving side: Disconnect-Requests are answered ACK, or NAK for listed sessions.
+function nasSite(options: NasRole, listen: string): string {
+  const naks = (options.nakSessionIds ?? []).map((id) => `\tif (&Acct-Session-Id == ${quote(id)}) {\n\t\treject\n\t}\n`).join('');
+  return `server nas {
+listen {
+\ttype = coa
+\tipaddr = ${listen}
+\tport = ${options.coaPort}
+\tvirtual_server = nas
+}
+recv-coa {
+${naks}\tok
+}
+send-coa {
+\tok
+}
+}
+`;
+}
+
+/** Writes the configuration into `dir` (replaced), from a copy of the system's. */
+export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole | NasRole)): void {
+  const { dir } = options;
+  const listen = options.listen ?? '127.0.0.1';
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  cpSync(SYSTEM_CONFIG, dir, { recursive: true, verbatimSymlinks: true });
+  for (const sub of ['log', 'run']) mkdirSync(join(dir, sub), { recursive: true });
+  // As root the stock freerad user cannot write our folders: run as whoever starts us; paths
+  // point into the private folder; no delay on rejects.
+  const radiusd = readFileSync(join(dir, 'radiusd.conf'), 'utf8')
+    .replace(/^raddbdir = .*$/m, `raddbdir = ${dir}`)
+    .replace(/^logdir = .*$/m, `logdir = ${join(dir, 'log')}`)
+    .replace(/^run_dir = .*$/m, `run_dir = ${join(dir, 'run')}`)
+    .replace(/^(\s*)(user|group) = /gm, '$1#$2 = ')
+    .replace(/^(\s*)reject_delay = .*$/m, '$1reject_delay = 0')
+    .replace(/^(\s*)auth = .*$/m, '$1auth = no');
+  writeFileSync(join(dir, 'radiusd.conf'), radiusd);
+  writeFileSync(join(dir, 'clients.conf'), clientsConf(options.clients), { mode: 0o600 });
+  for (const folder of ['sites-enabled', 'mods-enabled']) {
+    for (const entry of readdirSync(join(dir, folder))) rmSync(join(dir, folder, entry), { force: true });
+  }
+  symlinkSync('../mods-available/always', join(dir, 'mods-enabled', 'always'));
+  if (options.role === 'server') {
+    writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options), { mode: 0o600 });
+    writeFileSync(join(dir, 'sites-enabled', 'wifi'), serverSite(options, listen), { mode: 0o600 });
+  } else {
+    writeFileSync(join(dir, 'sites-enabled', 'nas'), nasSite(options, listen), { mode: 0o600 });
+  }
+  chmodSync(dir, 0o700);
+}
+
+export interface RunningFreeradius {
+  child: ChildProcess;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs FreeRADIUS in the foreground on a generated folder; resolves once it says it is ready.
+ * `debug` (-X) prints every attribute of every packet, MAC addresses and passwords included:
+ * for the test NAS only, never for the platform's server.
+ */
+export async function startFreeradius(dir: string, options: { debug?: boolean; onLine?: (line: string) => void } = {}): Promise<RunningFreeradius> {
+  if (!existsSync(FREERADIUS)) throw new Error('FreeRADIUS is not installed: run scripts/ensure-freeradius.sh');
+  const args = options.debug ? ['-X', '-d', dir] : ['-f', '-l', 'stdout', '-d', dir];
+  const child = spawn(FREERADIUS, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (line === '') continue;
+        output.push(line);
+        options.onLine?.(line);
+        if (line.includes('Ready to process requests')) resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`freeradius exited with code ${code}: ${output.slice(-20).join('\n')}`)));
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  try {
+    await ready;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    child,
+    output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

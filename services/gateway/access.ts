@@ -1,0 +1,76 @@
+import { deviceRefFor, type Reply } from '../kit/index.js';
+import type { CredentialStore } from './credential-store.js';
+import { chapMatches, papMatches, passwordFor, usernameHash } from './credentials.js';
+import type { Gateway } from './gateways.js';
+import { limitsFor, type QosTable } from './qos.js';
+import { octets, reject, text, type RadiusAttributes } from './radius-request.js';
+import type { SessionPeer } from './session-client.js';
+
+export interface AccessDeps {
+  gateways: Map<string, Gateway>;
+  credentials: CredentialStore;
+  peer: SessionPeer;
+  now: () => Date;
+  settings: {
+    DEVICE_REF_KEY: string;
+    CREDENTIAL_KEY: string;
+    ACCT_INTERIM_SECONDS: number;
+    IDLE_TIMEOUT_SECONDS: number;
+    QOS_TABLE: QosTable;
+  };
+}
+
+const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
+
+/** The password presented, PAP or CHAP, checked against the one derived for `username`. */
+function passwordMatches(attributes: RadiusAttributes, expected: string): boolean | undefined {
+  const pap = text(attributes, 'User-Password');
+  if (pap !== undefined) return papMatches(expected, pap);
+  const chap = octets(attributes, 'CHAP-Password');
+  const challenge = octets(attributes, 'CHAP-Challenge');
+  if (chap !== undefined && challenge !== undefined) return chapMatches(expected, chap, challenge);
+  return undefined;
+}
+
+/**
+ * Issue 17, Access-Request: accept only a valid, unused credential of a GRANTED, unexpired session
+ * whose device is the one asking (Calling-Station-Id), at the gateway it was issued for. Anything
+ * else, the session service's silence included, is a reject (fail closed). The credential is used
+ * up only by an accept.
+ */
+export async function decideAccess(deps: AccessDeps, nasId: string, attributes: RadiusAttributes, correlationId: string): Promise<Reply> {
+  const gateway = deps.gateways.get(nasId);
+  if (gateway === undefined) return reject('Unknown gateway.');
+  const username = text(attributes, 'User-Name');
+  const mac = text(attributes, 'Calling-Station-Id');
+  const deviceRef = mac === undefined ? undefined : deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac);
+  if (username === undefined || username.length > 64 || deviceRef === undefined) return reject('Malformed request.');
+  const matches = passwordMatches(attributes, passwordFor(deps.settings.CREDENTIAL_KEY, username));
+  if (matches === undefined) return reject('Malformed request.');
+  const hash = usernameHash(username);
+  const credential = await deps.credentials.find(hash);
+  const now = deps.now();
+  if (!matches || credential === undefined || credential.nasId !== gateway.nasId) return reject(NOT_VALID);
+  if (credential.deviceRef !== deviceRef) return reject('This sign-in code belongs to another device.');
+  // Used, revoked, expired or ended: decided once, by `consume` below, after the session is checked.
+  const lookup = await deps.peer.read(credential.sessionId, correlationId);
+  if (lookup.kind === 'unavailable') return reject('Sign-in is unavailable right now; try again shortly.');
+  if (lookup.kind === 'not-found') return reject('The session has ended.');
+  const session = lookup.session;
+  const expiresAt = session.expiresAt === null ? Number.NaN : Date.parse(session.expiresAt);
+  const seconds = Math.floor((expiresAt - now.getTime()) / 1000);
+  if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
+  if (!(await deps.credentials.consume(hash, now))) return reject(NOT_VALID);
+  const limits = limitsFor(deps.settings.QOS_TABLE, session.tier, session.qosClass);
+  return {
+    status: 200,
+    body: {
+      'reply:Session-Timeout': seconds,
+      'reply:Acct-Interim-Interval': deps.settings.ACCT_INTERIM_SECONDS,
+      ...(deps.settings.IDLE_TIMEOUT_SECONDS > 0 ? { 'reply:Idle-Timeout': deps.settings.IDLE_TIMEOUT_SECONDS } : {}),
+      'reply:WISPr-Bandwidth-Max-Up': limits.up,
+      'reply:WISPr-Bandwidth-Max-Down': limits.down,
+      'reply:Class': session.sessionId,
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { ConnectionStore, Usage } from './connection-store.js';
+import type { CredentialStore } from './credential-store.js';
+import { usernameHash } from './credentials.js';
+import { count, octets, text, type RadiusAttributes } from './radius-request.js';
+
+const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
+const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
+const GIGAWORD = 2 ** 32;
+
+/**
+ * Issue 17, accounting: Start, Interim-Update and Stop recorded per gateway session. The network
+ * session is the `Class` the Access-Accept carried (the NAS copies it into accounting), else the
+ * one the credential in User-Name was issued for. Other packets (Accounting-On/Off) and packets
+ * of no session of ours are acknowledged and ignored: a NAS would resend them forever otherwise.
+ */
+export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, nasId: string, attributes: RadiusAttributes, now: Date): Promise<'recorded' | 'ignored'> {
+  const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
+  const acctSessionId = text(attributes, 'Acct-Session-Id');
+  if (status === undefined || !STATUSES.has(status) || acctSessionId === undefined || acctSessionId.length > 253) return 'ignored';
+  const username = text(attributes, 'User-Name');
+  const hash = username === undefined ? null : usernameHash(username);
+  const fromClass = octets(attributes, 'Class')?.toString('utf8');
+  const credential = hash === null ? undefined : await credentials.find(hash);
+  const sessionId = fromClass !== undefined && SESSION_ID.test(fromClass) ? fromClass : credential?.sessionId;
+  if (sessionId === undefined) return 'ignored';
+  await connections.record(
+    {
+      nasId,
+      acctSessionId,
+      sessionId,
+      usernameHash: hash,
+      status,
+      inputOctets: count(attributes, 'Acct-Input-Octets') + count(attributes, 'Acct-Input-Gigawords') * GIGAWORD,
+      outputOctets: count(attributes, 'Acct-Output-Octets') + count(attributes, 'Acct-Output-Gigawords') * GIGAWORD,
+      sessionTime: count(attributes, 'Acct-Session-Time'),
+    },
+    now,
+  );
+  return 'recorded';
+}

@@ -1,0 +1,58 @@
+import { createSealer, createServiceApp, healthRoute, newCorrelationId, type Logger, type ServiceInstance } from '../kit/index.js';
+import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { every } from './background.js';
+import type { GatewayConfig } from './config.js';
+import { createConnectionStore } from './connection-store.js';
+import { createCredentialStore } from './credential-store.js';
+import { sendDisconnect } from './disconnect.js';
+import { sendDueDisconnects, type Send } from './disconnect-sender.js';
+import { followFeed } from './feed-follower.js';
+import { loadGateways } from './gateways.js';
+import { radiusRoutes } from './radius-routes.js';
+import { portalRoutes } from './routes.js';
+import { sessionPeer, type SessionPeer } from './session-client.js';
+
+export interface GatewayDeps {
+  /** An open, migrated database; opened from the configuration when absent. */
+  db?: Database;
+  now?: () => Date;
+  peer?: SessionPeer;
+  send?: Send;
+}
+
+export const MIGRATIONS = new URL('./migrations/', import.meta.url);
+
+/**
+ * Gateway service (issue 17, port 3004): one-time credentials for the portal, the endpoints
+ * FreeRADIUS's rest module calls, and the follower of the session change feed that sends RFC 5176
+ * Disconnect-Requests.
+ */
+export async function createApp(config: GatewayConfig, logger: Logger, deps: GatewayDeps = {}): Promise<ServiceInstance> {
+  const gateways = loadGateways(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
+  const db = deps.db ?? (await openDatabase('gateway', config, MIGRATIONS));
+  const now = deps.now ?? (() => new Date());
+  const peer = deps.peer ?? sessionPeer(config);
+  const credentials = createCredentialStore(db);
+  const connections = createConnectionStore(db);
+  const access = { gateways, credentials, peer, now, settings: config };
+  const sender = every(100, () => sendDueDisconnects(connections, gateways, deps.send ?? sendDisconnect, config, now, logger), logger, 'disconnect');
+  const follower = every(config.FEED_POLL_MS, async () => {
+    if (((await followFeed(connections, peer, now, newCorrelationId())) ?? 0) > 0) sender.kick();
+  }, logger, 'feed');
+  const app = createServiceApp({
+    service: 'gateway',
+    logger,
+    routes: [
+      healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
+      ...portalRoutes({ apiKey: config.GATEWAY_API_KEY, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
+      ...radiusRoutes(config.RADIUS_API_KEY, access, connections),
+    ],
+  });
+  return {
+    app,
+    async close() {
+      await Promise.all([follower.stop(), sender.stop()]);
+      if (!deps.db) await db.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { commonSettings, envInt } from '../kit/index.js';
+import { storeSettings } from '../kit/store/index.js';
+import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
+
+const base64Key = (fallback: string) => z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').default(fallback);
+
+export const GatewayConfig = z.object({
+  ...commonSettings,
+  ...storeSettings,
+  GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends in X-API-Key (credentials, connection state).'),
+  RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe('Key FreeRADIUS\'s rest module sends in X-API-Key.'),
+  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateways (NAS id, address, sealed secret, CoA port).'),
+  GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe('AES-256-GCM key the gateways file\'s secrets are sealed with.'),
+  DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the portal uses the same.'),
+  CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
+  CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
+  SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
+  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key of the session service.'),
+  SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
+  ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
+  IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
+  QOS_TABLE: z
+    .string()
+    .default(JSON.stringify(DEFAULT_QOS_TABLE))
+    .transform((text, ctx) => {
+      try {
+        return QosTable.parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON QoS table (services/gateway/README.md)' });
+        return z.NEVER;
+      }
+    })
+    .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
+  FEED_POLL_MS: envInt(500, 20, 60_000).describe('How often the session change feed is read.'),
+  DISCONNECT_TIMEOUT_MS: envInt(1000, 50, 30_000).describe('Wait for a Disconnect-ACK/NAK per attempt.'),
+  DISCONNECT_ATTEMPTS: envInt(6, 1, 50).describe('Attempts of one Disconnect-Request before it is recorded as unanswered.'),
+  DISCONNECT_BACKOFF_MS: envInt(500, 10, 600_000).describe('Wait before the second attempt; doubles each time.'),
+});
+export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -1,0 +1,160 @@
+import type { Database } from '../kit/store/index.js';
+
+export type DisconnectStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';
+
+export interface Usage {
+  nasId: string;
+  acctSessionId: string;
+  sessionId: string;
+  usernameHash: string | null;
+  status: 'Start' | 'Interim-Update' | 'Stop';
+  inputOctets: number;
+  outputOctets: number;
+  sessionTime: number;
+}
+
+export interface ConnectionRecord {
+  nasId: string;
+  acctSessionId: string;
+  sessionId: string;
+  startedAt: Date;
+  updatedAt: Date;
+  stoppedAt: Date | null;
+  inputOctets: number;
+  outputOctets: number;
+  sessionTime: number;
+  disconnectStatus: DisconnectStatus | null;
+  disconnectAttempts: number;
+}
+
+interface ConnectionRow {
+  nas_id: string;
+  acct_session_id: string;
+  session_id: string;
+  started_at: Date;
+  updated_at: Date;
+  stopped_at: Date | null;
+  input_octets: string | number;
+  output_octets: string | number;
+  session_time: number;
+  disconnect_status: DisconnectStatus | null;
+  disconnect_attempts: number;
+  [column: string]: unknown;
+}
+
+const toRecord = (row: ConnectionRow): ConnectionRecord => ({
+  nasId: row.nas_id,
+  acctSessionId: row.acct_session_id,
+  sessionId: row.session_id,
+  startedAt: row.started_at,
+  updatedAt: row.updated_at,
+  stoppedAt: row.stopped_at,
+  inputOctets: Number(row.input_octets),
+  outputOctets: Number(row.output_octets),
+  sessionTime: row.session_time,
+  disconnectStatus: row.disconnect_status,
+  disconnectAttempts: row.disconnect_attempts,
+});
+
+/** A Disconnect-Request to send now: the row was leased to this sender until its answer is due. */
+export interface DueDisconnect {
+  nasId: string;
+  acctSessionId: string;
+  sessionId: string;
+  attempt: number;
+}
+
+/**
+ * Gateway sessions from accounting, the Disconnect-Request queue and the change-feed cursor.
+ * Everything a revocation causes is written in the transaction that moves the cursor, so a
+ * crash between reading the feed and sending a Disconnect loses nothing (at-least-once).
+ */
+export function createConnectionStore(db: Database) {
+  return {
+    /**
+     * Records a Start, Interim-Update or Stop. A gateway session of an ended session that is still
+     * running (a Start arriving after the revoke) is queued for a Disconnect at once.
+     */
+    async record(usage: Usage, now: Date): Promise<void> {
+      await db.query(
+        `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
+           input_octets, output_octets, session_time, disconnect_status, disconnect_next_at)
+         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9,
+           CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
+           CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
+         ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
+           updated_at = $5,
+           stopped_at = COALESCE(c.stopped_at, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END),
+           input_octets = GREATEST(c.input_octets, EXCLUDED.input_octets),
+           output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
+           session_time = GREATEST(c.session_time, EXCLUDED.session_time)`,
+        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime],
+      );
+    },
+
+    async connectionsOf(sessionId: string): Promise<ConnectionRecord[]> {
+      const rows = await db.query<ConnectionRow>('SELECT * FROM connections WHERE session_id = $1 ORDER BY started_at DESC, acct_session_id', [sessionId]);
+      return rows.map(toRecord);
+    },
+
+    async cursor(feed: string): Promise<string | undefined> {
+      return (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor;
+    },
+
+    /** Sessions ended: their credentials revoked, their running gateway sessions queued, the cursor moved; one transaction. */
+    async endSessions(feed: string, ended: { sessionId: string; state: string }[], next: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (ended.length > 0) {
+          const ids = ended.map((e) => e.sessionId);
+          await tx.query(
+            `INSERT INTO ended_sessions (session_id, state, ended_at)
+             SELECT * FROM unnest($1::text[], $2::text[]) AS e(session_id, state), (SELECT $3::timestamptz) AS t(ended_at)
+             ON CONFLICT (session_id) DO NOTHING`,
+            [ids, ended.map((e) => e.state), now],
+          );
+          await tx.query('UPDATE credentials SET revoked_at = $2 WHERE session_id = ANY($1::text[]) AND revoked_at IS NULL', [ids, now]);
+          await tx.query(
+            `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2
+             WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL`,
+            [ids, now],
+          );
+        }
+        await tx.query(
+          `INSERT INTO feed_cursor (feed, cursor) VALUES ($1, $2) ON CONFLICT (feed) DO UPDATE SET cursor = EXCLUDED.cursor`,
+          [feed, next],
+        );
+      });
+    },
+
+    /** Takes the due Disconnects, each leased until `leaseUntil` (another sender, or a restart, takes it after). */
+    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<DueDisconnect[]> {
+      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; disconnect_attempts: number }>(
+        `UPDATE connections SET disconnect_next_at = $2, disconnect_attempts = disconnect_attempts + 1
+         WHERE (nas_id, acct_session_id) IN (
+           SELECT nas_id, acct_session_id FROM connections
+           WHERE disconnect_status = 'PENDING' AND disconnect_next_at <= $1
+           ORDER BY disconnect_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING nas_id, acct_session_id, session_id, disconnect_attempts`,
+        [now, leaseUntil, limit],
+      );
+      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts }));
+    },
+
+    /** The answer to one attempt: final (ACKED, NAKED, NO_ANSWER) or another try at `retryAt`. */
+    async settle(nasId: string, acctSessionId: string, outcome: { status: Exclude<DisconnectStatus, 'PENDING'> } | { retryAt: Date }, now: Date): Promise<void> {
+      if ('retryAt' in outcome) {
+        await db.query(
+          `UPDATE connections SET disconnect_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,
+          [nasId, acctSessionId, outcome.retryAt],
+        );
+        return;
+      }
+      await db.query(
+        `UPDATE connections SET disconnect_status = $3, disconnect_done_at = $4, disconnect_next_at = NULL
+         WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,
+        [nasId, acctSessionId, outcome.status, now],
+      );
+    },
+  };
+}
+export type ConnectionStore = ReturnType<typeof createConnectionStore>;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { requireApiKey, route, type Route } from '../kit/index.js';
+import { decideAccess, type AccessDeps } from './access.js';
+import { recordAccounting } from './accounting.js';
+import type { ConnectionStore } from './connection-store.js';
+import { AcceptBody, RadiusAttributes, RejectBody } from './radius-request.js';
+
+const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
+
+/** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
+export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore): Route[] {
+  const key = requireApiKey(apiKey);
+  return [
+    route({
+      method: 'post',
+      path: '/radius/authorize',
+      summary: 'Access-Request (PAP or CHAP): 200 with the Access-Accept attributes, or 401 with the Reply-Message of an Access-Reject.',
+      security: 'apiKey',
+      query: nasQuery,
+      body: RadiusAttributes,
+      steps: [key],
+      responses: { 200: { description: 'Accept.', schema: AcceptBody }, 401: { description: 'Reject (or UNAUTHORIZED without the key).', schema: z.union([RejectBody, z.object({ code: z.string() }).loose()]) } },
+      handle: ({ body, query, correlationId }) => decideAccess(access, String(query['nas']), body, correlationId),
+    }),
+    route({
+      method: 'post',
+      path: '/radius/accounting',
+      summary: 'Accounting-Request (Start, Interim-Update, Stop): recorded per gateway session; always acknowledged.',
+      security: 'apiKey',
+      query: nasQuery,
+      body: RadiusAttributes,
+      steps: [key],
+      responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
+      handle: async ({ body, query }) => {
+        await recordAccounting(connections, access.credentials, String(query['nas']), body, access.now());
+        return { status: 204, body: undefined };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const dateTime = z.iso.datetime({ offset: true });
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
+export const CredentialRequest = z.strictObject({
+  sessionId: z.string().regex(SESSION_ID_PATTERN).describe('The GRANTED network session the device signs in under.'),
+  deviceRef: z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/).describe('The session\'s deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY.'),
+  nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('The gateway of the device\'s captive redirect; may be left out when only one is configured.'),
+  challenge: z.string().regex(/^([0-9a-fA-F]{2}){8,64}$/).optional().describe('UAM `challenge` of a CoovaChilli-style redirect: the answer then carries chapResponse.'),
+});
+
+export const Credential = z.object({
+  username: z.string().describe('One-time user name; submit it to the gateway as is.'),
+  password: z.string().describe('One-time password (PAP); never stored by the platform.'),
+  chapResponse: z.string().optional().describe('UAM CHAP `response` (hex) for the given challenge, when the gateway has a UAM secret.'),
+  nasId: z.string(),
+  expiresAt: dateTime.describe('Unused after this it is refused; at most 120 s after issue.'),
+});
+
+export const Connection = z.object({
+  sessionId: z.string(),
+  state: z.enum(['NONE', 'CONNECTED', 'DISCONNECTED']).describe('NONE: no accounting Start seen yet; CONNECTED: started and not stopped or disconnected.'),
+  connected: z.boolean(),
+  nasId: z.string().nullable(),
+  startedAt: dateTime.nullable(),
+  updatedAt: dateTime.nullable(),
+  stoppedAt: dateTime.nullable(),
+  inputOctets: z.number().int(),
+  outputOctets: z.number().int(),
+  sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
+  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due.'),
+});

@@ -1,0 +1,46 @@
+import { callJson, OutboundError } from '../kit/index.js';
+
+/** The fields of a session (spec 2.7) the gateway decides on. */
+export interface SessionView {
+  sessionId: string;
+  deviceRef: string | null;
+  state: string;
+  tier: string | null;
+  qosClass: string | null;
+  expiresAt: string | null;
+}
+
+export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'not-found' } | { kind: 'unavailable' };
+
+export interface SessionPeer {
+  read(sessionId: string, correlationId: string): Promise<SessionLookup>;
+  changes(after: string, correlationId: string): Promise<{ changes: { sessionId: string; state: string }[]; next: string } | undefined>;
+}
+
+/** The session service over HTTP (spec 4.4 and its change feed); no answer is `unavailable`, never a grant. */
+export function sessionPeer(config: { SESSION_URL: string; SESSION_API_KEY: string; SESSION_TIMEOUT_MS: number }): SessionPeer {
+  const headers = { 'X-API-Key': config.SESSION_API_KEY };
+  const get = async (path: string, correlationId: string) => {
+    try {
+      return await callJson({ method: 'GET', url: `${config.SESSION_URL}${path}`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof OutboundError) return undefined;
+      throw error;
+    }
+  };
+  return {
+    async read(sessionId, correlationId) {
+      const answer = await get(`/api/v1/sessions/${encodeURIComponent(sessionId)}`, correlationId);
+      if (answer === undefined) return { kind: 'unavailable' };
+      if (answer.status === 404) return { kind: 'not-found' };
+      const body = answer.body as Partial<SessionView> | undefined;
+      if (answer.status !== 200 || typeof body?.state !== 'string' || body.sessionId !== sessionId) return { kind: 'unavailable' };
+      return { kind: 'found', session: body as SessionView };
+    },
+    async changes(after, correlationId) {
+      const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200`, correlationId);
+      if (answer?.status !== 200) return undefined;
+      return answer.body as { changes: { sessionId: string; state: string }[]; next: string };
+    },
+  };
+}

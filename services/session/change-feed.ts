@@ -1,0 +1,56 @@
+import type { Queryable } from '../kit/store/index.js';
+import { expireDue, type SessionState } from './session-store.js';
+
+/** One state change of a session, as the feed hands it out (after `cursor`, the next read starts). */
+export interface SessionChange {
+  cursor: string;
+  sessionId: string;
+  fromState: SessionState | null;
+  state: SessionState;
+  reason: string | null;
+  at: string;
+}
+
+/** The feed's start: before every change. */
+export const FEED_START = '0.0';
+/** `<transaction>.<event id>`: an opaque, ordered position in the feed. */
+export const CURSOR_PATTERN = /^[0-9]{1,20}\.[0-9]{1,20}$/;
+
+interface ChangeRow {
+  tx: string;
+  id: string;
+  session_id: string;
+  from_state: SessionState | null;
+  to_state: SessionState;
+  reason: string | null;
+  at: Date;
+  [column: string]: unknown;
+}
+
+/**
+ * Changes after `cursor`, oldest first. Sessions past their expiry are marked EXPIRED first, so
+ * an expiry nobody read still reaches the feed. Only transactions older than the oldest one
+ * still running are shown (`pg_snapshot_xmin`): nothing can later commit before the cursor, so a
+ * follower storing the last cursor it handled misses no change (at-least-once).
+ */
+export async function readChanges(db: Queryable, cursor: string, limit: number, now: Date, correlationId: string): Promise<{ changes: SessionChange[]; next: string }> {
+  await expireDue(db, 'true', [], now, correlationId);
+  const [tx, id] = cursor.split('.');
+  const rows = await db.query<ChangeRow>(
+    `SELECT tx::text AS tx, id::text AS id, session_id, from_state, to_state, reason, at
+     FROM session_events
+     WHERE (tx, id) > ($1::text::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
+     ORDER BY tx, id
+     LIMIT $3`,
+    [tx, id, limit],
+  );
+  const changes = rows.map((row) => ({
+    cursor: `${row.tx}.${row.id}`,
+    sessionId: row.session_id,
+    fromState: row.from_state,
+    state: row.to_state,
+    reason: row.reason,
+    at: row.at.toISOString(),
+  }));
+  return { changes, next: changes.at(-1)?.cursor ?? cursor };
+}

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { createSealer, deviceRefFor, listen } from '../../../services/kit/index.js';
+import { createApp as createSessionApp } from '../../../services/session/app.js';
+import { SessionConfig } from '../../../services/session/config.js';
+import type { Database } from '../../../services/kit/store/index.js';
+import { createApp, MIGRATIONS } from '../../../services/gateway/app.js';
+import { GatewayConfig } from '../../../services/gateway/config.js';
+import { startFreeradius, writeFreeradiusConfig, type RunningFreeradius } from '../../../scripts/freeradius.js';
+import { openTestDatabase, type Backend } from '../../helpers/databases.js';
+import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
+import { bootSession, grantBody, openSessionDb, subject, TestClock, type SessionClient } from '../session/session-service.js';
+import { freeUdpPort } from './radclient.js';
+
+export const NAS = 'test-nas';
+export const NAS_SECRET = 'test-nas-secret-1';
+export const UAM_SECRET = 'test-uam-secret-1';
+export const PORTAL_KEY = { 'X-API-Key': 'dev-gateway-key' };
+export const MAC = 'AA-BB-CC-DD-EE-01';
+const SEAL_KEY = GatewayConfig.parse({}).GATEWAY_SEAL_KEY;
+export const DEVICE_KEY = GatewayConfig.parse({}).DEVICE_REF_KEY;
+
+export const deviceRef = (mac = MAC, nasId = NAS): string => deviceRefFor(DEVICE_KEY, nasId, mac)!;
+
+export const openGatewayDb = (backend: Backend, dir?: string): Promise<Database> => openTestDatabase(backend, { service: 'gateway', migrations: MIGRATIONS, dir });
+
+/** A folder removed when the test ends. */
+export function tempDir(t: ExecutionContext, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A gateways file with one NAS whose CoA listener is `coaPort`. */
+export function gatewaysFile(t: ExecutionContext, coaPort: number): string {
+  const sealer = createSealer(SEAL_KEY);
+  const file = join(tempDir(t, 'wifi-gateways-'), 'gateways.json');
+  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, uamSecret: sealer.seal(UAM_SECRET) }] }));
+  return file;
+}
+
+export interface GatewayUnderTest extends Booted {
+  lines: string[];
+  close(): Promise<void>;
+  issue(body: unknown): Promise<Answer>;
+  connection(sessionId: string): Promise<Answer>;
+}
+
+/** The gateway service in-process on a free port, with its background loops; closed at the end. */
+export async function bootGateway(t: ExecutionContext, db: Database, env: Record<string, string>): Promise<GatewayUnderTest> {
+  const { logger, lines } = capturingLogger('gateway');
+  const config = GatewayConfig.parse({ FEED_POLL_MS: '50', DISCONNECT_TIMEOUT_MS: '300', DISCONNECT_BACKOFF_MS: '100', ...env });
+  const instance = await createApp(config, logger, { db });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await instance.close();
+  };
+  t.teardown(close);
+  const booted = await boot(t, instance.app);
+  return {
+    ...booted,
+    lines,
+    close,
+    issue: (body) => booted.request('POST', '/api/v1/credentials', { json: body, headers: PORTAL_KEY }),
+    connection: (sessionId) => booted.request('GET', `/api/v1/connections/${sessionId}`, { headers: PORTAL_KEY }),
+  };
+}
+
+/** FreeRADIUS as the platform runs it, on free UDP ports, asking `restUrl`; stopped at the end. */
+export async function startRadiusServer(t: ExecutionContext, restUrl: string): Promise<RunningFreeradius & { authPort: number; acctPort: number }> {
+  const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
+  const dir = tempDir(t, 'wifi-radius-');
+  writeFreeradiusConfig({ dir, role: 'server', authPort, acctPort, restUrl, restKey: GatewayConfig.parse({}).RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }] });
+  const running = await startFreeradius(dir, { debug: process.env['RADIUS_DEBUG'] === '1' });
+  t.teardown(() => running.stop());
+  if (process.env['RADIUS_DEBUG'] === '1') t.teardown(() => t.log(running.output.join('\n')));
+  return { ...running, authPort, acctPort };
+}
+
+/** A second FreeRADIUS as the NAS's receiving side (RFC 5176 `coa` listener), debug on so the test sees each packet. */
+export async function startNas(t: ExecutionContext, coaPort: number, nakSessionIds: string[] = []): Promise<RunningFreeradius> {
+  const dir = tempDir(t, 'wifi-nas-');
+  writeFreeradiusConfig({ dir, role: 'nas', coaPort, clients: [{ name: 'gateway-service', address: '127.0.0.1', secret: NAS_SECRET }], nakSessionIds });
+  const running = await startFreeradius(dir, { debug: true });
+  t.teardown(() => running.stop());
+  return running;
+}
+
+/** Acct-Session-Ids of the Disconnect-Requests the NAS received so far. */
+export function disconnectsReceived(nas: RunningFreeradius): string[] {
+  const ids: string[] = [];
+  let inDisconnect = false;
+  for (const line of nas.output) {
+    if (/Received Disconnect-Request/.test(line)) inDisconnect = true;
+    else if (/Received /.test(line)) inDisconnect = false;
+    const match = /Acct-Session-Id = "([^"]+)"/.exec(line);
+    if (inDisconnect && match) {
+      ids.push(match[1]!);
+      inDisconnect = false;
+    }
+  }
+  return ids;
+}
+
+export interface World {
+  clock: TestClock;
+  session: SessionClient;
+  sessionDb: Database;
+  /** Stops the session service's listener (the service "down"). */
+  stopSession(): Promise<void>;
+}
+
+/** The session service in-process on its own in-memory database, its answers checked against its document. */
+export async function sessionWorld(t: ExecutionContext): Promise<World> {
+  const sessionDb = await openSessionDb('memory');
+  t.teardown(() => sessionDb.close());
+  const clock = new TestClock(new Date());
+  const session = await bootSession(t, sessionDb, clock);
+  const { logger } = capturingLogger('session');
+  // A second listener on the same database that the gateway calls, so a test can take it away.
+  const { app } = await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now: () => new Date() });
+  const server = await listen(app, 0);
+  const stopSession = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  t.teardown(() => (server.listening ? stopSession() : undefined));
+  return { clock, sessionDb, session: { ...session, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, stopSession };
+}
+
+/** A GRANTED session for the device, valid for `seconds`. */
+export async function grantedSession(world: World, device = deviceRef(), seconds = 3600, extra: Record<string, unknown> = {}): Promise<string> {
+  const created = await world.session.create({ subjectId: subject(), deviceRef: device });
+  const sessionId = String(created.body['sessionId']);
+  const granted = await world.session.grant(sessionId, grantBody(world.clock, { validUntil: new Date(Date.now() + seconds * 1000).toISOString(), deviceSlots: 4, ...extra }));
+  if (granted.status !== 200) throw new Error(granted.text);
+  return sessionId;
+}

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+
+/** A free UDP port on loopback, as the kernel hands it out. */
+export function freeUdpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.once('error', reject);
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RadiusAnswer {
+  /** Access-Accept, Access-Reject, Accounting-Response, ... or 'none' when nothing came back. */
+  code: string;
+  attributes: Record<string, string>;
+}
+
+/**
+ * Sends one packet with Debian's radclient (the gateway's side of RADIUS) and parses what came
+ * back. `attributes` are radclient's input lines (`User-Name = "x"`).
+ */
+export function radclient(port: number, type: 'auth' | 'acct' | 'disconnect', secret: string, attributes: string[], timeoutSeconds = 5, retries = 3): Promise<RadiusAnswer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('radclient', ['-x', '-r', String(retries), '-t', String(timeoutSeconds), `127.0.0.1:${port}`, type, secret], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.stdin.end(`${attributes.join('\n')}\n`);
+    child.once('close', () => {
+      const received = /^Received (\S+) Id \d+/m.exec(output);
+      const answer: RadiusAnswer = { code: received?.[1] ?? 'none', attributes: {} };
+      if (received) {
+        for (const line of output.slice(received.index).split('\n').slice(1)) {
+          const match = /^\s+([A-Za-z0-9-]+) = (.*)$/.exec(line);
+          if (match) answer.attributes[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
+        }
+      }
+      resolve(answer);
+    });
+  });
+}
+
+/** The bytes of a hex attribute value as radclient prints it (`0x...`), as text. */
+export const hexText = (value: string | undefined): string => Buffer.from((value ?? '').replace(/^0x/, ''), 'hex').toString('utf8');
