@@ -5,6 +5,7 @@ import { authRoutes } from './auth-routes.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
+import { createGatewayContextStore } from './gateway-context-store.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessionStore } from './portal-session-store.js';
 import { createTokenCipher } from './token-crypto.js';
@@ -33,6 +34,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     ...authRoutes({
       config,
       store,
+      gatewayContexts: createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now),
       now,
       logger,
       upstreams,

@@ -2,13 +2,16 @@ import type { Request, Response } from 'express';
 import { ApiError, route, type Logger, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
-import { deviceOf, readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
+import { deviceOf, readGatewayCookie, readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
+import { connectionOf } from './connection.js';
+import { parseGatewayContext, type GatewayLogin } from './gateway-context.js';
+import type { GatewayContextStore } from './gateway-context-store.js';
 import { crossSiteGuard } from './cross-site.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type IdpClient, type PortalClient } from './idp-client.js';
 import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
 import { customerRefusal, employeeRefusal } from './refusals.js';
 import { EmployeeVerifyRequest, LoginRequest, LogoutReply, MetaReply, PortalSession, RegisterRequest, Unauthenticated } from './schemas.js';
-import { completeSignIn, tokensOf, type SignInDeps } from './sign-in.js';
+import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
 import { newSid } from './token-crypto.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -18,6 +21,7 @@ export interface AuthDeps extends Omit<SignInDeps, 'log'> {
   upstreams: Upstreams;
   accounts: AccountAdmin;
   store: PortalSessionStore;
+  gatewayContexts: GatewayContextStore;
   now: () => Date;
   logger: Logger;
 }
@@ -34,7 +38,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
   const { sameOrigin, sameOriginJson, problem: crossSiteProblem } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
 
-  const answer = (data: PortalSessionData, session: Record<string, unknown>, correlationId: string) => ({
+  const answer = (data: PortalSessionData, session: Record<string, unknown>, correlationId: string, gateway: Record<string, unknown> = {}) => ({
     status: 200,
     body: {
       authenticated: true,
@@ -44,8 +48,22 @@ export function authRoutes(deps: AuthDeps): Route[] {
       entitlement: data.entitlement,
       session,
       ...(config.EXPOSE_TOKEN ? { rawAccessToken: data.accessToken } : {}),
+      ...gateway,
     },
   });
+
+  /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
+  const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
+    const browser = deviceOf(req);
+    const id = readGatewayCookie(req);
+    const context = id === undefined ? undefined : await deps.gatewayContexts.get(id);
+    if (context === undefined) return { deviceRef: browser.deviceRef, gateway: null, handle: browser.handle };
+    return { deviceRef: context.deviceRef, gateway: context, handle: browser.handle };
+  };
+
+  /** Issue 17: a sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
+  const gatewayFields = (login: GatewayLogin | null) =>
+    login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
 
   /**
    * Spec 4.1 rule 5, in its order: the network session revoked, then the identity provider's
@@ -63,7 +81,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
    * A new sign-in in the same browser ends the one it replaces as a logout would (network session,
    * identity-provider session), once the new one has succeeded; a refresh continues its own.
    */
-  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string, device: string, replaces: 'another' | 'itself' = 'another') => {
+  const open = async (req: Request, res: Response, data: PortalSessionData, session: Record<string, unknown>, correlationId: string, device: string, replaces: 'another' | 'itself' = 'another', gateway: Record<string, unknown> = {}) => {
     const previous = readSid(req);
     if (previous !== undefined) {
       const stored = replaces === 'another' ? await store.get(previous) : undefined;
@@ -73,7 +91,7 @@ export function authRoutes(deps: AuthDeps): Route[] {
     const sid = newSid();
     await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
     cookie.set(req, res, sid, device);
-    return answer(data, session, correlationId);
+    return answer(data, session, correlationId, gateway);
   };
 
   /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
@@ -94,9 +112,9 @@ export function authRoutes(deps: AuthDeps): Route[] {
     const outcome = await deps.idp.passwordGrant(username, password, correlationId);
     if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, 'customer sign-in refused');
     const tokens = tokensOf(outcome, customerRefusal);
-    const device = deviceOf(req);
-    const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, device.deviceRef, correlationId);
-    return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle);
+    const device = await signingDevice(req);
+    const signedIn = await completeSignIn({ ...deps, log }, CUSTOMER_CLIENT, tokens, device, correlationId);
+    return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle, 'another', gatewayFields(signedIn.gatewayLogin));
   };
 
   /**
@@ -176,9 +194,9 @@ export function authRoutes(deps: AuthDeps): Route[] {
             const outcome = await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId);
             if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, 'employee sign-in refused');
             const tokens = tokensOf(outcome, employeeRefusal);
-            const device = deviceOf(req);
-            const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, device.deviceRef, correlationId);
-            return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle);
+            const device = await signingDevice(req);
+            const signedIn = await completeSignIn({ ...deps, log }, EMPLOYEE_CLIENT, tokens, device, correlationId);
+            return open(req, res, signedIn.data, signedIn.session, correlationId, device.handle, 'another', gatewayFields(signedIn.gatewayLogin));
           })(),
         ),
     }),
@@ -190,7 +208,8 @@ export function authRoutes(deps: AuthDeps): Route[] {
       handle: async ({ req, correlationId }) => {
         const found = await current(req, correlationId);
         if (found === undefined) return { status: 200, body: { authenticated: false, correlationId } };
-        return answer(found.stored, found.session, correlationId);
+        const connection = await connectionOf(deps.upstreams, found.stored, correlationId);
+        return answer(found.stored, found.session, correlationId, connection === undefined ? {} : { connection });
       },
     }),
     route({
@@ -234,6 +253,25 @@ export function authRoutes(deps: AuthDeps): Route[] {
         }
         cookie.clear(req, res);
         return { status: 200, body: { ok, correlationId } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/gateway',
+      summary: 'Issue 17: where a gateway sends a captive device (UAM/WISPr or Cisco web-auth parameters); keeps the context for the sign-in and shows the sign-in page.',
+      responses: {
+        303: { description: 'Context kept behind cookie gw (or none given); to the sign-in page, without the parameters.' },
+        400: { description: 'INVALID_REQUEST: a gateway parameter is malformed (named, never echoed).' },
+      },
+      handle: async ({ req, res }) => {
+        const parsed = parseGatewayContext(req.query as Record<string, unknown>, config.GATEWAY_DEFAULT_NAS_ID);
+        if (parsed.kind === 'invalid') throw new ApiError('INVALID_REQUEST', { message: `Gateway parameters: ${parsed.problems.map((problem) => problem.split(':')[0]).join(', ')} malformed.` });
+        if (parsed.kind === 'context') {
+          const ttl = config.GATEWAY_CONTEXT_TTL_SECONDS * 1000;
+          cookie.gateway(req, res, await deps.gatewayContexts.put(parsed.context), ttl);
+        }
+        res.setHeader('Location', '/');
+        return { status: 303, body: undefined };
       },
     }),
     route({

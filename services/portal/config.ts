@@ -13,6 +13,11 @@ export const PortalConfig = z.object({
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
   SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key the portal sends to the session service.'),
+  GATEWAY_URL: z.url().default('http://127.0.0.1:3004').describe('Gateway service base URL (one-time gateway credentials, connection state).'),
+  GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends to the gateway service.'),
+  DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
+  GATEWAY_CONTEXT_TTL_SECONDS: envInt(900, 30, 86_400).describe('How long a gateway context (cookie gw) waits for its sign-in.'),
+  GATEWAY_DEFAULT_NAS_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('demo-nas').describe('NAS id of a Cisco-style controller, which does not send one.'),
   PORTAL_TOKEN_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')

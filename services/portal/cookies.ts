@@ -20,6 +20,9 @@ function readCookie(req: Request, name: string): string | undefined {
 
 /** The `sid` cookie's value. */
 export const readSid = (req: Request): string | undefined => readCookie(req, SID_COOKIE);
+/** Issue 17: the cookie naming the gateway context kept for the sign-in that follows. */
+export const GATEWAY_COOKIE = 'gw';
+export const readGatewayCookie = (req: Request): string | undefined => readCookie(req, GATEWAY_COOKIE);
 
 /**
  * The cookies are Secure when the request came over https (as a trusted proxy reports it) or the
@@ -36,6 +39,9 @@ export function sidCookie(publicUrl: string) {
     },
     clear: (req: Request, res: Response): void => {
       res.clearCookie(SID_COOKIE, attributes(req));
+    },
+    gateway: (req: Request, res: Response, id: string, maxAge: number): void => {
+      res.cookie(GATEWAY_COOKIE, id, { ...attributes(req), maxAge });
     },
   };
 }

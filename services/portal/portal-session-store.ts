@@ -1,4 +1,5 @@
 import type { Database } from '../kit/store/index.js';
+import type { StoredContext } from './gateway-context.js';
 import type { TokenCipher } from './token-crypto.js';
 import { sidHash } from './token-crypto.js';
 
@@ -12,6 +13,8 @@ export interface PortalSessionData {
   networkSessionId: string;
   /** The network session (spec 2.7) as last read; null for sign-ins from before it was kept. */
   networkSession: Record<string, unknown> | null;
+  /** The gateway this sign-in went through (issue 17), or null without a gateway context. */
+  gateway: StoredContext | null;
 }
 
 export interface StoredPortalSession extends PortalSessionData {
@@ -36,6 +39,7 @@ interface Row {
   entitlement: Record<string, unknown>;
   network_session_id: string;
   network_session: Record<string, unknown> | null;
+  gateway: StoredContext | null;
   expires_at: Date;
   [column: string]: unknown;
 }
@@ -48,8 +52,8 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
     async put(sid, data, expiresAt) {
       await db.query(
         `INSERT INTO portal_sessions (sid_hash, subject_id, client, access_token_enc, refresh_token_enc, claims, entitlement,
-           network_session_id, network_session, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+           network_session_id, network_session, created_at, expires_at, gateway)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           sidHash(sid),
           data.subjectId,
@@ -62,6 +66,7 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
           data.networkSession === null ? null : JSON.stringify(data.networkSession),
           now(),
           expiresAt,
+          data.gateway === null ? null : JSON.stringify(data.gateway),
         ],
       );
     },
@@ -90,6 +95,7 @@ export function createPortalSessionStore(db: Database, cipher: TokenCipher, now:
         entitlement: row.entitlement,
         networkSessionId: row.network_session_id,
         networkSession: row.network_session,
+        gateway: row.gateway,
         expiresAt: row.expires_at,
       };
     },

@@ -22,7 +22,24 @@ export const EmployeeVerifyRequest = z.strictObject({
 });
 
 
-/** Spec 2.4. */
+/** Issue 17: how the page logs the device in at its gateway (only on a sign-in through one). */
+export const GatewayLoginSchema = z.object({
+  loginUrl: z.string(),
+  method: z.enum(['GET', 'POST']),
+  fields: z.record(z.string(), z.string()),
+  expiresAt: z.string(),
+});
+
+/** Issue 17: the gateway's confirmation (accounting Start) and usage, on sign-ins through a gateway. */
+export const ConnectionSchema = z.object({
+  state: z.enum(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'UNKNOWN']),
+  connected: z.boolean(),
+  inputOctets: z.number().int(),
+  outputOctets: z.number().int(),
+  sessionTime: z.number().int(),
+});
+
+/** Spec 2.4, with the gateway fields of issue 17 when a gateway sent the device. */
 export const PortalSession = z.object({
   authenticated: z.literal(true),
   correlationId: z.string(),
@@ -31,6 +48,8 @@ export const PortalSession = z.object({
   entitlement: Entitlement,
   session: Session,
   rawAccessToken: z.string().optional(),
+  gateway: GatewayLoginSchema.optional(),
+  connection: ConnectionSchema.optional(),
 });
 
 export const Unauthenticated = z.object({ authenticated: z.literal(false), correlationId: z.string() });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type Logger } from '../kit/index.js';
 import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
+import { gatewayLogin, type GatewayLogin, type StoredContext } from './gateway-context.js';
 import type { PortalSessionData } from './portal-session-store.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -15,6 +16,14 @@ export interface SignInDeps {
 export interface SignedIn {
   data: PortalSessionData;
   session: Record<string, unknown>;
+  /** How the page logs the device in at its gateway, when the sign-in came through one. */
+  gatewayLogin: GatewayLogin | null;
+}
+
+/** Who is signing in: the deviceRef, and the gateway context when a gateway sent the device. */
+export interface SigningDevice {
+  deviceRef: string;
+  gateway: StoredContext | null;
 }
 
 const upstreamFailure = (what: string) => new ApiError('UPSTREAM_UNAVAILABLE', { message: `The ${what} is unavailable; no access was granted.` });
@@ -28,7 +37,7 @@ export async function completeSignIn(
   deps: SignInDeps,
   client: PortalClient,
   tokens: Tokens,
-  deviceRef: string,
+  device: SigningDevice,
   correlationId: string,
 ): Promise<SignedIn> {
   const { idp, upstreams, log } = deps;
@@ -67,7 +76,7 @@ export async function completeSignIn(
     const entitlement = evaluated.body;
     const permission = (entitlement['permission'] ?? {}) as Record<string, unknown>;
 
-    const created = await upstreams.createSession(subjectId, deviceRef, idempotencyKey, correlationId);
+    const created = await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId);
     if (created.kind === 'unreachable' || (created.status !== 201 && created.status !== 200)) throw upstreamFailure('session service');
     sessionId = String(created.body['sessionId']);
 
@@ -84,7 +93,16 @@ export async function completeSignIn(
       correlationId,
     );
     if (granted.kind === 'unreachable' || granted.status !== 200 || granted.body['state'] !== 'GRANTED') throw upstreamFailure('session service');
-    log.info({ sessionId, entitlementId: entitlement['entitlementId'], client }, 'signed in');
+    // Issue 17: behind a gateway the device still has to log in there, with a one-time
+    // credential; without one the sign-in cannot open the network, so it fails closed.
+    let login: GatewayLogin | null = null;
+    if (device.gateway !== null) {
+      const { nasId, challenge } = device.gateway;
+      const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }) }, correlationId);
+      if (issued.kind === 'unreachable' || issued.status !== 201) throw upstreamFailure('gateway service');
+      login = gatewayLogin(device.gateway, issued.body as { username: string; password: string; chapResponse?: string; expiresAt: string });
+    }
+    log.info({ sessionId, entitlementId: entitlement['entitlementId'], client, nasId: device.gateway?.nasId }, 'signed in');
     return {
       data: {
         subjectId,
@@ -95,8 +113,10 @@ export async function completeSignIn(
         entitlement,
         networkSessionId: sessionId,
         networkSession: granted.body,
+        gateway: device.gateway,
       },
       session: granted.body,
+      gatewayLogin: login,
     };
   } catch (error) {
     await undo();

@@ -24,10 +24,15 @@ export interface Upstreams {
   grantSession(sessionId: string, grant: Record<string, unknown>, correlationId: string): Promise<PeerAnswer>;
   revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** Issue 17: a one-time gateway credential for a GRANTED session and its device. */
+  issueCredential(request: { sessionId: string; deviceRef: string; nasId: string; challenge?: string }, correlationId: string): Promise<PeerAnswer>;
+  /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */
+  readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }
 
 export function createUpstreams(config: PortalConfig): Upstreams {
   const sessionKey = { 'X-API-Key': config.SESSION_API_KEY };
+  const gatewayKey = { 'X-API-Key': config.GATEWAY_API_KEY };
   const sessions = `${config.SESSION_URL}/api/v1/sessions`;
   return {
     evaluate: (accessToken, subjectId, idempotencyKey, correlationId) =>
@@ -46,5 +51,9 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     readSession: (sessionId, correlationId) =>
       ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    issueCredential: (request, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/credentials`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    readConnection: (sessionId, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/connections/${sessionId}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };
 }

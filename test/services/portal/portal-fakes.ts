@@ -29,6 +29,9 @@ export interface Fakes {
   sessionState: string;
   /** What the session read answers instead of the session in `sessionState` (null: the session). */
   read: PeerAnswer | null;
+  /** The gateway service's answers (issue 17). */
+  credential: PeerAnswer;
+  connection: PeerAnswer;
 }
 
 const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -83,6 +86,8 @@ export function defaultFakes(): Fakes {
     grantSession: answer(200, sessionBody()),
     sessionState: 'GRANTED',
     read: null,
+    credential: answer(201, { username: 'wifi-one-time-user', password: 'one-time-password', chapResponse: '0123456789abcdef0123456789abcdef', nasId: 'demo-nas', expiresAt: new Date(Date.now() + 120_000).toISOString() }),
+    connection: answer(200, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'NONE', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 }),
   };
 }
 
@@ -113,6 +118,8 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     createSession: async (_subject, deviceRef) => (calls.push('session.create'), fakes.createdDevices.push(String(deviceRef)), fakes.create),
     grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
+    issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
+    readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
   };
   const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
