@@ -46,7 +46,7 @@ export async function boot(t: ExecutionContext, app: Express): Promise<Booted> {
         body = JSON.stringify(options.json);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await fetch(url + path, { method, headers, body });
+      const response = await fetch(url + path, { method, headers, body, redirect: 'manual' });
       const text = await response.text();
       if (path !== '/openapi.json') {
         const spec = await loadDocument();
