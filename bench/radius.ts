@@ -16,7 +16,7 @@ import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { machine, startServer, writeResult } from './lib/load.js';
 
-const WORKERS = 16;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const AUTHS = Number(process.env.BENCH_AUTHS ?? 2400);
 const REVOKES = Number(process.env.BENCH_REVOKES ?? 40);
 const NAS = 'bench-nas';
