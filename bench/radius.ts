@@ -16,7 +16,7 @@ import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { machine, startServer, writeResult } from './lib/load.js';
 
-const WORKERS = 16;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const AUTHS = Number(process.env.BENCH_AUTHS ?? 2400);
 const REVOKES = Number(process.env.BENCH_REVOKES ?? 40);
 const NAS = 'bench-nas';
@@ -46,7 +46,7 @@ function radiusClient(port: number) {
   socket.on('message', (message) => pending?.(message));
   let identifier = 0;
   return {
-    send(code: string, attributes: [string, string | number][]): Promise<string> {
+    send(code: string, attributes: [string, string | number | Buffer][]): Promise<string> {
       identifier = (identifier + 1) % 256;
       const packet = radius.encode({ code, secret: SECRET, identifier, attributes });
       return new Promise((resolve, reject) => {
@@ -130,7 +130,7 @@ try {
     const { username, password } = await issue(sessionId, device);
     if ((await auth.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(1000 + i)]])) !== 'Access-Accept') throw new Error('not accepted');
     const acctSessionId = `bench-${i}`;
-    await acct.send('Accounting-Request', [['User-Name', username], ['Acct-Status-Type', 'Start'], ['Acct-Session-Id', acctSessionId], ['Class', sessionId]]);
+    await acct.send('Accounting-Request', [['User-Name', username], ['Acct-Status-Type', 'Start'], ['Acct-Session-Id', acctSessionId], ['Class', Buffer.from(sessionId)]]);
     const t0 = performance.now();
     await json(`${session.url}/api/v1/sessions/${sessionId}/revoke`, sessionHeaders);
     while (!received.has(acctSessionId)) {
