@@ -5,6 +5,7 @@ import { authRoutes } from './auth-routes.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
+import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessionStore } from './portal-session-store.js';
@@ -29,12 +30,13 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const now = deps.now ?? (() => new Date());
   const store = createPortalSessionStore(db, createTokenCipher(config.PORTAL_TOKEN_KEY), now);
   const upstreams = deps.upstreams ?? createUpstreams(config);
+  const gatewayContexts = createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
     ...authRoutes({
       config,
       store,
-      gatewayContexts: createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now),
+      gatewayContexts,
       now,
       logger,
       upstreams,
@@ -44,6 +46,12 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     }),
     captiveRoute(config, store, upstreams, now),
   ];
-  const app = createServiceApp({ service: 'portal', logger, routes, routers: [createUiRouter({})], trustProxy: config.PORTAL_TRUSTED_PROXIES });
+  const ui = createUiRouter({
+    gatewayLoginUrl: async (req) => {
+      const id = readGatewayCookie(req);
+      return id === undefined ? undefined : (await gatewayContexts.get(id))?.loginUrl;
+    },
+  });
+  const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui], trustProxy: config.PORTAL_TRUSTED_PROXIES });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }

@@ -7,26 +7,49 @@ import { chooseLanguage, isUiLanguage } from './ui/language.js';
 export interface UiRouterOptions {
   /** Directory of the built UI; default `dist/ui` (written by `npm run bundle:ui`). */
   rootDir?: string;
+  /**
+   * Issue 17: the login URL of the gateway that sent this browser (its context cookie), the one
+   * other place the page may submit a form to; undefined without a gateway context.
+   */
+  gatewayLoginUrl?: (req: Request) => Promise<string | undefined>;
 }
 
-// Only the portal's own origin, no inline script or style, no eval; the page is never framed.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Only the portal's own origin, no inline script or style, no eval; the page is never framed.
+ * Forms go to the portal, and to exactly the login URL of the current gateway context when there
+ * is one (a CSP source with a path matches that path only).
+ */
+function contentSecurityPolicy(gatewayLoginUrl?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    gatewayLoginUrl === undefined ? "form-action 'self'" : `form-action 'self' ${gatewayLoginUrl}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** A login URL as a CSP source: origin and path only, and nothing a policy could misread. */
+function asSource(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    const source = `${parsed.origin}${parsed.pathname}`;
+    return /^[A-Za-z0-9:/._~%@!$&()*+=-]+$/.test(source) ? source : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
 
 const YEAR_SECONDS = 31_536_000;
 
-function send(req: Request, res: Response, payload: Payload, contentType: string, cacheControl: string): void {
+function send(req: Request, res: Response, payload: Payload, contentType: string, cacheControl: string, gatewayLoginUrl?: string): void {
   res.set({
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': contentSecurityPolicy(gatewayLoginUrl),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
@@ -54,7 +77,7 @@ export function createUiRouter(options: UiRouterOptions = {}): Router {
   }
   const router = express.Router();
 
-  router.get('/', (req, res, next) => {
+  router.get('/', async (req, res, next) => {
     if (ui === undefined) {
       next(new ApiError('SERVICE_UNAVAILABLE', { message: 'The web UI is not built; run npm run bundle:ui.' }));
       return;
@@ -71,7 +94,8 @@ export function createUiRouter(options: UiRouterOptions = {}): Router {
     const language = chooseLanguage(req.get('Cookie'), req.get('Accept-Language'));
     res.vary('Accept-Language');
     res.vary('Cookie');
-    send(req, res, ui.pages[language], 'text/html; charset=utf-8', 'no-store');
+    const loginUrl = asSource(await options.gatewayLoginUrl?.(req));
+    send(req, res, ui.pages[language], 'text/html; charset=utf-8', 'no-store', loginUrl);
   });
 
   router.get('/ui/:file', (req, res, next) => {

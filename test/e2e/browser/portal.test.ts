@@ -221,3 +221,31 @@ test.serial('a network failure during sign-in shows the connection text', async 
   await form.getByRole('alert').getByText(en['error.network']).waitFor();
   await phone.finish('network-failure-en');
 });
+
+test.serial('behind a gateway the page hands the device to the gateway login with its one-time credential, and says it is connecting', async (t) => {
+  const phone = await openPhone(t, t.context.browser, URLS.portal);
+  const { page } = phone;
+  // As CoovaChilli sends a captive device: the portal keeps the context and shows the clean page.
+  const arrival = new URLSearchParams({ res: 'notyet', uamip: '127.0.0.1', uamport: '3990', challenge: '00112233445566778899aabbccddeeff', mac: '02-B0-B0-00-00-01', nasid: 'demo-nas', userurl: 'http://example.com/' });
+  await page.goto(`/gateway?${arrival.toString()}`);
+  t.is(new URL(page.url()).pathname, '/');
+  t.false(page.url().includes('02-B0-B0'), 'the MAC leaves the address bar');
+  const handedOver = page.waitForEvent('requestfailed', { predicate: (request) => request.url().startsWith('http://127.0.0.1:3990/logon') });
+  const form = region(page, en['signin.title']);
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  const login = new URL((await handedOver).url());
+  t.regex(login.searchParams.get('username') ?? '', /^\S{8,}$/);
+  t.regex(login.searchParams.get('response') ?? '', /^[0-9a-f]{32}$/, 'UAM CHAP: the response, never the password');
+  t.is(login.searchParams.get('password'), null);
+  t.is(login.searchParams.get('userurl'), 'http://example.com/');
+  // The captive window would now follow the gateway; here the only request that left the portal
+  // is that one (the phone aborts it), and the page's CSP allowed exactly it.
+  t.deepEqual(phone.foreignRequests.map((url) => new URL(url).origin + new URL(url).pathname), ['http://127.0.0.1:3990/logon']);
+  t.deepEqual(phone.pageProblems, []);
+  await page.goto('/');
+  await page.getByRole('heading', { name: en['signedIn.connecting'] }).waitFor();
+  t.like(await sessionRead(page), { connection: { state: 'CONNECTING', connected: false } });
+  await page.request.post('/api/v1/auth/logout', { headers: { origin: URLS.portal } });
+});

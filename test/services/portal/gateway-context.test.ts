@@ -138,3 +138,19 @@ test('a sign-in through a gateway reads CONNECTING, and captive, until the gatew
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'UNKNOWN', connected: false } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true }, 'never connected by guess');
 });
+
+test('the page may submit a form to exactly the login URL of its own gateway context, and nowhere else', async (t) => {
+  const portal = await bootPortal(t);
+  const formAction = async (cookie?: string) => {
+    // The page is outside the API document: asked directly.
+    const page = await fetch(`${portal.url}/`, { headers: cookie === undefined ? {} : { cookie } });
+    t.is(page.status, 200, 'the built UI (npm run build)');
+    return (page.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('form-action'));
+  };
+  t.is(await formAction(), "form-action 'self'");
+  const uam = cookieOf(await portal.get(query(UAM)), 'gw');
+  t.is(await formAction(uam), "form-action 'self' http://10.1.0.1:3990/logon");
+  const cisco = cookieOf(await portal.get(query(CISCO)), 'gw');
+  t.is(await formAction(cisco), "form-action 'self' https://192.0.2.1/login.html");
+  t.is(await formAction('gw=made-up'), "form-action 'self'");
+});

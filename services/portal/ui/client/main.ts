@@ -35,6 +35,8 @@ function showStatus(key: MessageKey | null): void {
   setText(byId('status'), key);
 }
 
+let connectionPoll: ReturnType<typeof setTimeout> | undefined;
+
 function showSignedIn(session: PortalSession, serverTime: number): void {
   clearFormMessages();
   byId('loading').hidden = true;
@@ -42,6 +44,36 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   byId('signed-in').hidden = false;
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
+  // Issue 17: until the gateway confirms the device, ask again now and then.
+  if (connectionPoll !== undefined) clearTimeout(connectionPoll);
+  if (session.connection !== undefined && !session.connection.connected) {
+    connectionPoll = setTimeout(() => {
+      void callApi<SessionState>('GET', '/api/v1/auth/session').then((answer) => {
+        if (answer.ok && answer.data.authenticated) showSignedIn(answer.data, answer.serverTime);
+      });
+    }, 2000);
+  }
+}
+
+/**
+ * Issue 17: a sign-in through a gateway ends with the device logging in there: the one-time
+ * credential goes to the gateway's login URL as the gateway expects it (a form, so it works in the
+ * OS captive window; the page's CSP allows exactly that URL).
+ */
+function logInAtGateway(gateway: NonNullable<PortalSession['gateway']>): void {
+  const form = document.createElement('form');
+  form.method = gateway.method.toLowerCase();
+  form.action = gateway.loginUrl;
+  for (const [name, value] of Object.entries(gateway.fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  form.hidden = true;
+  document.body.append(form);
+  form.submit();
 }
 
 function signedOut(key: MessageKey): void {
@@ -72,6 +104,7 @@ function start(): void {
     showStatus(null);
     showSignedIn(session, serverTime);
     byId('signed-in-title').focus();
+    if (session.gateway !== undefined) logInAtGateway(session.gateway);
   });
   byId('sign-out').addEventListener('click', () => void signOut());
   window.addEventListener('hashchange', () => {

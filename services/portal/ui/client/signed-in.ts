@@ -42,6 +42,34 @@ export function stopCountdown(): void {
   timer = undefined;
 }
 
+/** Bytes as a person reads them (1,000-based, as operators bill). */
+function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Issue 17: behind a gateway the page says it is connecting until the gateway confirmed the
+ * device (accounting Start), then shows the time and data used; without one, as before.
+ */
+function renderConnection(session: PortalSession): void {
+  const connection = session.connection;
+  const usage = byId('usage');
+  usage.hidden = connection === undefined || !connection.connected;
+  setText(byId('signed-in-title'), connection === undefined || connection.connected ? 'signedIn.title' : 'signedIn.connecting');
+  setText(byId('connection-note'), connection === undefined || connection.connected ? null : connection.state === 'DISCONNECTED' ? 'signedIn.disconnected' : 'signedIn.connectingNote');
+  if (connection !== undefined && connection.connected) {
+    byId('data-used').textContent = formatBytes(connection.inputOctets + connection.outputOctets);
+    byId('time-used').textContent = formatLeft(connection.sessionTime * 1000);
+  }
+}
+
 /** Fills the signed-in page from a PortalSession (spec 2.4); `serverTime` is the answer's Date. */
 export function renderSignedIn(session: PortalSession, serverTime: number, onEnded: (state: SessionState, serverTime: number) => void): void {
   const permission = session.entitlement.permission ?? {};
@@ -57,6 +85,7 @@ export function renderSignedIn(session: PortalSession, serverTime: number, onEnd
   clockOffset = serverTime - Date.now();
   expiresAt = session.session.expiresAt === null ? null : Date.parse(session.session.expiresAt);
   setText(byId('time-note'), 'signedIn.atZero');
+  renderConnection(session);
   renderExpiry();
   stopCountdown();
   tick(onEnded);
