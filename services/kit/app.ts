@@ -18,9 +18,11 @@ export interface ServiceAppOptions {
   routers?: readonly Router[];
   /** Comma-separated proxies whose X-Forwarded-* headers are believed; empty or unset: none. */
   trustProxy?: string;
+  /** Paths polled by machines (a change feed, health probes): their request lines are logged at debug. */
+  quietPaths?: readonly string[];
 }
 
-function requestLog(logger: Logger): RequestHandler {
+function requestLog(logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
   // Hand-written rather than pino-http: we log only method, path, status and duration, so no
   // header or body ever needs redacting here in the first place.
   return (req, res, next) => {
@@ -28,7 +30,9 @@ function requestLog(logger: Logger): RequestHandler {
     res.locals.log = logger.child({ correlationId: res.locals.correlationId });
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      res.locals.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      if (quietPaths.has(req.path) && res.statusCode < 400) res.locals.log.debug(line, 'request');
+      else res.locals.log.info(line, 'request');
     });
     next();
   };
@@ -68,7 +72,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   // Forwarded headers are believed only from the proxies configured (Express "trust proxy").
   const proxies = (options.trustProxy ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   app.set('trust proxy', proxies.length === 0 ? false : proxies);
-  app.use(correlation, requestLog(options.logger));
+  app.use(correlation, requestLog(options.logger, new Set(['/health', ...(options.quietPaths ?? [])])));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
   // Paths match as the document reads them: case and trailing slash count.
   const router = express.Router({ caseSensitive: true, strict: true });

@@ -1,4 +1,4 @@
-import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
 import { authRoutes } from './auth-routes.js';
@@ -9,7 +9,6 @@ import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessionStore } from './portal-session-store.js';
-import { createTokenCipher } from './token-crypto.js';
 import { createUiRouter } from './ui-router.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
@@ -28,7 +27,7 @@ export const MIGRATIONS = new URL('./migrations/', import.meta.url);
 export async function createApp(config: PortalConfig, logger: Logger, deps: PortalDeps = {}): Promise<ServiceInstance> {
   const db = deps.db ?? (await openDatabase('portal', config, MIGRATIONS));
   const now = deps.now ?? (() => new Date());
-  const store = createPortalSessionStore(db, createTokenCipher(config.PORTAL_TOKEN_KEY), now);
+  const store = createPortalSessionStore(db, createSealer(config.PORTAL_TOKEN_KEY), now);
   const upstreams = deps.upstreams ?? createUpstreams(config);
   const gatewayContexts = createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
   const routes = [

@@ -1,6 +1,6 @@
 import type { Database } from '../kit/store/index.js';
 import type { StoredContext } from './gateway-context.js';
-import type { TokenCipher } from './token-crypto.js';
+import type { Sealer } from '../kit/index.js';
 import { sidHash } from './token-crypto.js';
 
 export interface PortalSessionData {
@@ -44,7 +44,7 @@ interface Row {
   [column: string]: unknown;
 }
 
-export function createPortalSessionStore(db: Database, cipher: TokenCipher, now: () => Date): PortalSessionStore {
+export function createPortalSessionStore(db: Database, cipher: Sealer, now: () => Date): PortalSessionStore {
   const drop = async (sid: string) => {
     await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
   };

@@ -1,30 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-
-/** AES-256-GCM for tokens at rest: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
-export interface TokenCipher {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
-
-export function createTokenCipher(base64Key: string): TokenCipher {
-  const key = Buffer.from(base64Key, 'base64');
-  if (key.length !== 32) throw new Error('token key must be 32 bytes');
-  return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-    },
-    open(sealed) {
-      const [version, iv, tag, body] = sealed.split('.');
-      if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed token');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    },
-  };
-}
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A fresh opaque cookie value (256 bits) and the hash it is stored under. */
 export function newSid(): string {

@@ -17,6 +17,12 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const db = deps.db ?? (await openDatabase('session', config, MIGRATIONS));
   const now = deps.now ?? (() => new Date());
   const store = createSessionStore(db, now);
-  const app = createServiceApp({ service: 'session', logger, routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, config.SESSION_API_KEY, now)] });
+  const app = createServiceApp({
+    service: 'session',
+    logger,
+    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, config.SESSION_API_KEY, now)],
+    // The gateway service polls the change feed (issue 17): its lines would drown the rest.
+    quietPaths: ['/api/v1/sessions/changes'],
+  });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }

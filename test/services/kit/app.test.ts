@@ -123,3 +123,11 @@ test('an idle kept-alive connection outlives any client idle timeout, so the cli
   t.true(server.keepAliveTimeout > 4_000 * 10, `keepAliveTimeout ${server.keepAliveTimeout} ms`);
   t.true(server.headersTimeout > server.keepAliveTimeout);
 });
+
+test('requests machines poll (health, quiet paths) are logged at debug; others, and a failing poll, at info', async (t) => {
+  const { service, lines } = await kitApp(t);
+  await service.request('GET', '/health');
+  await service.request('POST', '/echo', { json: { name: 'a', count: 1 } });
+  const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'request' && line['path'] !== '/openapi.json');
+  t.deepEqual(requests.map((line) => [line['path'], line['level']]), [['/health', 20], ['/echo', 30]]);
+});
