@@ -124,7 +124,7 @@ test('an idle kept-alive connection outlives any client idle timeout, so the cli
   t.true(server.headersTimeout > server.keepAliveTimeout);
 });
 
-test('requests machines poll (health, quiet paths) are logged at debug; others, and a failing poll, at info', async (t) => {
+test('requests machines poll (health, quiet paths) are logged at debug; others at info', async (t) => {
   const { service, lines } = await kitApp(t);
   await service.request('GET', '/health');
   await service.request('POST', '/echo', { json: { name: 'a', count: 1 } });
