@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
-import { ChangesPage, CreateSessionRequest, GrantRequest, Session, SESSION_ID_PATTERN } from './schemas.js';
+import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SESSION_ID_PATTERN, SubjectRevoked } from './schemas.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 const answer = (status: number, session: SessionRecord, replayed = false) => ({ status, body: { ...session, replayed } });
@@ -51,6 +51,24 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       handle: async ({ query, correlationId }) => {
         const { after, limit } = query as { after: string; limit: number };
         return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/subjects/:subjectId/revoke',
+      summary: 'Issue 17: ends every open session of a subject (an employee terminated or suspended); the gateways hear of each through the change feed.',
+      security: 'apiKey',
+      params: { subjectId: z.uuid() },
+      body: RevokeSubjectRequest,
+      steps: [key],
+      responses: {
+        200: { description: 'The sessions this call revoked (none when nothing was open: revoking again changes nothing).', schema: SubjectRevoked },
+        ...common,
+      },
+      handle: async ({ req, body, correlationId }) => {
+        const subjectId = String(req.params['subjectId']);
+        if (!z.uuid().safeParse(subjectId).success) throw new ApiError('INVALID_REQUEST', { message: 'subjectId must be a UUID.' });
+        return { status: 200, body: { subjectId, revoked: await store.revokeSubject(subjectId, body.reason, correlationId) } };
       },
     }),
     route({

@@ -63,3 +63,9 @@ export const ChangesPage = z.object({
   changes: z.array(SessionChange),
   next: z.string().describe('The cursor to pass as `after` next time (unchanged when nothing is new).'),
 });
+
+/** Issue 17: why a subject's sessions end (recorded as each session's revoke reason). */
+export const RevokeSubjectRequest = z.strictObject({
+  reason: z.enum(['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'SUBJECT_REVOKED']).default('SUBJECT_REVOKED'),
+});
+export const SubjectRevoked = z.object({ subjectId: z.string(), revoked: z.array(z.string()) });

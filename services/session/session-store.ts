@@ -54,6 +54,8 @@ export interface SessionStore {
   read(sessionId: string, correlationId: string): Promise<SessionRecord | undefined>;
   grant(sessionId: string, input: GrantInput, correlationId: string): Promise<GrantOutcome>;
   revoke(sessionId: string, correlationId: string): Promise<RevokeOutcome>;
+  /** Issue 17: ends every open (CREATED or GRANTED) session of a subject, e.g. a terminated employee; answers their ids. */
+  revokeSubject(subjectId: string, reason: string, correlationId: string): Promise<string[]>;
 }
 
 interface SessionRow {
@@ -230,6 +232,29 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
         if (row === undefined) throw new Error('revoke lost its row inside the transaction');
         await recordEvent(tx, { sessionId, from: current.state, to: 'REVOKED', at, entitlementId: row.entitlement_id, reason: 'REVOKED', correlationId });
         return { kind: 'revoked', session: toRecord(row) };
+      });
+    },
+
+    async revokeSubject(subjectId, reason, correlationId) {
+      return db.transaction(async (tx) => {
+        const at = now();
+        // Under the subject's lock, so a grant running at the same time cannot outlive this.
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('wifi-session-subject:' || $1::text))::text AS locked`, [subjectId]);
+        await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
+        const rows = await tx.query<{ session_id: string }>(
+          `WITH open AS (
+             SELECT session_id, state FROM sessions WHERE subject_id = $1 AND state IN ('CREATED', 'GRANTED') FOR UPDATE),
+           revoked AS (
+             UPDATE sessions SET state = 'REVOKED', revoked_at = $2, revoke_reason = $3, updated_at = $2
+             FROM open WHERE sessions.session_id = open.session_id
+             RETURNING sessions.session_id, sessions.entitlement_id, open.state AS from_state),
+           events AS (
+             INSERT INTO session_events (${EVENT_COLUMNS})
+             SELECT session_id, $2, from_state, 'REVOKED', entitlement_id, $3, $4 FROM revoked)
+           SELECT session_id FROM revoked ORDER BY session_id`,
+          [subjectId, at, reason, correlationId],
+        );
+        return rows.map((row) => row.session_id);
       });
     },
   };
