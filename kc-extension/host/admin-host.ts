@@ -103,10 +103,13 @@ export interface AdminMemory {
   append(ring: string, entryJson: string, capacity: number): void;
   /** Newest first. */
   read(ring: string, limit: number): unknown[];
-  /** True when the id was not yet in the window (it is remembered from now on). */
-  remember(window: string, id: string, capacity: number): boolean;
-  /** Takes a remembered id out of the window again. */
-  forget(window: string, id: string): void;
+  /** True when the id is in the window. */
+  seen(window: string, id: string): boolean;
+  /**
+   * Puts the id in the window (the oldest leave beyond `capacity`) once this request's Keycloak
+   * transaction has committed; never when it rolls back or its commit fails.
+   */
+  rememberOnCommit(window: string, id: string, capacity: number): void;
 }
 
 export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };

@@ -22,6 +22,10 @@ export interface MemoryRealm {
   guiManifest: string | undefined;
   logs: string[];
   clockMs: number;
+  /** What the current request asked to happen once its transaction commits. */
+  afterCommit: Array<() => void>;
+  /** How many of the next commits fail (an injected database failure at commit). */
+  failingCommits: number;
 }
 
 export function memoryRealm(name = 'wifi'): MemoryRealm {
@@ -39,7 +43,22 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     guiManifest: undefined,
     logs: [],
     clockMs: Date.now(),
+    afterCommit: [],
+    failingCommits: 0,
   };
+}
+
+/**
+ * Ends a request as Keycloak does: a reply asking for rollback, or an injected commit failure,
+ * drops what was to happen after the commit (the in-memory realm keeps its writes, a real one
+ * would not: tests of a failed commit look only at what came after it). Answers whether it committed.
+ */
+export function completeRequest(realm: MemoryRealm, rollback: boolean): boolean {
+  const committed = !rollback && realm.failingCommits === 0;
+  if (!rollback && realm.failingCommits > 0) realm.failingCommits -= 1;
+  const pending = realm.afterCommit.splice(0);
+  if (committed) pending.forEach((run) => run());
+  return committed;
 }
 
 // Sealing in memory: a reversible tag is enough, the real host uses AES-GCM (SecretSealer).
@@ -131,15 +150,12 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.rings.set(ring, entries.slice(0, capacity));
       },
       read: (ring, limit) => (realm.rings.get(ring) ?? []).slice(0, limit).map((entry) => JSON.parse(entry) as unknown),
-      remember: (window, id, capacity) => {
-        const ids = realm.windows.get(window) ?? [];
-        if (ids.includes(id)) return false;
-        ids.push(id);
-        realm.windows.set(window, ids.slice(-capacity));
-        return true;
-      },
-      forget: (window, id) => {
-        realm.windows.set(window, (realm.windows.get(window) ?? []).filter((known) => known !== id));
+      seen: (window, id) => (realm.windows.get(window) ?? []).includes(id),
+      rememberOnCommit: (window, id, capacity) => {
+        realm.afterCommit.push(() => {
+          const ids = realm.windows.get(window) ?? [];
+          if (!ids.includes(id)) realm.windows.set(window, [...ids, id].slice(-capacity));
+        });
       },
     },
     http: realm.http,

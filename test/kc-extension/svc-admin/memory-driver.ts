@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { handleAdminRequest } from '../../../kc-extension/svc-admin/router.js';
 import type { Driver } from './contract/driver.js';
-import { memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
+import { completeRequest, memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
 
 const HEALTHY = 'http://healthy.test';
 /** A GUI manifest as svc-admin/gui/bundle.ts writes it (the files themselves are the jar's). */
@@ -36,6 +36,9 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
     send: async (request) => {
       const headers = { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) };
       const reply = await handleAdminRequest(memoryHost(realm, { ...request, headers }));
+      if (!completeRequest(realm, reply.rollback === true) && reply.rollback !== true) {
+        return { status: 500, body: { code: 'INTERNAL_ERROR' }, headers: { 'Content-Type': 'application/json' } };
+      }
       const body: unknown = reply.contentType.startsWith('application/json') ? JSON.parse(reply.body) : reply.body;
       return { status: reply.status, body, headers: { 'Content-Type': reply.contentType, ...reply.headers } };
     },

@@ -213,13 +213,14 @@ public final class AdminHostFacade extends ScriptHostBasics {
     }
 
     @HostAccess.Export
-    public boolean rememberId(String window, String id, int capacity) {
-        return MemoryStore.remember(realm.getId() + "/" + window, id, capacity);
+    public boolean seenId(String window, String id) {
+        return MemoryStore.contains(realm.getId() + "/" + window, id);
     }
 
+    /** Remembers the id after the request's transaction commits (Keycloak's after-completion phase). */
     @HostAccess.Export
-    public void forgetId(String window, String id) {
-        MemoryStore.forget(realm.getId() + "/" + window, id);
+    public void rememberIdOnCommit(String window, String id, int capacity) {
+        session.getTransactionManager().enlistAfterCompletion(new RememberOnCommit(realm.getId() + "/" + window, id, capacity));
     }
 
     // --- users ---
