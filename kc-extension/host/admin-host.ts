@@ -10,8 +10,6 @@ export interface VerifiedToken {
   subject: string;
   username: string | undefined;
   clientId: string | undefined;
-  /** client id to the client roles the token carries (composites expanded). */
-  clientRoles: Record<string, string[]>;
 }
 
 /** One request to /realms/{realm}/svc-admin, as the module's router sees it. */
@@ -71,6 +69,11 @@ export interface AdminUsers {
   setEnabled(userId: string, enabled: boolean): void;
   /** Ends every online and offline session of the user; answers how many. */
   endSessions(userId: string): number;
+  /**
+   * Whether the user (a service account too) holds the client role in the realm now: mapped
+   * directly, through a composite role or through a group. False for an unknown user or role.
+   */
+  hasClientRole(userId: string, clientId: string, role: string): boolean;
 }
 
 /** Realm-scoped key/value storage kept by Keycloak with the realm (realm attributes). */

@@ -14,6 +14,8 @@ export interface MemoryRealm {
   windows: Map<string, string[]>;
   /** userId to number of live sessions. */
   sessions: Map<string, number>;
+  /** userId to client id to the client roles the user holds (composites and groups resolved). */
+  roleMappings: Map<string, Record<string, string[]>>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
   http: { get(url: string, timeoutMs: number): GetResult; postJson(url: string, body: string, timeoutMs: number): PostResult };
@@ -37,6 +39,7 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     rings: new Map(),
     windows: new Map(),
     sessions: new Map(),
+    roleMappings: new Map(),
     tokens: new Map(),
     http: { get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }), postJson: () => ({ failure: 'unreachable' }) },
     files: new Map(),
@@ -136,6 +139,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.sessions.set(id, 0);
         return count;
       },
+      hasClientRole: (id, clientId, role) => (realm.roleMappings.get(id)?.[clientId] ?? []).includes(role),
     },
     crypto: {
       seal: (plain) => SEALED + Buffer.from(plain, 'utf8').toString('base64'),

@@ -16,9 +16,15 @@ const DEAD = 'http://dead.test';
 
 /** A Driver over the in-memory host (one realm per driver). */
 export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { realm: MemoryRealm } {
-  realm.tokens.set('operator', { realm: realm.name, subject: randomUUID(), username: 'svc-operator', clientId: 'svc-admin', clientRoles: { 'realm-management': ['manage-users', 'view-users'] } });
-  realm.tokens.set('customer', { realm: realm.name, subject: randomUUID(), username: 'bob@example.com', clientId: 'wifi-portal-api', clientRoles: { account: ['view-profile'] } });
-  realm.tokens.set('master', { realm: 'master', subject: randomUUID(), username: 'admin', clientId: 'admin-cli', clientRoles: { 'realm-management': ['manage-users'] } });
+  const operator = randomUUID();
+  const customer = randomUUID();
+  const masterAdmin = randomUUID();
+  realm.roleMappings.set(operator, { 'realm-management': ['manage-users', 'view-users'] });
+  realm.roleMappings.set(customer, { account: ['view-profile'] });
+  realm.roleMappings.set(masterAdmin, { 'realm-management': ['manage-users'] });
+  realm.tokens.set('operator', { realm: realm.name, subject: operator, username: 'svc-operator', clientId: 'svc-admin' });
+  realm.tokens.set('customer', { realm: realm.name, subject: customer, username: 'bob@example.com', clientId: 'wifi-portal-api' });
+  realm.tokens.set('master', { realm: 'master', subject: masterAdmin, username: 'admin', clientId: 'admin-cli' });
   const decisionUrl = 'http://decision.test';
   realm.store.set('decisionUrl', decisionUrl);
   realm.guiManifest = JSON.stringify(TEST_GUI_MANIFEST);

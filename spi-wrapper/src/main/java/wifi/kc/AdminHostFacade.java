@@ -10,9 +10,11 @@ import java.util.stream.Collectors;
 import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
+import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
+import org.keycloak.models.RoleModel;
 import org.keycloak.models.UserModel;
 import org.keycloak.models.UserSessionModel;
 import org.keycloak.models.utils.KeycloakModelUtils;
@@ -86,23 +88,18 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return body == null ? null : new String(body, StandardCharsets.UTF_8);
     }
 
-    /** The bearer token verified against this realm, or null: {realm, subject, clientId, clientRoles}. */
+    /** The bearer token verified against this realm, or null: {realm, subject, username, clientId}. */
     @HostAccess.Export
     public String authJson() {
         if (token == null) {
             return null;
         }
-        Map<String, Object> roles = new LinkedHashMap<>();
-        Map<String, AccessToken.Access> access = token.getResourceAccess();
-        (access == null ? Map.<String, AccessToken.Access>of() : access).forEach((client, granted) -> roles.put(client,
-                granted.getRoles() == null ? List.of() : new ArrayList<>(granted.getRoles())));
         Map<String, Object> auth = new LinkedHashMap<>();
         String issuer = token.getIssuer();
         auth.put("realm", issuer == null ? null : issuer.substring(issuer.lastIndexOf('/') + 1));
         auth.put("subject", token.getSubject());
         auth.put("username", token.getPreferredUsername());
         auth.put("clientId", token.getIssuedFor());
-        auth.put("clientRoles", roles);
         return Json.write(auth);
     }
 
@@ -291,6 +288,15 @@ public final class AdminHostFacade extends ScriptHostBasics {
         online.forEach(userSession -> session.sessions().removeUserSession(realm, userSession));
         offline.forEach(userSession -> session.sessions().removeOfflineUserSession(realm, userSession));
         return online.size() + offline.size();
+    }
+
+    /** Keycloak's own check (UserModel.hasRole): direct mappings, composites and groups, read now. */
+    @HostAccess.Export
+    public boolean userHasClientRole(String userId, String clientId, String roleName) {
+        UserModel user = session.users().getUserById(realm, userId);
+        ClientModel client = realm.getClientByClientId(clientId);
+        RoleModel role = client == null ? null : client.getRole(roleName);
+        return user != null && role != null && user.hasRole(role);
     }
 
     // --- outbound HTTP, models folder, clock, log ---

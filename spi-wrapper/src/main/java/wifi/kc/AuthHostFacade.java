@@ -1,7 +1,6 @@
 package wifi.kc;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,17 +90,10 @@ public final class AuthHostFacade extends ScriptHostBasics {
         Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
     }
 
+    /** Infinispan's atomic putIfAbsent, applied at once (not at the transaction's commit). */
     @HostAccess.Export
-    public String counterGet(String key) {
-        Map<String, String> notes = session.singleUseObjects().get(key);
-        return notes == null ? null : Json.write(notes);
-    }
-
-    @HostAccess.Export
-    public void counterPut(String key, int ttlSeconds, String valueJson) {
-        Map<String, String> notes = new HashMap<>();
-        Json.readObject(valueJson).forEach((name, value) -> notes.put(name, String.valueOf(value)));
-        session.singleUseObjects().put(key, ttlSeconds, notes);
+    public boolean counterClaim(String key, int ttlSeconds) {
+        return session.singleUseObjects().putIfAbsent(key, ttlSeconds);
     }
 
     @HostAccess.Export
