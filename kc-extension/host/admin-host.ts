@@ -7,6 +7,7 @@
 /** The bearer token as verified by Keycloak against this request's realm. */
 export interface VerifiedToken {
   realm: string;
+  /** The id of the token's user (a service account's too), as Keycloak found it. */
   subject: string;
   username: string | undefined;
   clientId: string | undefined;

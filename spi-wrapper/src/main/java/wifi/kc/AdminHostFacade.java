@@ -20,6 +20,7 @@ import org.keycloak.models.UserSessionModel;
 import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.provider.Provider;
 import org.keycloak.representations.AccessToken;
+import org.keycloak.services.managers.AuthenticationManager;
 
 /**
  * What the svc-admin JS may touch for one request (kc-extension/host/java-admin-host.ts is its
@@ -38,18 +39,21 @@ public final class AdminHostFacade extends ScriptHostBasics {
     private final jakarta.ws.rs.core.HttpHeaders headers;
     private final jakarta.ws.rs.core.MultivaluedMap<String, String> query;
     private final AccessToken token;
+    /** The token's user as Keycloak found it (a lightweight token, as admin-cli's, names none itself). */
+    private final UserModel tokenUser;
     private final KeycloakSession session;
     private final RealmModel realm;
     private final ModelFiles models;
 
-    AdminHostFacade(AdminRequest request, KeycloakSession session, AccessToken token) {
+    AdminHostFacade(AdminRequest request, KeycloakSession session, AuthenticationManager.AuthResult auth) {
         super(LOG);
         this.method = request.method();
         this.path = request.path();
         this.body = request.body();
         this.headers = request.headers();
         this.query = request.query();
-        this.token = token;
+        this.token = auth == null ? null : auth.token();
+        this.tokenUser = auth == null ? null : auth.user();
         this.session = session;
         this.realm = session.getContext().getRealm();
         this.models = new ModelFiles(realm.getAttribute(STORE_PREFIX + "modelsDir"));
@@ -91,14 +95,14 @@ public final class AdminHostFacade extends ScriptHostBasics {
     /** The bearer token verified against this realm, or null: {realm, subject, username, clientId}. */
     @HostAccess.Export
     public String authJson() {
-        if (token == null) {
+        if (token == null || tokenUser == null) {
             return null;
         }
         Map<String, Object> auth = new LinkedHashMap<>();
         String issuer = token.getIssuer();
         auth.put("realm", issuer == null ? null : issuer.substring(issuer.lastIndexOf('/') + 1));
-        auth.put("subject", token.getSubject());
-        auth.put("username", token.getPreferredUsername());
+        auth.put("subject", tokenUser.getId());
+        auth.put("username", tokenUser.getUsername());
         auth.put("clientId", token.getIssuedFor());
         return Json.write(auth);
     }

@@ -14,7 +14,6 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.keycloak.headers.SecurityHeadersProvider;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.representations.AccessToken;
 import org.keycloak.services.managers.AppAuthManager;
 import org.keycloak.services.managers.AuthenticationManager;
 
@@ -67,10 +66,9 @@ public final class SvcAdminResource {
         return dispatch("DELETE", path, null);
     }
 
-    private AccessToken verifiedToken() {
+    private AuthenticationManager.AuthResult verifiedToken() {
         try {
-            AuthenticationManager.AuthResult auth = new AppAuthManager.BearerTokenAuthenticator(session).authenticate();
-            return auth == null ? null : auth.token();
+            return new AppAuthManager.BearerTokenAuthenticator(session).authenticate();
         } catch (RuntimeException e) {
             return null;
         }
