@@ -229,7 +229,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
     @HostAccess.Export
     public String findUsersByAttribute(String name, String value, int max) {
         return Json.write(session.users().searchForUserByUserAttributeStream(realm, name, value)
-                .limit(max).map(AdminHostFacade::view).collect(Collectors.toCollection(ArrayList::new)));
+                .limit(max).map(UserViews::of).collect(Collectors.toCollection(ArrayList::new)));
     }
 
     /** Bulk look-up of the member import: JSON {attributes: {name: [values]}, usernames, emails} in, user views out. */
@@ -267,7 +267,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
             user.setEmail(email);
         }
         setAll(user, attributesJson);
-        String view = Json.write(view(user));
+        String view = Json.write(UserViews.of(user));
         userLookup().release(user.getId());
         return view;
     }
@@ -360,11 +360,5 @@ public final class AdminHostFacade extends ScriptHostBasics {
 
     private static void setAll(UserModel user, String attributesJson) {
         Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
-    }
-
-    private static Map<String, Object> view(UserModel user) {
-        Map<String, Object> attributes = new LinkedHashMap<>();
-        UserLookup.VIEW_ATTRIBUTES.forEach(name -> attributes.put(name, user.getFirstAttribute(name)));
-        return UserLookup.view(user.getId(), user.getUsername(), user.getEmail(), user.isEnabled(), attributes);
     }
 }
