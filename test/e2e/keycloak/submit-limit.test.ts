@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { SETTINGS } from '../../../kc-extension/employee-auth/settings.js';
 import { adminApi, adminToken, employeeGrant, randomEmployeeId, requireServices } from './kc-client.js';
 
 interface Execution {
@@ -57,4 +58,14 @@ test('20 parallel wrong submits for one employee id: at most 5 reach HR, the res
   t.is(statuses.filter((status) => status === 401).length, hr.calls());
   t.is(statuses.filter((status) => status === 429).length, 20 - hr.calls());
   t.like((await employeeGrant(employeeId, '079201009999')).body, { error: 'rate_limited' });
+});
+
+test('the admin console offers exactly the settings of settings.ts, with their defaults and the key as a secret', async (t) => {
+  const description = (await adminApi(await adminToken(), 'GET', '/authentication/config-description/wifi-employee-authenticator')) as {
+    properties: Array<{ name: string; label: string; defaultValue?: unknown; secret?: boolean }>;
+  };
+  t.deepEqual(
+    description.properties.map((p) => ({ name: p.name, label: p.label, default: p.defaultValue ?? undefined, secret: p.secret === true })),
+    SETTINGS.map((s) => ({ name: s.name, label: s.label, default: 'default' in s ? s.default : undefined, secret: s.kind === 'secret' })),
+  );
 });
