@@ -124,7 +124,7 @@ export interface AdminHttp {
   postJson(url: string, body: string, timeoutMs: number): PostResult;
 }
 
-/** The decision models folder (realm setting svc-admin.modelsDir). */
+/** The decision models folder (Keycloak's run-time setting DMN_DIR, not realm data). */
 export interface ModelFolder {
   list(): string[];
   read(file: string): string | undefined;

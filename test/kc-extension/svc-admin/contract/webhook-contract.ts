@@ -43,7 +43,8 @@ async function postWithSkew(d: Driver, post: Setup['post'], body: unknown, skewS
   for (let attempt = 1; ; attempt += 1) {
     const startMs = d.nowMs();
     const timestampMs = Math.round(startMs / 1000 + skewSeconds) * 1000;
-    const reply = await post(body, { timestampSeconds: timestampMs / 1000 });
+    // A fresh body per attempt: the same signed bytes again would be a replay (DUPLICATE).
+    const reply = await post({ ...(body as object), attempt: randomUUID() }, { timestampSeconds: timestampMs / 1000 });
     const endMs = d.nowMs();
     const within = (nowMs: number): boolean => Math.abs(nowMs - timestampMs) <= MAX_SKEW_MS;
     if (within(startMs) === within(endMs)) return { reply, accepted: within(startMs) };

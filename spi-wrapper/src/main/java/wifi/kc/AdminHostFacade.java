@@ -45,7 +45,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
     private final RealmModel realm;
     private final ModelFiles models;
 
-    AdminHostFacade(AdminRequest request, KeycloakSession session, AuthenticationManager.AuthResult auth) {
+    AdminHostFacade(AdminRequest request, KeycloakSession session, AuthenticationManager.AuthResult auth, ModelFiles models) {
         super(LOG);
         this.method = request.method();
         this.path = request.path();
@@ -56,7 +56,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
         this.tokenUser = auth == null ? null : auth.user();
         this.session = session;
         this.realm = session.getContext().getRealm();
-        this.models = new ModelFiles(realm.getAttribute(STORE_PREFIX + "modelsDir"));
+        this.models = models;
     }
 
     /** What the resource hands over for one request. */

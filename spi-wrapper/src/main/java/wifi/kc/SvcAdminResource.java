@@ -29,10 +29,12 @@ public final class SvcAdminResource {
 
     private final JsRuntime runtime;
     private final KeycloakSession session;
+    private final String modelsDir;
 
-    SvcAdminResource(JsRuntime runtime, KeycloakSession session) {
+    SvcAdminResource(JsRuntime runtime, KeycloakSession session, String modelsDir) {
         this.runtime = runtime;
         this.session = session;
+        this.modelsDir = modelsDir;
     }
 
     @GET
@@ -80,7 +82,7 @@ public final class SvcAdminResource {
             AdminHostFacade facade = new AdminHostFacade(
                     new AdminHostFacade.AdminRequest(method, "/" + path, body,
                             session.getContext().getRequestHeaders(), session.getContext().getUri().getQueryParameters()),
-                    session, verifiedToken());
+                    session, verifiedToken(), new ModelFiles(modelsDir));
             String answer = runtime.call("handleAdmin", facade);
             if (answer.isEmpty()) {
                 answer = facade.completedReply();
