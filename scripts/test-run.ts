@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { changedEntries, operatorDataFingerprint } from './operator-data.js';
 import { ROOT, startPlatform } from './platform.js';
 
 interface Outcome {
@@ -44,6 +45,7 @@ cpSync(join(ROOT, 'dmn', 'models'), dmnDir, { recursive: true });
 process.env['KC_RUN_DIR'] ??= join(ROOT, '.run', 'keycloak-test');
 process.env['KC_LOG_FILE'] ??= `${process.env['KC_RUN_DIR']}.log`;
 const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
+const operatorData = operatorDataFingerprint(ROOT);
 if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed for the test run\'s Keycloak');
 const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir, DATA_DIR: dataDir } });
 const phases = process.argv.length > 2 ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
@@ -60,6 +62,12 @@ try {
   await platform.stop();
   rmSync(dmnDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
+}
+// The run fails when it changed what `make up` serves.
+const touched = changedEntries(operatorData, operatorDataFingerprint(ROOT));
+if (touched.length > 0) {
+  result.failed += 1;
+  process.stdout.write(`\nnot ok - the test run changed make up's data:\n${touched.slice(0, 20).join('\n')}\n`);
 }
 process.stdout.write(`\n${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);
 process.exit(result.passed > 0 && result.failed === 0 ? result.status : 1);
