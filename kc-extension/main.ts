@@ -4,6 +4,7 @@
  */
 import { acceptCorrelationId } from '../contract/index.js';
 import { authenticateEmployee as authenticate } from './employee-auth/authenticate.js';
+import { SETTINGS } from './employee-auth/settings.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
 import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
@@ -12,6 +13,14 @@ import { AdminError, errorReply } from './svc-admin/wire-error.js';
 
 export function authenticateEmployee(raw: JavaAuthHost): string {
   return outcomeToJava(authenticate(adaptAuthHost(raw)));
+}
+
+/**
+ * The authenticator's settings as the admin console lists them (spi-wrapper's factory declares
+ * exactly these): `[{name, label, help, default?, secret}]`. settings.ts is the one source.
+ */
+export function authenticatorSettings(): string {
+  return JSON.stringify(SETTINGS.map((setting) => ({ name: setting.name, label: setting.label, help: setting.help, default: 'default' in setting ? setting.default : undefined, secret: setting.kind === 'secret' })));
 }
 
 /**

@@ -3,11 +3,12 @@
 // in parallel; end-to-end files then run one at a time, because they share one platform and
 // some flip its fault modes. ava reports in TAP, passed through as it comes, and the run ends
 // with a plain "N passed, N failed" line. Arguments (file globs) replace the default selection.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { changedEntries, operatorDataFingerprint } from './operator-data.js';
 import { ROOT, startPlatform } from './platform.js';
 
 interface Outcome {
@@ -37,7 +38,16 @@ function runAva(args: string[]): Promise<Outcome> {
 // module and put it back, and a failing test must not leave a changed model in the checkout.
 const dmnDir = mkdtempSync(join(tmpdir(), 'wifi-dmn-'));
 cpSync(join(ROOT, 'dmn', 'models'), dmnDir, { recursive: true });
-const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir } });
+// Keycloak runs from a folder of its own (its H2 database, logs and pid beside what `make up`
+// serves in .run/keycloak), and the services keep their databases in a temporary folder: a test
+// run starts from empty data and leaves the operator's untouched. kc.sh, the platform's stop and
+// the tests reading Keycloak's files all take these from the environment.
+process.env['KC_RUN_DIR'] ??= join(ROOT, '.run', 'keycloak-test');
+process.env['KC_LOG_FILE'] ??= `${process.env['KC_RUN_DIR']}.log`;
+const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
+const operatorData = operatorDataFingerprint(ROOT);
+if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed for the test run\'s Keycloak');
+const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir, DATA_DIR: dataDir } });
 const phases = process.argv.length > 2 ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
 const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };
 try {
@@ -51,6 +61,13 @@ try {
 } finally {
   await platform.stop();
   rmSync(dmnDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+}
+// The run fails when it changed what `make up` serves.
+const touched = changedEntries(operatorData, operatorDataFingerprint(ROOT));
+if (touched.length > 0) {
+  result.failed += 1;
+  process.stdout.write(`\nnot ok - the test run changed make up's data:\n${touched.slice(0, 20).join('\n')}\n`);
 }
 process.stdout.write(`\n${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);
 process.exit(result.passed > 0 && result.failed === 0 ? result.status : 1);

@@ -26,31 +26,33 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   const credentials = readCredentials(host.request);
   if (credentials.kind === 'missing') return refuse('invalid_request');
 
-  const submits = createSubmitLimit(host.counters, () => host.nowMs(), settings.submitLimit, settings.submitWindowSeconds);
+  const submits = createSubmitLimit(host.counters, settings.submitLimit, settings.submitWindowSeconds);
   const { employeeId } = credentials;
-  if (submits.isExhausted(employeeId)) {
+  const slot = submits.take(employeeId);
+  if (slot === undefined) {
     host.log.warn(`employee submit limit reached correlation_id=${corr}`);
     return refuse('rate_limited');
   }
-  if (credentials.kind === 'malformed') {
-    submits.recordFailure(employeeId);
-    return refuse('invalid_grant');
-  }
+  // Only guesses count: every other refusal gives the submit's slot back.
+  const refuseUncounted = (error: Parameters<typeof refuse>[0]): AuthOutcome => {
+    submits.release(employeeId, slot);
+    return refuse(error);
+  };
+  if (credentials.kind === 'malformed') return refuse('invalid_grant');
 
   const verdict = verifyWithHr(host.http, host.log, settings, credentials, corr);
   switch (verdict.kind) {
     case 'noMatch':
-      submits.recordFailure(employeeId);
       return refuse('invalid_grant');
     case 'inactive':
       if (verdict.employeeRef !== undefined) host.eventDetail('employee_ref', verdict.employeeRef);
-      return refuse('employee_inactive');
+      return refuseUncounted('employee_inactive');
     case 'rateLimited':
-      return refuse('rate_limited');
+      return refuseUncounted('rate_limited');
     case 'timeout':
-      return refuse('hr_timeout');
+      return refuseUncounted('hr_timeout');
     case 'unavailable':
-      return refuse('hr_unavailable');
+      return refuseUncounted('hr_unavailable');
     case 'active':
       break;
   }
@@ -59,9 +61,9 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   const link = findOrCreateAccount(host.users, employeeId, verdict.employeeRef);
   if (link.kind === 'conflict') {
     host.log.error(`IDENTITY_LINK_CONFLICT employee_ref=${verdict.employeeRef}: ${link.reason}; manual fix needed correlation_id=${corr}`);
-    return refuse('identity_link_conflict');
+    return refuseUncounted('identity_link_conflict');
   }
-  if (link.kind === 'disabled') return refuse('account_disabled');
+  if (link.kind === 'disabled') return refuseUncounted('account_disabled');
 
   const claims = {
     user_type: 'EMPLOYEE',

@@ -2,40 +2,34 @@ import type { CounterStore } from '../host/auth-host.js';
 
 /**
  * Failed submits per employee id (spec 8 "5 per authentication session"). A direct grant is
- * its own one-request authentication session, so the count is kept per employee id instead,
- * in a fixed window shared by every node (Keycloak's single-use object store).
+ * its own one-request authentication session, so the count is kept per employee id instead, in
+ * Keycloak's single-use object store (shared by every node).
+ *
+ * The count is `limit` slots, each an entry of its own living `windowSeconds`. A submit takes a
+ * free slot before HR is asked, with the store's atomic put-if-absent, so parallel submits can
+ * never take more than `limit` of them: a read-then-write count let parallel guesses through.
+ * A failed guess keeps its slot until it expires; an outcome that is not a guess gives it back.
  */
 export interface SubmitLimit {
-  isExhausted(employeeId: string): boolean;
-  recordFailure(employeeId: string): void;
+  /** The slot this submit holds, or undefined when every slot is taken (the limit is reached). */
+  take(employeeId: string): number | undefined;
+  /** Gives the slot back: the submit was not a guess (inactive, HR fault, ...). */
+  release(employeeId: string, slot: number): void;
+  /** A success clears the count. */
   clear(employeeId: string): void;
 }
 
-const keyOf = (employeeId: string): string => `wifi-employee-submits:${employeeId.toLowerCase()}`;
+const keyOf = (employeeId: string, slot: number): string => `wifi-employee-submits:${employeeId.toLowerCase()}:${slot}`;
 
-export function createSubmitLimit(
-  counters: CounterStore,
-  nowMs: () => number,
-  limit: number,
-  windowSeconds: number,
-): SubmitLimit {
-  const read = (employeeId: string): { count: number; windowEndsMs: number } | undefined => {
-    const entry = counters.get(keyOf(employeeId));
-    const count = Number(entry?.['count']);
-    const windowEndsMs = Number(entry?.['windowEndsMs']);
-    if (!Number.isFinite(count) || !Number.isFinite(windowEndsMs) || windowEndsMs <= nowMs()) return undefined;
-    return { count, windowEndsMs };
-  };
+export function createSubmitLimit(counters: CounterStore, limit: number, windowSeconds: number): SubmitLimit {
   return {
-    isExhausted: (employeeId) => (read(employeeId)?.count ?? 0) >= limit,
-    recordFailure: (employeeId) => {
-      const current = read(employeeId) ?? { count: 0, windowEndsMs: nowMs() + windowSeconds * 1000 };
-      const ttlSeconds = Math.max(1, Math.ceil((current.windowEndsMs - nowMs()) / 1000));
-      counters.put(keyOf(employeeId), ttlSeconds, {
-        count: String(current.count + 1),
-        windowEndsMs: String(current.windowEndsMs),
-      });
+    take: (employeeId) => {
+      for (let slot = 1; slot <= limit; slot++) if (counters.claim(keyOf(employeeId, slot), windowSeconds)) return slot;
+      return undefined;
     },
-    clear: (employeeId) => counters.remove(keyOf(employeeId)),
+    release: (employeeId, slot) => counters.remove(keyOf(employeeId, slot)),
+    clear: (employeeId) => {
+      for (let slot = 1; slot <= limit; slot++) counters.remove(keyOf(employeeId, slot));
+    },
   };
 }

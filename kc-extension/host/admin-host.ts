@@ -7,11 +7,10 @@
 /** The bearer token as verified by Keycloak against this request's realm. */
 export interface VerifiedToken {
   realm: string;
+  /** The id of the token's user (a service account's too), as Keycloak found it. */
   subject: string;
   username: string | undefined;
   clientId: string | undefined;
-  /** client id to the client roles the token carries (composites expanded). */
-  clientRoles: Record<string, string[]>;
 }
 
 /** One request to /realms/{realm}/svc-admin, as the module's router sees it. */
@@ -71,6 +70,11 @@ export interface AdminUsers {
   setEnabled(userId: string, enabled: boolean): void;
   /** Ends every online and offline session of the user; answers how many. */
   endSessions(userId: string): number;
+  /**
+   * Whether the user (a service account too) holds the client role in the realm now: mapped
+   * directly, through a composite role or through a group. False for an unknown user or role.
+   */
+  hasClientRole(userId: string, clientId: string, role: string): boolean;
 }
 
 /** Realm-scoped key/value storage kept by Keycloak with the realm (realm attributes). */
@@ -103,10 +107,13 @@ export interface AdminMemory {
   append(ring: string, entryJson: string, capacity: number): void;
   /** Newest first. */
   read(ring: string, limit: number): unknown[];
-  /** True when the id was not yet in the window (it is remembered from now on). */
-  remember(window: string, id: string, capacity: number): boolean;
-  /** Takes a remembered id out of the window again. */
-  forget(window: string, id: string): void;
+  /** True when the id is in the window. */
+  seen(window: string, id: string): boolean;
+  /**
+   * Puts the id in the window (the oldest leave beyond `capacity`) once this request's Keycloak
+   * transaction has committed; never when it rolls back or its commit fails.
+   */
+  rememberOnCommit(window: string, id: string, capacity: number): void;
 }
 
 export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };
@@ -117,7 +124,7 @@ export interface AdminHttp {
   postJson(url: string, body: string, timeoutMs: number): PostResult;
 }
 
-/** The decision models folder (realm setting svc-admin.modelsDir). */
+/** The decision models folder (Keycloak's run-time setting DMN_DIR, not realm data). */
 export interface ModelFolder {
   list(): string[];
   read(file: string): string | undefined;

@@ -36,10 +36,10 @@ export interface UserStore {
   setAttributes(userId: string, attributes: Partial<Record<EmploymentAttribute, string>>): void;
 }
 
-/** Short-lived shared key/value entries (Keycloak's single-use object store). */
+/** Short-lived entries shared by every node (Keycloak's single-use object store). */
 export interface CounterStore {
-  get(key: string): Record<string, string> | undefined;
-  put(key: string, ttlSeconds: number, value: Record<string, string>): void;
+  /** Creates the entry for `ttlSeconds` unless it exists, atomically: true when this call created it. */
+  claim(key: string, ttlSeconds: number): boolean;
   remove(key: string): void;
 }
 

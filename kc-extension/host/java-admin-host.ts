@@ -21,14 +21,15 @@ export interface JavaAdminHost {
   hmacOverBody(sealedKey: string, prefix: string): string | null;
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
-  rememberId(window: string, id: string, capacity: number): boolean;
-  forgetId(window: string, id: string): void;
+  seenId(window: string, id: string): boolean;
+  rememberIdOnCommit(window: string, id: string, capacity: number): void;
   findUsersByKeys(keysJson: string): string;
   findUsersByAttribute(name: string, value: string, max: number): string;
   createUser(username: string, email: string | null, attributesJson: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
   setUserEnabled(userId: string, enabled: boolean): void;
   endUserSessions(userId: string): number;
+  userHasClientRole(userId: string, clientId: string, role: string): boolean;
   httpGet(url: string, timeoutMs: number): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
   modelFiles(): string;
@@ -71,6 +72,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
       endSessions: (id) => raw.endUserSessions(id),
+      hasClientRole: (id, clientId, role) => raw.userHasClientRole(id, clientId, role),
     },
     crypto: {
       seal: (plain) => raw.seal(plain),
@@ -81,8 +83,8 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     memory: {
       append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),
       read: (ring, limit) => JSON.parse(raw.ringRead(ring, limit)) as unknown[],
-      remember: (window, id, capacity) => raw.rememberId(window, id, capacity),
-      forget: (window, id) => raw.forgetId(window, id),
+      seen: (window, id) => raw.seenId(window, id),
+      rememberOnCommit: (window, id, capacity) => raw.rememberIdOnCommit(window, id, capacity),
     },
     http: {
       get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,

@@ -17,8 +17,7 @@ export interface JavaAuthHost {
   findUserByUsername(username: string): string | null;
   createUser(username: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
-  counterGet(key: string): string | null;
-  counterPut(key: string, ttlSeconds: number, valueJson: string): void;
+  counterClaim(key: string, ttlSeconds: number): boolean;
   counterRemove(key: string): void;
 }
 
@@ -69,11 +68,7 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
       setAttributes: (userId, attributes) => raw.setUserAttributes(userId, JSON.stringify(attributes)),
     },
     counters: {
-      get: (key) => {
-        const found = raw.counterGet(key);
-        return found === null ? undefined : (JSON.parse(found) as Record<string, string>);
-      },
-      put: (key, ttlSeconds, value) => raw.counterPut(key, ttlSeconds, JSON.stringify(value)),
+      claim: (key, ttlSeconds) => raw.counterClaim(key, ttlSeconds),
       remove: (key) => raw.counterRemove(key),
     },
     log: {

@@ -13,8 +13,10 @@ const IDENTITY_EVENTS = ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'EMPLOYEE_
 type IdentityEvent = (typeof IDENTITY_EVENTS)[number];
 const isIdentityEvent = (type: string): type is IdentityEvent => (IDENTITY_EVENTS as readonly string[]).includes(type);
 
-/** spec 8: the last 2000 event ids are remembered. */
+/** spec 8: the last 2000 event ids are remembered; the last 2000 signatures likewise. */
 const DUPLICATE_WINDOW = 2000;
+/** How many users carrying one employeeRef are looked at (all companies), to find this company's. */
+const MAX_REF_HOLDERS = 100;
 
 const WebhookBody = z.object({
   type: z.string().min(1).max(64),
@@ -35,7 +37,7 @@ export function webhookRoute(context: AdminContext, code: string): RouteResult {
     company: code,
     type: outcome.type ?? 'UNKNOWN',
     outcome: outcome.result,
-    detail: outcome.detail,
+    detail: outcome.review ?? outcome.detail,
     payload: outcome.payload ?? {},
   });
   return { status: outcome.status, body: { result: outcome.result, detail: outcome.detail } };
@@ -47,6 +49,8 @@ interface Outcome {
   detail: string;
   type?: string;
   payload?: Record<string, unknown>;
+  /** What the operator's event log says instead of `detail` (never sent to the company). */
+  review?: string;
 }
 
 const outcome = (status: number, result: WebhookResult, detail: string, extra: Partial<Outcome> = {}): Outcome => ({ status, result, detail, ...extra });
@@ -75,30 +79,37 @@ function handle(context: AdminContext, code: string): Outcome {
       return outcome(400, 'REJECTED', 'company is required for EMPLOYEE_COMPANY_CHANGED', extra);
     }
   }
-  // The id is claimed first (check-and-set, so two deliveries at once apply it once) and given
-  // back when the event was not processed after all: a 409 CONFLICT the sender retries once the
-  // data is fixed, or a failure while applying. Only processed events answer DUPLICATE later.
-  const window = `webhook-ids/${code}`;
-  if (eventId !== undefined && !context.host.memory.remember(window, eventId, DUPLICATE_WINDOW)) {
-    return outcome(200, 'DUPLICATE', 'event id already processed; not re-applied', extra);
+  // A replay is known by its event id or by its signature: the id is not signed (spec 6), so
+  // the same signed bytes under a fresh id are the same event.
+  const seen = [
+    { window: `webhook-ids/${code}`, key: eventId },
+    { window: `webhook-signatures/${code}`, key: context.host.request.header('X-SVC-Signature')?.trim() },
+  ].filter((entry): entry is { window: string; key: string } => entry.key !== undefined);
+  if (seen.some(({ window, key }) => context.host.memory.seen(window, key))) {
+    return outcome(200, 'DUPLICATE', 'event already processed; not re-applied', extra);
   }
-  const giveBack = () => {
-    if (eventId !== undefined) context.host.memory.forget(window, eventId);
-  };
-  if (!isIdentityEvent(event.type)) return outcome(200, 'RECORDED', 'not an identity event; recorded only', extra);
+  const result = judge(context, code, event, extra);
+  // Remembered only once Keycloak has committed the effect: a failed commit, a failure while
+  // applying and a CONFLICT leave the sender's retry to be judged again. Two deliveries at the
+  // very same moment may both apply; every effect sets a state, so applying twice changes nothing.
+  if (result.result !== 'CONFLICT') seen.forEach(({ window, key }) => context.host.memory.rememberOnCommit(window, key, DUPLICATE_WINDOW));
+  return result;
+}
 
-  try {
-    const users = context.host.users.findByAttribute('employee_ref', event.employeeRef!, 2);
-    if (users.length === 0) return outcome(200, 'NO_MATCH', 'no user carries that employeeRef; logged for review', extra);
-    if (users.length > 1) {
-      giveBack();
-      return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
-    }
-    apply(context, users[0]!, event.type, event.company);
-  } catch (error) {
-    giveBack();
-    throw error;
+/** Company codes write '-' (spec 2.10 pattern) where HR's company values write '_' (MEMBER_A is MEMBER-A). */
+const atCompany = (user: AdminUser, code: string): boolean => user.attributes['company']?.toUpperCase().replace(/_/g, '-') === code;
+
+function judge(context: AdminContext, code: string, event: z.infer<typeof WebhookBody>, extra: Partial<Outcome>): Outcome {
+  if (!isIdentityEvent(event.type)) return outcome(200, 'RECORDED', 'not an identity event; recorded only', extra);
+  // A company's secret reaches only its own employees (for EMPLOYEE_COMPANY_CHANGED: those still at it).
+  const holders = context.host.users.findByAttribute('employee_ref', event.employeeRef!, MAX_REF_HOLDERS);
+  const users = holders.filter((user) => atCompany(user, code));
+  if (users.length === 0) {
+    const review = holders.length > 0 ? 'employeeRef belongs to another company\'s employee; not applied, logged for review' : undefined;
+    return outcome(200, 'NO_MATCH', 'no employee of this company carries that employeeRef; logged for review', { ...extra, review });
   }
+  if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
+  apply(context, users[0]!, event.type, event.company);
   return outcome(200, 'APPLIED', `${event.type} applied`, extra);
 }
 

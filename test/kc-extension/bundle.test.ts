@@ -53,8 +53,7 @@ test('the bundled authenticator answers a Java-shaped host without Node APIs', a
     findUserByUsername: () => null,
     createUser: () => '{}',
     setUserAttributes: () => undefined,
-    counterGet: () => null,
-    counterPut: () => undefined,
+    counterClaim: () => true,
     counterRemove: () => undefined,
   };
   const outcome = JSON.parse(bundle['authenticateEmployee']!(raw)) as { status: number; body: unknown };

@@ -14,7 +14,8 @@ export interface FakeHost extends AuthHost {
   attributeWrites: string[][];
   logs: string[];
   events: Record<string, string>;
-  counterEntries: Map<string, Record<string, string>>;
+  /** Single-use store: key to the clock time it expires. */
+  counterEntries: Map<string, number>;
   /** Advances the fake clock. */
   advance(ms: number): void;
 }
@@ -67,7 +68,7 @@ export function fakeHost(options: {
   const attributeWrites: string[][] = [];
   const logs: string[] = [];
   const events: Record<string, string> = {};
-  const counterEntries = new Map<string, Record<string, string>>();
+  const counterEntries = new Map<string, number>();
   const form = options.form ?? {};
   const headers = options.headers ?? {};
   return {
@@ -100,8 +101,11 @@ export function fakeHost(options: {
       },
     },
     counters: {
-      get: (key) => counterEntries.get(key),
-      put: (key, _ttl, value) => void counterEntries.set(key, value),
+      claim: (key, ttlSeconds) => {
+        if ((counterEntries.get(key) ?? 0) > now) return false;
+        counterEntries.set(key, now + ttlSeconds * 1000);
+        return true;
+      },
       remove: (key) => void counterEntries.delete(key),
     },
     counterEntries,

@@ -23,7 +23,7 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
     const password = `pw-${randomUUID()}`;
     await adminApi(master, 'POST', '/users', {
       username, enabled: true,
-      attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: ['MEMBER_A'], employee_verified: ['true'] },
+      attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [code], employee_verified: ['true'] },
       credentials: [{ type: 'password', value: password, temporary: false }],
     });
     const signIn = await customerGrant(username, password);

@@ -172,11 +172,40 @@ test('after 5 failed submits for one employee id the 6th is rate limited without
   t.is(host.httpCalls.length, 5);
 });
 
+test('20 submits in flight at once for one employee id: at most 5 reach HR, the others are rate limited', (t) => {
+  const host = fakeHost({ form: form('A-1001', '079201009999') });
+  const outcomes: number[] = [];
+  let started = 1;
+  // Each submit is still waiting for HR when the next one arrives (nested calls interleave them).
+  host.http.postJson = (url, headers, body, timeoutMs) => {
+    host.httpCalls.push({ url, headers, body, timeoutMs });
+    while (started < 20) {
+      started += 1;
+      const outcome = authenticateEmployee(host);
+      outcomes.push(outcome.type === 'failure' ? outcome.status : 200);
+    }
+    return hrOk(NO_MATCH);
+  };
+  const first = authenticateEmployee(host);
+  outcomes.push(first.type === 'failure' ? first.status : 200);
+  t.is(host.httpCalls.length, 5);
+  t.deepEqual(outcomes.filter((status) => status === 401).length, 5);
+  t.deepEqual(outcomes.filter((status) => status === 429).length, 15);
+});
+
+test('refusals that are not guesses do not count toward the submit limit', (t) => {
+  const host = fakeHost({ form: form(), replies: [hrOk({ verified: true, active: false, employeeRef: 'HR-A-0002', reason: 'EMPLOYEE_INACTIVE' })] });
+  for (let i = 0; i < 7; i++) t.like(authenticateEmployee(host), { status: 403, body: { error: 'employee_inactive' } });
+  const faulty = fakeHost({ form: form(), replies: [hrStatus(503)] });
+  for (let i = 0; i < 7; i++) t.like(authenticateEmployee(faulty), { status: 503 });
+  t.is(host.counterEntries.size + faulty.counterEntries.size, 0);
+});
+
 test('the submit window expires and a success clears the count', (t) => {
   const host = fakeHost({ form: form(), replies: [hrOk(NO_MATCH), hrOk(NO_MATCH), hrOk(ACTIVE)] });
   authenticateEmployee(host);
   authenticateEmployee(host);
-  t.is(host.counterEntries.get('wifi-employee-submits:a-1001')?.['count'], '2');
+  t.deepEqual([...host.counterEntries.keys()], ['wifi-employee-submits:a-1001:1', 'wifi-employee-submits:a-1001:2']);
   t.is(authenticateEmployee(host).type, 'success');
   t.is(host.counterEntries.size, 0);
   const expiring = fakeHost({ form: form('B-2001', '1'), config: { ...HR_CONFIG, submitLimit: '1', submitWindowSeconds: '60' } });

@@ -21,8 +21,10 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
     findUserByUsername: () => null,
     createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"attributes":{}}`,
     setUserAttributes: (id, json) => void calls.push(`attrs ${id} ${json}`),
-    counterGet: () => null,
-    counterPut: (key, ttl, json) => void calls.push(`put ${key} ${ttl} ${json}`),
+    counterClaim: (key, ttl) => {
+      calls.push(`claim ${key} ${ttl}`);
+      return true;
+    },
     counterRemove: (key) => void calls.push(`remove ${key}`),
     ...overrides,
   };
@@ -36,7 +38,6 @@ test('Java nulls become undefined and JSON strings become values', (t) => {
   t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
   t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, attributes: { employee_ref: 'HR-1' } }]);
   t.is(host.users.findByUsername('nobody'), undefined);
-  t.is(host.counters.get('k'), undefined);
   t.is(host.users.create('emp-b').username, 'emp-b');
 });
 
@@ -45,12 +46,12 @@ test('structured values are handed to Java as JSON strings', (t) => {
   const host = adaptAuthHost(raw);
   t.deepEqual(host.http.postJson('http://hr.test/v', { 'X-API-Key': 'k' }, { a: 1 }, 3000), { kind: 'response', status: 200, body: '{}' });
   host.users.setAttributes('u1', { company: 'MEMBER_A' });
-  host.counters.put('k', 60, { count: '1' });
+  t.true(host.counters.claim('k', 60));
   host.log.warn('careful');
   t.deepEqual(raw.calls, [
     'post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000',
     'attrs u1 {"company":"MEMBER_A"}',
-    'put k 60 {"count":"1"}',
+    'claim k 60',
     'log warn careful',
   ]);
 });

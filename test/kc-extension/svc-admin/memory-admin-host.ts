@@ -14,6 +14,8 @@ export interface MemoryRealm {
   windows: Map<string, string[]>;
   /** userId to number of live sessions. */
   sessions: Map<string, number>;
+  /** userId to client id to the client roles the user holds (composites and groups resolved). */
+  roleMappings: Map<string, Record<string, string[]>>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
   http: { get(url: string, timeoutMs: number): GetResult; postJson(url: string, body: string, timeoutMs: number): PostResult };
@@ -22,6 +24,10 @@ export interface MemoryRealm {
   guiManifest: string | undefined;
   logs: string[];
   clockMs: number;
+  /** What the current request asked to happen once its transaction commits. */
+  afterCommit: Array<() => void>;
+  /** How many of the next commits fail (an injected database failure at commit). */
+  failingCommits: number;
 }
 
 export function memoryRealm(name = 'wifi'): MemoryRealm {
@@ -33,13 +39,29 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     rings: new Map(),
     windows: new Map(),
     sessions: new Map(),
+    roleMappings: new Map(),
     tokens: new Map(),
     http: { get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }), postJson: () => ({ failure: 'unreachable' }) },
     files: new Map(),
     guiManifest: undefined,
     logs: [],
     clockMs: Date.now(),
+    afterCommit: [],
+    failingCommits: 0,
   };
+}
+
+/**
+ * Ends a request as Keycloak does: a reply asking for rollback, or an injected commit failure,
+ * drops what was to happen after the commit (the in-memory realm keeps its writes, a real one
+ * would not: tests of a failed commit look only at what came after it). Answers whether it committed.
+ */
+export function completeRequest(realm: MemoryRealm, rollback: boolean): boolean {
+  const committed = !rollback && realm.failingCommits === 0;
+  if (!rollback && realm.failingCommits > 0) realm.failingCommits -= 1;
+  const pending = realm.afterCommit.splice(0);
+  if (committed) pending.forEach((run) => run());
+  return committed;
 }
 
 // Sealing in memory: a reversible tag is enough, the real host uses AES-GCM (SecretSealer).
@@ -117,6 +139,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.sessions.set(id, 0);
         return count;
       },
+      hasClientRole: (id, clientId, role) => (realm.roleMappings.get(id)?.[clientId] ?? []).includes(role),
     },
     crypto: {
       seal: (plain) => SEALED + Buffer.from(plain, 'utf8').toString('base64'),
@@ -131,15 +154,12 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.rings.set(ring, entries.slice(0, capacity));
       },
       read: (ring, limit) => (realm.rings.get(ring) ?? []).slice(0, limit).map((entry) => JSON.parse(entry) as unknown),
-      remember: (window, id, capacity) => {
-        const ids = realm.windows.get(window) ?? [];
-        if (ids.includes(id)) return false;
-        ids.push(id);
-        realm.windows.set(window, ids.slice(-capacity));
-        return true;
-      },
-      forget: (window, id) => {
-        realm.windows.set(window, (realm.windows.get(window) ?? []).filter((known) => known !== id));
+      seen: (window, id) => (realm.windows.get(window) ?? []).includes(id),
+      rememberOnCommit: (window, id, capacity) => {
+        realm.afterCommit.push(() => {
+          const ids = realm.windows.get(window) ?? [];
+          if (!ids.includes(id)) realm.windows.set(window, [...ids, id].slice(-capacity));
+        });
       },
     },
     http: realm.http,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { handleAdminRequest } from '../../../kc-extension/svc-admin/router.js';
 import type { Driver } from './contract/driver.js';
-import { memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
+import { completeRequest, memoryHost, memoryRealm, type MemoryRealm } from './memory-admin-host.js';
 
 const HEALTHY = 'http://healthy.test';
 /** A GUI manifest as svc-admin/gui/bundle.ts writes it (the files themselves are the jar's). */
@@ -16,9 +16,15 @@ const DEAD = 'http://dead.test';
 
 /** A Driver over the in-memory host (one realm per driver). */
 export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { realm: MemoryRealm } {
-  realm.tokens.set('operator', { realm: realm.name, subject: randomUUID(), username: 'svc-operator', clientId: 'svc-admin', clientRoles: { 'realm-management': ['manage-users', 'view-users'] } });
-  realm.tokens.set('customer', { realm: realm.name, subject: randomUUID(), username: 'bob@example.com', clientId: 'wifi-portal-api', clientRoles: { account: ['view-profile'] } });
-  realm.tokens.set('master', { realm: 'master', subject: randomUUID(), username: 'admin', clientId: 'admin-cli', clientRoles: { 'realm-management': ['manage-users'] } });
+  const operator = randomUUID();
+  const customer = randomUUID();
+  const masterAdmin = randomUUID();
+  realm.roleMappings.set(operator, { 'realm-management': ['manage-users', 'view-users'] });
+  realm.roleMappings.set(customer, { account: ['view-profile'] });
+  realm.roleMappings.set(masterAdmin, { 'realm-management': ['manage-users'] });
+  realm.tokens.set('operator', { realm: realm.name, subject: operator, username: 'svc-operator', clientId: 'svc-admin' });
+  realm.tokens.set('customer', { realm: realm.name, subject: customer, username: 'bob@example.com', clientId: 'wifi-portal-api' });
+  realm.tokens.set('master', { realm: 'master', subject: masterAdmin, username: 'admin', clientId: 'admin-cli' });
   const decisionUrl = 'http://decision.test';
   realm.store.set('decisionUrl', decisionUrl);
   realm.guiManifest = JSON.stringify(TEST_GUI_MANIFEST);
@@ -36,6 +42,9 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
     send: async (request) => {
       const headers = { ...request.headers, ...(request.token === undefined ? {} : { Authorization: `Bearer ${request.token}` }) };
       const reply = await handleAdminRequest(memoryHost(realm, { ...request, headers }));
+      if (!completeRequest(realm, reply.rollback === true) && reply.rollback !== true) {
+        return { status: 500, body: { code: 'INTERNAL_ERROR' }, headers: { 'Content-Type': 'application/json' } };
+      }
       const body: unknown = reply.contentType.startsWith('application/json') ? JSON.parse(reply.body) : reply.body;
       return { status: reply.status, body, headers: { 'Content-Type': reply.contentType, ...reply.headers } };
     },

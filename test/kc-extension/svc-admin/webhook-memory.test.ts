@@ -19,7 +19,7 @@ async function setup() {
 for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
   test(`${type} ends the employee's sessions`, async (t) => {
     const { d, post } = await setup();
-    const id = await d.createEmployee('REF-S', 'MEMBER_A');
+    const id = await d.createEmployee('REF-S', 'MEM_CO');
     t.is(d.realm.sessions.get(id), 1);
     await post({ type, employeeRef: 'REF-S' });
     t.is(d.realm.sessions.get(id), 0);
@@ -28,7 +28,7 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
 
 test('an event that failed while being applied is not remembered: the retry applies it', async (t) => {
   const { d, post } = await setup();
-  const id = await d.createEmployee('REF-F', 'MEMBER_A');
+  const id = await d.createEmployee('REF-F', 'MEM_CO');
   const user = d.realm.users.get(id)!;
   let failures = 1;
   d.realm.users.set(id, new Proxy(user, {
@@ -46,16 +46,37 @@ test('an event that failed while being applied is not remembered: the retry appl
   t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-F' }, eventId), { status: 200, body: { result: 'DUPLICATE' } });
 });
 
+test('an event whose commit fails is not remembered: the retry applies it', async (t) => {
+  const { d, post } = await setup();
+  const id = await d.createEmployee('REF-C', 'MEM_CO');
+  const eventId = randomUUID();
+  d.realm.failingCommits = 1;
+  t.is((await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-C' }, eventId)).status, 500);
+  d.realm.users.get(id)!.enabled = true; // what Keycloak's rollback leaves
+  t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-C' }, eventId), { status: 200, body: { result: 'APPLIED' } });
+  t.false(d.realm.users.get(id)!.enabled);
+  t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-C' }, eventId), { status: 200, body: { result: 'DUPLICATE' } });
+});
+
 test('an event id is remembered for the last 2000 ids and forgotten after', async (t) => {
   const { post } = await setup();
   const first = randomUUID();
-  t.like(await post({ type: 'PURCHASE' }, first), { body: { result: 'RECORDED' } });
-  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE' });
-  t.like(await post({ type: 'PURCHASE' }, first), { body: { result: 'DUPLICATE' } });
+  t.like(await post({ type: 'PURCHASE', n: -1 }, first), { body: { result: 'RECORDED' } });
+  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE', n: i });
+  t.like(await post({ type: 'PURCHASE', n: -2 }, first), { body: { result: 'DUPLICATE' } });
   const second = randomUUID();
-  await post({ type: 'PURCHASE' }, second);
-  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE' });
-  t.like(await post({ type: 'PURCHASE' }, second), { body: { result: 'RECORDED' } });
+  await post({ type: 'PURCHASE', n: -3 }, second);
+  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE', n: 2000 + i });
+  t.like(await post({ type: 'PURCHASE', n: -4 }, second), { body: { result: 'RECORDED' } });
+});
+
+test('a signature is remembered for the last 2000 events and forgotten after', async (t) => {
+  const { post } = await setup();
+  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'RECORDED' } });
+  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE', n: i });
+  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'DUPLICATE' } });
+  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE', n: 2000 + i });
+  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'RECORDED' } });
 });
 
 test('the event log keeps the newest 200 entries', async (t) => {

@@ -14,14 +14,16 @@ interface Setup {
   post(body: unknown, options?: { secret?: string; timestampSeconds?: number; eventId?: string; raw?: Buffer }): Promise<DriverReply>;
 }
 
-async function setup(driver: () => Promise<Driver>, secret: string | null = SECRET): Promise<Setup> {
-  const d = await driver();
+const setup = async (driver: () => Promise<Driver>, secret: string | null = SECRET): Promise<Setup> => companyOn(await driver(), secret);
+
+/** A company of its own, with the webhook secret, on the driver's realm. */
+async function companyOn(d: Driver, secret: string | null = SECRET): Promise<Setup> {
   const code = uniqueCode('WH');
   await putCompany(d, code, secret === null ? { name: 'Webhook company' } : { name: 'Webhook company', secret });
   const post: Setup['post'] = (body, options = {}) => {
     const raw = options.raw ?? Buffer.from(JSON.stringify(body), 'utf8');
     const timestamp = options.timestampSeconds ?? Math.floor(d.nowMs() / 1000);
-    return d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders(options.secret ?? SECRET, raw, timestamp, options.eventId) });
+    return d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders(options.secret ?? secret ?? SECRET, raw, timestamp, options.eventId) });
   };
   return { d, code, post };
 }
@@ -41,7 +43,8 @@ async function postWithSkew(d: Driver, post: Setup['post'], body: unknown, skewS
   for (let attempt = 1; ; attempt += 1) {
     const startMs = d.nowMs();
     const timestampMs = Math.round(startMs / 1000 + skewSeconds) * 1000;
-    const reply = await post(body, { timestampSeconds: timestampMs / 1000 });
+    // A fresh body per attempt: the same signed bytes again would be a replay (DUPLICATE).
+    const reply = await post({ ...(body as object), attempt: randomUUID() }, { timestampSeconds: timestampMs / 1000 });
     const endMs = d.nowMs();
     const within = (nowMs: number): boolean => Math.abs(nowMs - timestampMs) <= MAX_SKEW_MS;
     if (within(startMs) === within(endMs)) return { reply, accepted: within(startMs) };
@@ -51,18 +54,19 @@ async function postWithSkew(d: Driver, post: Setup['post'], body: unknown, skewS
 
 export function webhookContract(test: TestFn, driver: () => Promise<Driver>): void {
   test('EMPLOYEE_TERMINATED disables the account and sets employee_verified false: APPLIED', async (t) => {
-    const { d, post } = await setup(driver);
+    const { d, code, post } = await setup(driver);
     const ref = `REF-${randomUUID()}`;
-    const id = await d.createEmployee(ref, 'MEMBER_A');
+    const id = await d.createEmployee(ref, code);
     const reply = await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: ref });
     t.like(reply, { status: 200, body: { result: 'APPLIED' } });
     t.like(await d.employee(id), { enabled: false, attributes: { employee_verified: 'false' } });
   });
 
   test('SUSPENDED disables; REINSTATED enables without restoring verification; COMPANY_CHANGED updates company', async (t) => {
-    const { d, post } = await setup(driver);
+    const { d, code, post } = await setup(driver);
     const ref = `REF-${randomUUID()}`;
-    const id = await d.createEmployee(ref, 'MEMBER_A');
+    // HR writes '_' where company codes write '-' (MEMBER_A is company MEMBER-A).
+    const id = await d.createEmployee(ref, code.replace(/-/g, '_'));
     t.is(result(await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: ref })), 'APPLIED');
     t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref })), 'APPLIED');
     t.like(await d.employee(id), { enabled: true, attributes: { employee_verified: 'false' } });
@@ -70,6 +74,42 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
     t.like(await d.employee(id), { enabled: false });
     t.is(result(await post({ type: 'EMPLOYEE_COMPANY_CHANGED', employeeRef: ref, company: 'MEMBER_B' })), 'APPLIED');
     t.like(await d.employee(id), { enabled: false, attributes: { company: 'MEMBER_B' } });
+    // Moved away: this company's secret reaches the employee no more.
+    t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref, note: 'after the move' })), 'NO_MATCH');
+    t.like(await d.employee(id), { enabled: false });
+  });
+
+  test("company B's secret cannot touch company A's employee: NO_MATCH, logged for review", async (t) => {
+    const a = await setup(driver);
+    const b = await companyOn(a.d, 'company-b-webhook-secret-0123456789');
+    const ref = `REF-${randomUUID()}`;
+    const id = await a.d.createEmployee(ref, a.code.replace(/-/g, '_'));
+    for (const event of [
+      { type: 'EMPLOYEE_TERMINATED', employeeRef: ref },
+      { type: 'EMPLOYEE_SUSPENDED', employeeRef: ref },
+      { type: 'EMPLOYEE_COMPANY_CHANGED', employeeRef: ref, company: b.code },
+    ]) {
+      t.like(await b.post(event), { status: 200, body: { result: 'NO_MATCH' } }, event.type);
+    }
+    t.like(await a.d.employee(id), { enabled: true, attributes: { company: a.code.replace(/-/g, '_'), employee_verified: 'true' } });
+    const reply = await a.d.send({ method: 'GET', path: '/api/events', token: a.d.tokens.operator, query: { limit: '200' } });
+    const review = EventList.parse(reply.body).events.filter((event) => event.company === b.code);
+    t.is(review.length, 3);
+    t.true(review.every((event) => event.outcome === 'NO_MATCH' && /another company/.test(event.detail)));
+    t.like(await a.post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }), { status: 200, body: { result: 'APPLIED' } });
+  });
+
+  test('the same signed event re-sent under a new event id is DUPLICATE and not re-applied', async (t) => {
+    const { d, code, post } = await setup(driver);
+    const ref = `REF-${randomUUID()}`;
+    const id = await d.createEmployee(ref, code);
+    const raw = Buffer.from(JSON.stringify({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }));
+    const timestampSeconds = Math.floor(d.nowMs() / 1000);
+    t.is(result(await post(undefined, { raw, timestampSeconds, eventId: randomUUID() })), 'APPLIED');
+    t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref })), 'APPLIED');
+    const replay = await post(undefined, { raw, timestampSeconds, eventId: randomUUID() });
+    t.like(replay, { status: 200, body: { result: 'DUPLICATE' } });
+    t.like(await d.employee(id), { enabled: true });
   });
 
   test('a wrong signature, a stale or future timestamp, missing headers and no secret are 401 REJECTED', async (t) => {
@@ -94,9 +134,9 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
   });
 
   test('a repeated event id is DUPLICATE and not re-applied', async (t) => {
-    const { d, post } = await setup(driver);
+    const { d, code, post } = await setup(driver);
     const ref = `REF-${randomUUID()}`;
-    const id = await d.createEmployee(ref, 'MEMBER_A');
+    const id = await d.createEmployee(ref, code);
     const eventId = randomUUID();
     t.is(result(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId })), 'APPLIED');
     t.is(result(await post({ type: 'EMPLOYEE_REINSTATED', employeeRef: ref })), 'APPLIED');
@@ -106,11 +146,11 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
   });
 
   test('NO_MATCH for an unknown employeeRef, CONFLICT 409 when two users carry it', async (t) => {
-    const { d, post } = await setup(driver);
+    const { d, code, post } = await setup(driver);
     t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: `REF-${randomUUID()}` }), { status: 200, body: { result: 'NO_MATCH' } });
     const ref = `REF-${randomUUID()}`;
-    await d.createEmployee(ref, 'MEMBER_A');
-    await d.createEmployee(ref, 'MEMBER_A');
+    await d.createEmployee(ref, code);
+    await d.createEmployee(ref, code);
     const eventId = randomUUID();
     t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: ref }, { eventId }), { status: 409, body: { result: 'CONFLICT' } });
     // A CONFLICT was not processed: the sender's retry is judged again, never DUPLICATE.

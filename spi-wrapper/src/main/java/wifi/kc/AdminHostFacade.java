@@ -10,14 +10,17 @@ import java.util.stream.Collectors;
 import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
+import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
+import org.keycloak.models.RoleModel;
 import org.keycloak.models.UserModel;
 import org.keycloak.models.UserSessionModel;
 import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.provider.Provider;
 import org.keycloak.representations.AccessToken;
+import org.keycloak.services.managers.AuthenticationManager;
 
 /**
  * What the svc-admin JS may touch for one request (kc-extension/host/java-admin-host.ts is its
@@ -36,21 +39,24 @@ public final class AdminHostFacade extends ScriptHostBasics {
     private final jakarta.ws.rs.core.HttpHeaders headers;
     private final jakarta.ws.rs.core.MultivaluedMap<String, String> query;
     private final AccessToken token;
+    /** The token's user as Keycloak found it (a lightweight token, as admin-cli's, names none itself). */
+    private final UserModel tokenUser;
     private final KeycloakSession session;
     private final RealmModel realm;
     private final ModelFiles models;
 
-    AdminHostFacade(AdminRequest request, KeycloakSession session, AccessToken token) {
+    AdminHostFacade(AdminRequest request, KeycloakSession session, AuthenticationManager.AuthResult auth, ModelFiles models) {
         super(LOG);
         this.method = request.method();
         this.path = request.path();
         this.body = request.body();
         this.headers = request.headers();
         this.query = request.query();
-        this.token = token;
+        this.token = auth == null ? null : auth.token();
+        this.tokenUser = auth == null ? null : auth.user();
         this.session = session;
         this.realm = session.getContext().getRealm();
-        this.models = new ModelFiles(realm.getAttribute(STORE_PREFIX + "modelsDir"));
+        this.models = models;
     }
 
     /** What the resource hands over for one request. */
@@ -86,23 +92,18 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return body == null ? null : new String(body, StandardCharsets.UTF_8);
     }
 
-    /** The bearer token verified against this realm, or null: {realm, subject, clientId, clientRoles}. */
+    /** The bearer token verified against this realm, or null: {realm, subject, username, clientId}. */
     @HostAccess.Export
     public String authJson() {
-        if (token == null) {
+        if (token == null || tokenUser == null) {
             return null;
         }
-        Map<String, Object> roles = new LinkedHashMap<>();
-        Map<String, AccessToken.Access> access = token.getResourceAccess();
-        (access == null ? Map.<String, AccessToken.Access>of() : access).forEach((client, granted) -> roles.put(client,
-                granted.getRoles() == null ? List.of() : new ArrayList<>(granted.getRoles())));
         Map<String, Object> auth = new LinkedHashMap<>();
         String issuer = token.getIssuer();
         auth.put("realm", issuer == null ? null : issuer.substring(issuer.lastIndexOf('/') + 1));
-        auth.put("subject", token.getSubject());
-        auth.put("username", token.getPreferredUsername());
+        auth.put("subject", tokenUser.getId());
+        auth.put("username", tokenUser.getUsername());
         auth.put("clientId", token.getIssuedFor());
-        auth.put("clientRoles", roles);
         return Json.write(auth);
     }
 
@@ -213,13 +214,14 @@ public final class AdminHostFacade extends ScriptHostBasics {
     }
 
     @HostAccess.Export
-    public boolean rememberId(String window, String id, int capacity) {
-        return MemoryStore.remember(realm.getId() + "/" + window, id, capacity);
+    public boolean seenId(String window, String id) {
+        return MemoryStore.contains(realm.getId() + "/" + window, id);
     }
 
+    /** Remembers the id after the request's transaction commits (Keycloak's after-completion phase). */
     @HostAccess.Export
-    public void forgetId(String window, String id) {
-        MemoryStore.forget(realm.getId() + "/" + window, id);
+    public void rememberIdOnCommit(String window, String id, int capacity) {
+        session.getTransactionManager().enlistAfterCompletion(new RememberOnCommit(realm.getId() + "/" + window, id, capacity));
     }
 
     // --- users ---
@@ -227,7 +229,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
     @HostAccess.Export
     public String findUsersByAttribute(String name, String value, int max) {
         return Json.write(session.users().searchForUserByUserAttributeStream(realm, name, value)
-                .limit(max).map(AdminHostFacade::view).collect(Collectors.toCollection(ArrayList::new)));
+                .limit(max).map(UserViews::of).collect(Collectors.toCollection(ArrayList::new)));
     }
 
     /** Bulk look-up of the member import: JSON {attributes: {name: [values]}, usernames, emails} in, user views out. */
@@ -265,7 +267,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
             user.setEmail(email);
         }
         setAll(user, attributesJson);
-        String view = Json.write(view(user));
+        String view = Json.write(UserViews.of(user));
         userLookup().release(user.getId());
         return view;
     }
@@ -290,6 +292,15 @@ public final class AdminHostFacade extends ScriptHostBasics {
         online.forEach(userSession -> session.sessions().removeUserSession(realm, userSession));
         offline.forEach(userSession -> session.sessions().removeOfflineUserSession(realm, userSession));
         return online.size() + offline.size();
+    }
+
+    /** Keycloak's own check (UserModel.hasRole): direct mappings, composites and groups, read now. */
+    @HostAccess.Export
+    public boolean userHasClientRole(String userId, String clientId, String roleName) {
+        UserModel user = session.users().getUserById(realm, userId);
+        ClientModel client = realm.getClientByClientId(clientId);
+        RoleModel role = client == null ? null : client.getRole(roleName);
+        return user != null && role != null && user.hasRole(role);
     }
 
     // --- outbound HTTP, models folder, clock, log ---
@@ -349,11 +360,5 @@ public final class AdminHostFacade extends ScriptHostBasics {
 
     private static void setAll(UserModel user, String attributesJson) {
         Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
-    }
-
-    private static Map<String, Object> view(UserModel user) {
-        Map<String, Object> attributes = new LinkedHashMap<>();
-        UserLookup.VIEW_ATTRIBUTES.forEach(name -> attributes.put(name, user.getFirstAttribute(name)));
-        return UserLookup.view(user.getId(), user.getUsername(), user.getEmail(), user.isEnabled(), attributes);
     }
 }

@@ -1,8 +1,6 @@
 package wifi.kc;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -22,8 +20,6 @@ import org.keycloak.models.UserModel;
 public final class AuthHostFacade extends ScriptHostBasics {
 
     private static final Logger LOG = Logger.getLogger("wifi.kc.employee-auth");
-    /** The attributes the employee flow reads and writes (spec 2.4 claims). */
-    private static final List<String> VIEWED_ATTRIBUTES = List.of("user_type", "employee_verified", "employee_ref", "company", "wifi_eligible");
 
     private final AuthenticationFlowContext context;
     private final KeycloakSession session;
@@ -67,7 +63,7 @@ public final class AuthHostFacade extends ScriptHostBasics {
         List<Map<String, Object>> users = session.users()
                 .searchForUserByUserAttributeStream(realm, name, value)
                 .limit(10)
-                .map(AuthHostFacade::view)
+                .map(UserViews::of)
                 .collect(Collectors.toCollection(ArrayList::new));
         return Json.write(users);
     }
@@ -75,14 +71,14 @@ public final class AuthHostFacade extends ScriptHostBasics {
     @HostAccess.Export
     public String findUserByUsername(String username) {
         UserModel user = session.users().getUserByUsername(realm, username);
-        return user == null ? null : Json.write(view(user));
+        return user == null ? null : Json.write(UserViews.of(user));
     }
 
     @HostAccess.Export
     public String createUser(String username) {
         UserModel user = session.users().addUser(realm, username);
         user.setEnabled(true);
-        return Json.write(view(user));
+        return Json.write(UserViews.of(user));
     }
 
     @HostAccess.Export
@@ -91,17 +87,10 @@ public final class AuthHostFacade extends ScriptHostBasics {
         Json.readObject(attributesJson).forEach((name, value) -> user.setSingleAttribute(name, String.valueOf(value)));
     }
 
+    /** Infinispan's atomic putIfAbsent, applied at once (not at the transaction's commit). */
     @HostAccess.Export
-    public String counterGet(String key) {
-        Map<String, String> notes = session.singleUseObjects().get(key);
-        return notes == null ? null : Json.write(notes);
-    }
-
-    @HostAccess.Export
-    public void counterPut(String key, int ttlSeconds, String valueJson) {
-        Map<String, String> notes = new HashMap<>();
-        Json.readObject(valueJson).forEach((name, value) -> notes.put(name, String.valueOf(value)));
-        session.singleUseObjects().put(key, ttlSeconds, notes);
+    public boolean counterClaim(String key, int ttlSeconds) {
+        return session.singleUseObjects().putIfAbsent(key, ttlSeconds);
     }
 
     @HostAccess.Export
@@ -115,18 +104,5 @@ public final class AuthHostFacade extends ScriptHostBasics {
             throw new IllegalStateException("user vanished during authentication");
         }
         return user;
-    }
-
-    private static Map<String, Object> view(UserModel user) {
-        Map<String, Object> attributes = new LinkedHashMap<>();
-        for (String name : VIEWED_ATTRIBUTES) {
-            attributes.put(name, user.getFirstAttribute(name));
-        }
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", user.getId());
-        view.put("username", user.getUsername());
-        view.put("enabled", user.isEnabled());
-        view.put("attributes", attributes);
-        return view;
     }
 }

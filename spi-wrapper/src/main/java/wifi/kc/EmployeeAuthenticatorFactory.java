@@ -1,6 +1,7 @@
 package wifi.kc;
 
 import java.util.List;
+import java.util.Map;
 
 import org.keycloak.Config;
 import org.keycloak.authentication.Authenticator;
@@ -16,22 +17,8 @@ public final class EmployeeAuthenticatorFactory implements AuthenticatorFactory 
 
     static final String ID = "wifi-employee-authenticator";
 
-    private static final List<ProviderConfigProperty> CONFIG = ProviderConfigurationBuilder.create()
-            .property().name("hrUrl").label("HR base URL").type(ProviderConfigProperty.STRING_TYPE)
-            .defaultValue("http://localhost:3001").helpText("Base URL of the HR verification service").add()
-            .property().name("hrApiKey").label("HR API key").type(ProviderConfigProperty.PASSWORD)
-            .secret(true).helpText("Sent as X-API-Key to HR verify").add()
-            .property().name("hrTimeoutMs").label("HR timeout (ms)").type(ProviderConfigProperty.STRING_TYPE)
-            .defaultValue("3000").helpText("Per-attempt timeout of HR verify").add()
-            .property().name("hrAttempts").label("HR attempts").type(ProviderConfigProperty.STRING_TYPE)
-            .defaultValue("2").helpText("Attempts per login (HR verify is read-only, so retry is safe)").add()
-            .property().name("submitLimit").label("Failed submits per employee id").type(ProviderConfigProperty.STRING_TYPE)
-            .defaultValue("5").helpText("Failed submits allowed per employee id within the window").add()
-            .property().name("submitWindowSeconds").label("Submit window (s)").type(ProviderConfigProperty.STRING_TYPE)
-            .defaultValue("900").helpText("Window of the failed-submit limit").add()
-            .build();
-
     private JsRuntime runtime;
+    private volatile List<ProviderConfigProperty> config;
 
     @Override
     public String getId() {
@@ -68,9 +55,27 @@ public final class EmployeeAuthenticatorFactory implements AuthenticatorFactory 
         return false;
     }
 
+    /** The settings the bundle declares (kc-extension/employee-auth/settings.ts), read once. */
     @Override
     public List<ProviderConfigProperty> getConfigProperties() {
-        return CONFIG;
+        List<ProviderConfigProperty> known = config;
+        if (known == null && runtime != null) {
+            known = configProperties(Json.readObjects(runtime.call("authenticatorSettings")));
+            config = known;
+        }
+        return known == null ? List.of() : known;
+    }
+
+    /** {@code [{name, label, help, default?, secret}]} as admin-console properties; moves data only. */
+    static List<ProviderConfigProperty> configProperties(List<Map<String, Object>> settings) {
+        ProviderConfigurationBuilder builder = ProviderConfigurationBuilder.create();
+        for (Map<String, Object> setting : settings) {
+            boolean secret = Boolean.TRUE.equals(setting.get("secret"));
+            builder.property().name((String) setting.get("name")).label((String) setting.get("label"))
+                    .helpText((String) setting.get("help")).defaultValue(setting.get("default"))
+                    .type(secret ? ProviderConfigProperty.PASSWORD : ProviderConfigProperty.STRING_TYPE).secret(secret).add();
+        }
+        return builder.build();
     }
 
     @Override

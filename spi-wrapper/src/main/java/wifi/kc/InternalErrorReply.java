@@ -1,6 +1,7 @@
 package wifi.kc;
 
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
@@ -28,10 +29,15 @@ final class InternalErrorReply {
 
     /** The reply JSON (status, contentType, body, headers, rollback) for the caller's correlation header. */
     static String of(Script script, String givenCorrelationId) {
+        return of(script, givenCorrelationId, LOG::error);
+    }
+
+    /** The same, telling {@code report} (the error log in Keycloak) when the engine could not answer. */
+    static String of(Script script, String givenCorrelationId, Consumer<String> report) {
         try {
             return script.call("internalErrorReply", givenCorrelationId, UUID.randomUUID().toString(), (double) System.currentTimeMillis());
         } catch (RuntimeException e) {
-            LOG.errorf("svc-admin error reply unavailable: %s", e.getClass().getName());
+            report.accept("svc-admin error reply unavailable: " + e.getClass().getName());
             return LAST_RESORT;
         }
     }

@@ -2,6 +2,7 @@ package wifi.kc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 import org.keycloak.util.JsonSerialization;
@@ -15,6 +16,15 @@ final class Json {
     static String write(Object value) {
         try {
             return JsonSerialization.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> readObjects(String json) {
+        try {
+            return JsonSerialization.readValue(json, List.class);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

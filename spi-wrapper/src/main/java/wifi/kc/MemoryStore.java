@@ -54,12 +54,9 @@ final class MemoryStore {
         return WINDOWS.computeIfAbsent(window, name -> new IdWindow()).add(id, capacity);
     }
 
-    /** Takes an id out of the window again (its event was not processed after all). */
-    static void forget(String window, String id) {
+    static boolean contains(String window, String id) {
         IdWindow ids = WINDOWS.get(window);
-        if (ids != null) {
-            ids.remove(id);
-        }
+        return ids != null && ids.contains(id);
     }
 
     private static final class IdWindow {
@@ -77,10 +74,8 @@ final class MemoryStore {
             return true;
         }
 
-        synchronized void remove(String id) {
-            if (ids.remove(id)) {
-                order.remove(id);
-            }
+        synchronized boolean contains(String id) {
+            return ids.contains(id);
         }
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The decision models folder (realm attribute svc-admin.modelsDir): only plain `*.dmn` names
+ * The decision models folder (Keycloak's environment DMN_DIR): only plain `*.dmn` names
  * directly inside it can be read or replaced; a replace is a write to a temp file in the same
  * folder and an atomic rename.
  */

@@ -14,7 +14,6 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.keycloak.headers.SecurityHeadersProvider;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.representations.AccessToken;
 import org.keycloak.services.managers.AppAuthManager;
 import org.keycloak.services.managers.AuthenticationManager;
 
@@ -30,10 +29,12 @@ public final class SvcAdminResource {
 
     private final JsRuntime runtime;
     private final KeycloakSession session;
+    private final String modelsDir;
 
-    SvcAdminResource(JsRuntime runtime, KeycloakSession session) {
+    SvcAdminResource(JsRuntime runtime, KeycloakSession session, String modelsDir) {
         this.runtime = runtime;
         this.session = session;
+        this.modelsDir = modelsDir;
     }
 
     @GET
@@ -67,10 +68,9 @@ public final class SvcAdminResource {
         return dispatch("DELETE", path, null);
     }
 
-    private AccessToken verifiedToken() {
+    private AuthenticationManager.AuthResult verifiedToken() {
         try {
-            AuthenticationManager.AuthResult auth = new AppAuthManager.BearerTokenAuthenticator(session).authenticate();
-            return auth == null ? null : auth.token();
+            return new AppAuthManager.BearerTokenAuthenticator(session).authenticate();
         } catch (RuntimeException e) {
             return null;
         }
@@ -82,7 +82,7 @@ public final class SvcAdminResource {
             AdminHostFacade facade = new AdminHostFacade(
                     new AdminHostFacade.AdminRequest(method, "/" + path, body,
                             session.getContext().getRequestHeaders(), session.getContext().getUri().getQueryParameters()),
-                    session, verifiedToken());
+                    session, verifiedToken(), new ModelFiles(modelsDir));
             String answer = runtime.call("handleAdmin", facade);
             if (answer.isEmpty()) {
                 answer = facade.completedReply();

@@ -10,6 +10,8 @@ import org.keycloak.services.resource.RealmResourceProviderFactory;
 public final class SvcAdminResourceProviderFactory implements RealmResourceProviderFactory {
 
     private JsRuntime runtime;
+    /** The decision models folder: run-time configuration of this Keycloak (env DMN_DIR), not realm data. */
+    private String modelsDir;
 
     @Override
     public String getId() {
@@ -19,10 +21,11 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
     @Override
     public RealmResourceProvider create(KeycloakSession session) {
         JsRuntime current = runtime;
+        String models = modelsDir;
         return new RealmResourceProvider() {
             @Override
             public Object getResource() {
-                return new SvcAdminResource(current, session);
+                return new SvcAdminResource(current, session, models);
             }
 
             @Override
@@ -33,6 +36,7 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
 
     @Override
     public void init(Config.Scope config) {
+        modelsDir = System.getenv("DMN_DIR");
     }
 
     @Override

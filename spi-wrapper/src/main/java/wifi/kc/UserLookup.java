@@ -20,8 +20,6 @@ final class UserLookup {
 
     /** Values per IN list: far below every supported database's parameter limit. */
     static final int CHUNK = 500;
-    /** The attributes a user view carries (AdminUser in kc-extension/host/admin-host.ts). */
-    static final List<String> VIEW_ATTRIBUTES = List.of("user_type", "employee_verified", "employee_ref", "company", "cccd_link");
 
     private final EntityManager em;
     private final String realmId;
@@ -81,13 +79,11 @@ final class UserLookup {
         for (List<String> chunk : chunks(ids)) {
             for (Object[] row : em.createQuery("select u.id, u.username, u.email, u.enabled from UserEntity u where u.id in :ids", Object[].class)
                     .setParameter("ids", chunk).getResultList()) {
-                Map<String, Object> attributes = new LinkedHashMap<>();
-                VIEW_ATTRIBUTES.forEach(name -> attributes.put(name, null));
-                views.put((String) row[0], view((String) row[0], (String) row[1], (String) row[2], (Boolean) row[3], attributes));
+                views.put((String) row[0], UserViews.of((String) row[0], (String) row[1], (String) row[2], (Boolean) row[3], new LinkedHashMap<>()));
             }
             for (Object[] row : em.createQuery("select a.user.id, a.name, a.value from UserAttributeEntity a"
-                    + " where a.user.id in :ids and a.name in :names", Object[].class)
-                    .setParameter("ids", chunk).setParameter("names", VIEW_ATTRIBUTES).getResultList()) {
+                    + " where a.user.id in :ids", Object[].class)
+                    .setParameter("ids", chunk).getResultList()) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> attributes = (Map<String, Object>) views.get((String) row[0]).get("attributes");
                 // The first value, as UserModel.getFirstAttribute (putIfAbsent also replaces a null).
@@ -95,17 +91,6 @@ final class UserLookup {
             }
         }
         return new ArrayList<>(views.values());
-    }
-
-    /** The JSON shape of AdminUser. */
-    static Map<String, Object> view(String id, String username, String email, boolean enabled, Map<String, Object> attributes) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", id);
-        view.put("username", username);
-        view.put("email", email);
-        view.put("enabled", enabled);
-        view.put("attributes", attributes);
-        return view;
     }
 
     private static List<List<String>> chunks(List<String> values) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,11 +42,14 @@ class InternalErrorReplyTest {
     }
 
     @Test
-    void anUnusableScriptEngineGivesTheBareConstant() throws Exception {
+    void anUnusableScriptEngineGivesTheBareConstantAndReportsOnlyTheExceptionClass() throws Exception {
+        // The report goes to the test, not to the build's log: a normal build prints no ERROR line.
+        List<String> reports = new ArrayList<>();
         String answer = InternalErrorReply.of((function, args) -> {
             throw new IllegalStateException("engine closed");
-        }, GIVEN);
+        }, GIVEN, reports::add);
         assertEquals(InternalErrorReply.LAST_RESORT, answer);
+        assertEquals(List.of("svc-admin error reply unavailable: java.lang.IllegalStateException"), reports);
         Map<String, Object> reply = read(answer);
         assertEquals(500, reply.get("status"));
         assertEquals("INTERNAL_ERROR", read((String) reply.get("body")).get("code"));
