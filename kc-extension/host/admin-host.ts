@@ -122,6 +122,11 @@ export type PostResult = { status: number; body: string } | { failure: 'timeout'
 export interface AdminHttp {
   get(url: string, timeoutMs: number): GetResult;
   postJson(url: string, body: string, timeoutMs: number): PostResult;
+  /**
+   * A POST to the platform's session service (issue 17): its address and API key are this
+   * Keycloak's run-time settings (env SESSION_URL, SESSION_API_KEY), never realm data or script values.
+   */
+  postToSessions(path: string, body: string, timeoutMs: number): PostResult;
 }
 
 /** The decision models folder (Keycloak's run-time setting DMN_DIR, not realm data). */

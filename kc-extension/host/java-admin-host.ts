@@ -32,6 +32,7 @@ export interface JavaAdminHost {
   userHasClientRole(userId: string, clientId: string, role: string): boolean;
   httpGet(url: string, timeoutMs: number): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
+  sessionServicePost(path: string, body: string, timeoutMs: number): string;
   modelFiles(): string;
   modelRead(file: string): string | null;
   modelWrite(file: string, content: string): boolean;
@@ -89,6 +90,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     http: {
       get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,
       postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,
+      postToSessions: (path, body, timeoutMs) => JSON.parse(raw.sessionServicePost(path, body, timeoutMs)) as PostResult,
     },
     models: {
       list: () => JSON.parse(raw.modelFiles()) as string[],

@@ -110,7 +110,29 @@ function judge(context: AdminContext, code: string, event: z.infer<typeof Webhoo
   }
   if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
   apply(context, users[0]!, event.type, event.company);
-  return outcome(200, 'APPLIED', `${event.type} applied`, extra);
+  const review = event.type === 'EMPLOYEE_TERMINATED' || event.type === 'EMPLOYEE_SUSPENDED' ? endNetworkSessions(context, users[0]!.id, event.type) : undefined;
+  return outcome(200, 'APPLIED', `${event.type} applied`, { ...extra, ...(review === undefined ? {} : { review }) });
+}
+
+/** How long the session service gets per attempt, and how many attempts. */
+const SESSIONS_TIMEOUT_MS = 2000;
+const SESSIONS_ATTEMPTS = 2;
+
+/**
+ * Issue 17: a terminated or suspended employee's network sessions end with the account: the
+ * session service revokes every open one (the gateways hear of it through its change feed and
+ * disconnect the devices). Revoking is idempotent, so one retry is safe. When the service cannot
+ * be reached the account change still stands and the operator's event log says the network
+ * sessions will end only at their expiry; answers that review note, or undefined.
+ */
+function endNetworkSessions(context: AdminContext, userId: string, reason: 'EMPLOYEE_TERMINATED' | 'EMPLOYEE_SUSPENDED'): string | undefined {
+  let last = 'unreachable';
+  for (let attempt = 0; attempt < SESSIONS_ATTEMPTS; attempt += 1) {
+    const reply = context.host.http.postToSessions(`/api/v1/subjects/${encodeURIComponent(userId)}/revoke`, JSON.stringify({ reason }), SESSIONS_TIMEOUT_MS);
+    if ('status' in reply && reply.status === 200) return undefined;
+    last = 'status' in reply ? `HTTP ${reply.status}` : reply.failure;
+  }
+  return `${reason} applied, but the network sessions could not be ended (session service: ${last}); they end at their expiry`;
 }
 
 /** spec 3.3 */

@@ -18,7 +18,13 @@ export interface MemoryRealm {
   roleMappings: Map<string, Record<string, string[]>>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
-  http: { get(url: string, timeoutMs: number): GetResult; postJson(url: string, body: string, timeoutMs: number): PostResult };
+  http: {
+    get(url: string, timeoutMs: number): GetResult;
+    postJson(url: string, body: string, timeoutMs: number): PostResult;
+    postToSessions(path: string, body: string, timeoutMs: number): PostResult;
+  };
+  /** What was posted to the session service, in order. */
+  sessionCalls: Array<{ path: string; body: string }>;
   files: Map<string, string>;
   /** The GUI's manifest.json as the jar would carry it; undefined: a jar built without the GUI. */
   guiManifest: string | undefined;
@@ -41,7 +47,12 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     sessions: new Map(),
     roleMappings: new Map(),
     tokens: new Map(),
-    http: { get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }), postJson: () => ({ failure: 'unreachable' }) },
+    http: {
+      get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }),
+      postJson: () => ({ failure: 'unreachable' }),
+      postToSessions: () => ({ status: 200, body: '{"revoked":[]}' }),
+    },
+    sessionCalls: [],
     files: new Map(),
     guiManifest: undefined,
     logs: [],
@@ -162,7 +173,13 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         });
       },
     },
-    http: realm.http,
+    http: {
+      ...realm.http,
+      postToSessions: (path, body, timeoutMs) => {
+        realm.sessionCalls.push({ path, body });
+        return realm.http.postToSessions(path, body, timeoutMs);
+      },
+    },
     models: {
       list: () => [...realm.files.keys()].sort(),
       read: (file) => realm.files.get(file),

@@ -17,14 +17,37 @@ async function setup() {
 }
 
 for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
-  test(`${type} ends the employee's sessions`, async (t) => {
+  test(`${type} ends the employee's sessions: Keycloak's, and the network's through the session service`, async (t) => {
     const { d, post } = await setup();
     const id = await d.createEmployee('REF-S', 'MEM_CO');
     t.is(d.realm.sessions.get(id), 1);
     await post({ type, employeeRef: 'REF-S' });
     t.is(d.realm.sessions.get(id), 0);
+    t.deepEqual(d.realm.sessionCalls, [{ path: `/api/v1/subjects/${id}/revoke`, body: JSON.stringify({ reason: type }) }]);
   });
 }
+
+for (const type of ['EMPLOYEE_REINSTATED', 'EMPLOYEE_COMPANY_CHANGED']) {
+  test(`${type} leaves the network sessions alone`, async (t) => {
+    const { d, post } = await setup();
+    await d.createEmployee('REF-K', 'MEM_CO');
+    t.like(await post({ type, employeeRef: 'REF-K', company: 'MEM-CO' }), { body: { result: 'APPLIED' } });
+    t.deepEqual(d.realm.sessionCalls, []);
+  });
+}
+
+test('with the session service down a termination still applies, is tried twice, and the event log says the network sessions end only at their expiry', async (t) => {
+  const { d, post } = await setup();
+  d.realm.http.postToSessions = () => ({ failure: 'timeout' });
+  const id = await d.createEmployee('REF-D', 'MEM_CO');
+  t.like(await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-D' }), { status: 200, body: { result: 'APPLIED', detail: 'EMPLOYEE_TERMINATED applied' } });
+  t.false(d.realm.users.get(id)!.enabled);
+  t.is(d.realm.sessionCalls.length, 2);
+  const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '1' } });
+  const [entry] = (reply.body as { events: { outcome: string; detail: string }[] }).events;
+  t.is(entry?.outcome, 'APPLIED');
+  t.regex(entry?.detail ?? '', /network sessions could not be ended \(session service: timeout\); they end at their expiry/);
+});
 
 test('an event that failed while being applied is not remembered: the retry applies it', async (t) => {
   const { d, post } = await setup();
