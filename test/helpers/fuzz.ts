@@ -65,7 +65,7 @@ export async function fuzzService(t: ExecutionContext, booted: Booted, target: F
     let response: Response;
     let text: string;
     try {
-      response = await fetch(booted.url + planned.path, { method: planned.method, headers: planned.headers, body: planned.body });
+      response = await fetch(booted.url + planned.path, { method: planned.method, headers: planned.headers, body: planned.body, redirect: 'manual' });
       text = await response.text();
     } catch (error) {
       // A connection the service dropped is a finding like a 5xx: name the request and the cause.

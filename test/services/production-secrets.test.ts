@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { z } from 'zod';
 import { EntitlementConfig } from '../../services/entitlement/config.js';
+import { GatewayConfig } from '../../services/gateway/config.js';
 import { HrConfig } from '../../services/hr/config.js';
 import { ConfigError, loadConfig } from '../../services/kit/index.js';
 import { LoyaltyConfig } from '../../services/loyalty/config.js';
@@ -13,14 +14,15 @@ const SERVICES: [string, z.ZodType, string[]][] = [
   ['loyalty', LoyaltyConfig, ['LOYALTY_API_KEY']],
   ['session', SessionConfig, ['SESSION_API_KEY']],
   ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY']],
-  ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'SESSION_API_KEY', 'PORTAL_TOKEN_KEY']],
+  ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'SESSION_API_KEY', 'PORTAL_TOKEN_KEY', 'GATEWAY_API_KEY', 'DEVICE_REF_KEY']],
+  ['gateway', GatewayConfig, ['GATEWAY_API_KEY', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'SESSION_API_KEY']],
 ];
 
 for (const [service, schema, secrets] of SERVICES) {
   test(`${service} refuses to start in production on its development secrets (${secrets.join(', ')}), and starts once each is set`, (t) => {
     const error = t.throws(() => loadConfig(schema, { NODE_ENV: 'production' }), { instanceOf: ConfigError });
     t.deepEqual((error as ConfigError).problems.map((problem) => problem.split(':')[0]).sort(), [...secrets].sort());
-    const own = Object.fromEntries(secrets.map((name) => [name, name === 'PORTAL_TOKEN_KEY' ? Buffer.alloc(32, 7).toString('base64') : `${name.toLowerCase()}-of-this-site`]));
+    const own = Object.fromEntries(secrets.map((name) => [name, name === 'PORTAL_TOKEN_KEY' || name === 'GATEWAY_SEAL_KEY' ? Buffer.alloc(32, 7).toString('base64') : `${name.toLowerCase()}-of-this-site`]));
     t.notThrows(() => loadConfig(schema, { NODE_ENV: 'production', ...own }));
   });
 }
