@@ -23,7 +23,7 @@ function runAva(args: string[]): Promise<Outcome> {
   const ava = spawn(process.execPath, [join(ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, PLATFORM_UP: '1' },
+    env: { ...process.env, PLATFORM_UP: '1', PLATFORM_DATA_DIR: dataDir },
   });
   createInterface({ input: ava.stdout }).on('line', (line) => {
     process.stdout.write(`${line}\n`);
