@@ -23,6 +23,8 @@ export class PortalBrowser {
         ...headers,
       },
       body: method === 'POST' ? JSON.stringify(json ?? {}) : undefined,
+      // A redirect is answered, not followed: its cookies (gw from GET /gateway) go into the jar.
+      redirect: 'manual',
     });
     const text = await response.text();
     // A cookie jar: every cookie set is kept (sid, the device handle did), a cleared one dropped.
