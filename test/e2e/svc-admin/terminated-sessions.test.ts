@@ -3,15 +3,26 @@ import test from 'ava';
 import { putCompany, uniqueCode } from '../../kc-extension/svc-admin/contract/companies-contract.js';
 import { signedHeaders } from '../../kc-extension/svc-admin/contract/webhook-signing.js';
 import { PORTAL_API, adminApi, adminToken, customerGrant, tokenRequest } from '../keycloak/kc-client.js';
+import { URLS } from '../platform-urls.js';
 import { kcDriver } from './kc-driver.js';
+
+async function sessionCall(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${URLS.session}${path}`, {
+    method,
+    headers: { 'X-API-Key': process.env['SESSION_API_KEY'] ?? 'dev-session-key', 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
 
 /**
  * spec 3.3 / 6: after EMPLOYEE_TERMINATED (or SUSPENDED) the account cannot sign in again and
- * a refresh of a token issued before fails, because its sessions were ended and it is disabled.
+ * a refresh of a token issued before fails, because its sessions were ended and it is disabled;
+ * its network sessions end too (issue 17), so the gateways disconnect its devices.
  * The employee here signs in with a password through the portal client, so the test needs no HR.
  */
 for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
-  test(`${type}: sessions are ended, the next sign-in is refused and an earlier refresh token fails`, async (t) => {
+  test(`${type}: sessions are ended (Keycloak's and the network's), the next sign-in is refused and an earlier refresh token fails`, async (t) => {
     const d = await kcDriver();
     t.teardown(() => d.close());
     const master = await adminToken();
@@ -30,12 +41,16 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
     t.is(signIn.status, 200);
     const id = ((await adminApi(master, 'GET', `/users?exact=true&username=${username}`)) as { id: string }[])[0]!.id;
     t.is(((await adminApi(master, 'GET', `/users/${id}/sessions`)) as unknown[]).length, 1);
+    // Issue 17: a network session of this employee, GRANTED at the session service.
+    const sessionId = String((await sessionCall('POST', '/api/v1/sessions', { subjectId: id, deviceRef: null }))['sessionId']);
+    t.like(await sessionCall('POST', `/api/v1/sessions/${sessionId}/grant`, { entitlementId: `ent-${randomUUID()}`, tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 3_600_000).toISOString() }), { state: 'GRANTED' });
 
     const body = Buffer.from(JSON.stringify({ type, employeeRef }));
     const reply = await d.send({ method: 'POST', path: `/webhook/${code}`, body, headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)) });
     t.like(reply, { status: 200, body: { result: 'APPLIED' } });
 
     t.is(((await adminApi(master, 'GET', `/users/${id}/sessions`)) as unknown[]).length, 0);
+    t.like(await sessionCall('GET', `/api/v1/sessions/${sessionId}`), { state: 'REVOKED' }, 'the network session ended with the account');
     const refresh = await tokenRequest({ grant_type: 'refresh_token', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, refresh_token: String(signIn.body['refresh_token']) });
     t.is(refresh.status, 400);
     t.is(refresh.body['error'], 'invalid_grant');
