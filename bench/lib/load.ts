@@ -10,6 +10,8 @@ import { stopChild, waitHealthy } from '../../scripts/child-process.js';
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
 export interface ServerProcess {
+  /** The service's folder name (services/<name>/main.ts), or the entry file. */
+  name: string;
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -34,7 +36,8 @@ export async function startServer(entry: string, port: number, env: Record<strin
     child.kill('SIGTERM');
     throw new Error(`${entry}: ${error.message}`);
   });
-  return { url, child, stop: () => stopChild(child) };
+  const name = /services\/([^/]+)\/main\.ts$/.exec(entry)?.[1] ?? entry;
+  return { name, url, child, stop: () => stopChild(child) };
 }
 
 export interface LoadResult {

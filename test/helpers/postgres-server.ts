@@ -21,6 +21,8 @@ function hydrateBinaries(): void {
 export interface PostgresServer {
   /** A new, empty database on the server; answers its connection string. */
   createDatabase(): Promise<string>;
+  /** The postmaster's process id (its backends are its children), while it runs. */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,13 @@ export async function startPostgres(): Promise<PostgresServer> {
       const name = `wifi_test_${process.pid}_${(count += 1)}`;
       await server.createDatabase(name);
       return `postgres://postgres:postgres@127.0.0.1:${port}/${name}`;
+    },
+    pid() {
+      try {
+        return Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      } catch {
+        return undefined;
+      }
     },
     stop: () => server.stop(),
   };
