@@ -8,9 +8,10 @@
 // process on bench ports.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCycles, type CycleResult } from './lib/cycles.js';
+import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { cpuPerOperation } from './lib/cpu.js';
 import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
@@ -129,6 +130,26 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
 
 class CpuOnlyDone extends Error {}
 
+/** Bytes of the tables and indexes of these databases, after VACUUM brings the free space map up to date. */
+async function databaseBytes(urls: string[]): Promise<number> {
+  let bytes = 0;
+  for (const connectionString of urls) {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query('VACUUM');
+      const { rows } = await client.query<{ bytes: string }>(
+        `SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c
+         WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace`,
+      );
+      bytes += Number(rows[0]?.bytes ?? 0);
+    } finally {
+      await client.end();
+    }
+  }
+  return bytes;
+}
+
 try {
   servers.push(await startServer('services/hr/main.ts', PORTS.hr, { ...quiet, HR_GLOBAL_LIMIT: '100000000' }));
   servers.push(await startServer('services/decision/main.ts', PORTS.decision, quiet));
@@ -157,10 +178,17 @@ try {
   await stopStores();
   const postgres = await startPostgres();
   let cpuPostgres;
+  let storage;
   try {
-    await startStores(async () => ({ DATABASE_URL: await postgres.createDatabase() }));
+    const urls: string[] = [];
+    await startStores(async () => {
+      urls.push(await postgres.createDatabase());
+      return { DATABASE_URL: urls.at(-1) as string };
+    });
     await runCycles(loads.portalCustomer, 1, 3);
+    const before = await databaseBytes(urls);
     cpuPostgres = await cpuPerSignIn({ postgresql: postgres.pid() as number });
+    storage = { signIns: cpuPostgres.signIns, bytesPerSignIn: Math.round(((await databaseBytes(urls)) - before) / cpuPostgres.signIns) };
   } finally {
     await stopStores();
     await postgres.stop();
@@ -173,11 +201,16 @@ try {
     benchmark: 'portal',
     at: new Date().toISOString(),
     machine: machine(),
+    // Other work on the machine slows every figure but the CPU per operation: read them with this.
+    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
     seconds: SECONDS,
     method: 'closed loop, best of 3 alternating rounds; every service its own process; Keycloak fresh on its own port; CPU from /proc per process tree',
     customer: { concurrency1: { keycloak: kc1, portal: portal1 }, concurrency8: { keycloak: kc8, portal: portal8 } },
     employee: { concurrency1: { keycloak: kcEmployee, portal: portalEmployee } },
     cpu: { pglite: cpuPglite, postgresql: cpuPostgres },
+    // What a customer sign-in leaves in PostgreSQL (session + events, entitlement, portal session
+    // with its sealed tokens), tables and indexes, after VACUUM: for the capacity model (README).
+    storage,
     customerP50OverheadMs: p50OverheadMs,
     customerThroughputRatioAt8: throughputRatio,
     employeeP50OverheadMs: Math.round((portalEmployee.latencyMs.p50 - kcEmployee.latencyMs.p50) * 10) / 10,
