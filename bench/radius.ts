@@ -7,18 +7,21 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import radius from 'radius';
 import { createSealer, deviceRefFor } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
+import { cpuMeter } from './lib/cpu.js';
 import { machine, startServer, writeResult } from './lib/load.js';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const AUTHS = Number(process.env.BENCH_AUTHS ?? 2400);
 const REVOKES = Number(process.env.BENCH_REVOKES ?? 40);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 480);
+const SERIAL = Number(process.env.BENCH_SERIAL ?? 300);
 const NAS = 'bench-nas';
 const SECRET = 'bench-nas-secret';
 const defaults = GatewayConfig.parse({});
@@ -69,7 +72,7 @@ const gatewaysFile = join(tmp, 'gateways.json');
 const sealer = createSealer(defaults.GATEWAY_SEAL_KEY);
 writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort }] }));
 const session = await startServer('services/session/main.ts', 3983, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
-const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile }, 60_000);
+const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000' }, 60_000);
 writeFreeradiusConfig({ dir: join(tmp, 'server'), role: 'server', authPort, acctPort, restUrl: gateway.url, restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
 const server = await startFreeradius(join(tmp, 'server'));
 const received = new Map<string, number>();
@@ -95,18 +98,22 @@ async function grantedSession(device: string): Promise<string> {
 }
 const issue = async (sessionId: string, device: string) => (await json(`${gateway.url}/api/v1/credentials`, gatewayHeaders, { sessionId, deviceRef: device, nasId: NAS })) as { username: string; password: string };
 
-try {
-  // Access: credentials issued first (they live 120 s), then sent 16 at a time.
-  const perWorker = Math.ceil(AUTHS / WORKERS);
-  const workers = await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-    const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
-    const sessionId = await grantedSession(device);
+const pids = { freeradius: server.child.pid!, gateway: gateway.child.pid!, session: session.child.pid!, benchClient: process.pid };
+
+/**
+ * `workers` devices, each with its GRANTED session, send `perWorker` Access-Requests one after
+ * another (credentials issued first: they live 120 s); accepts' latencies, throughput and the
+ * CPU each process spent per accept.
+ */
+async function accessPhase(devices: { w: number; sessionId: string; device: string }[], perWorker: number) {
+  const workers = await Promise.all(devices.map(async ({ w, sessionId, device }) => {
     const credentials = [];
     for (let i = 0; i < perWorker; i += 1) credentials.push(await issue(sessionId, device));
     return { w, credentials };
   }));
   const latencies: number[] = [];
   let rejects = 0;
+  const meter = cpuMeter(pids);
   const started = performance.now();
   await Promise.all(workers.map(async ({ w, credentials }) => {
     const client = radiusClient(authPort);
@@ -119,6 +126,25 @@ try {
     client.close();
   }));
   const elapsed = (performance.now() - started) / 1000;
+  return {
+    workers: devices.length,
+    accepts: latencies.length,
+    rejects,
+    authsPerSecond: Math.round(latencies.length / elapsed),
+    latencyMs: { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) },
+    cpuMsPerAuth: meter.perOperation(Math.max(1, latencies.length)),
+  };
+}
+
+try {
+  const devices = await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
+    const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
+    return { w, device, sessionId: await grantedSession(device) };
+  }));
+  // Warm-up (JIT, connection pools, FreeRADIUS threads), not reported.
+  await accessPhase(devices, Math.ceil(WARMUP / WORKERS));
+  const serial = await accessPhase(devices.slice(0, 1), SERIAL);
+  const access = await accessPhase(devices, Math.ceil(AUTHS / WORKERS));
 
   // Revoke -> Disconnect, one session at a time.
   const disconnect: number[] = [];
@@ -146,7 +172,9 @@ try {
     benchmark: 'radius',
     at: new Date().toISOString(),
     machine: machine(),
-    access: { workers: WORKERS, accepts: latencies.length, rejects, authsPerSecond: Math.round(latencies.length / elapsed), latencyMs: { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) } },
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+    access,
+    oneAtATime: serial,
     revokeToDisconnect: { sessions: disconnect.length, feedPollMs: defaults.FEED_POLL_MS, latencyMs: { p50: quantile(disconnect, 0.5), p95: quantile(disconnect, 0.95), max: quantile(disconnect, 1) } },
     targets: { p50Ms: 5, authsPerSecond: 500, disconnectP95Ms: 1000 },
   };

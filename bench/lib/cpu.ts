@@ -59,3 +59,14 @@ export async function cpuPerOperation(pids: Record<string, number>, run: () => P
   }
   return { operations, cpuMsPerOperation };
 }
+
+/** Snapshots of named process trees; `perOperation` divides what each used since by `operations`, with their total. */
+export function cpuMeter(pids: Record<string, number>) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)]));
+  return {
+    perOperation(operations: number): Record<string, number> {
+      const used = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, Math.round(((treeCpuMs(pid) - (before[name] ?? 0)) / operations) * 1000) / 1000]));
+      return { ...used, total: Math.round(Object.values(used).reduce((a, b) => a + b, 0) * 1000) / 1000 };
+    },
+  };
+}

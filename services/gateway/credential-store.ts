@@ -1,13 +1,15 @@
 import type { Queryable } from '../kit/store/index.js';
 
-export interface CredentialRecord {
+/**
+ * What a credential is bound to. None of it changes after issue; whether the credential may still
+ * be used (unused, not revoked, unexpired, its session not ended) is decided by `consume` alone.
+ */
+export interface CredentialBinding {
   usernameHash: string;
   sessionId: string;
   deviceRef: string;
   nasId: string;
   expiresAt: Date;
-  usedAt: Date | null;
-  revokedAt: Date | null;
 }
 
 interface CredentialRow {
@@ -16,34 +18,51 @@ interface CredentialRow {
   device_ref: string;
   nas_id: string;
   expires_at: Date;
-  used_at: Date | null;
-  revoked_at: Date | null;
   [column: string]: unknown;
 }
 
-const toRecord = (row: CredentialRow): CredentialRecord => ({
+const toBinding = (row: CredentialRow): CredentialBinding => ({
   usernameHash: row.username_hash,
   sessionId: row.session_id,
   deviceRef: row.device_ref,
   nasId: row.nas_id,
   expiresAt: row.expires_at,
-  usedAt: row.used_at,
-  revokedAt: row.revoked_at,
 });
 
-/** Credentials and ended sessions as SQL; "used once" is decided by a conditional UPDATE. */
+/** Most bindings of credentials issued by this process kept in memory (each lives at most 120 s). */
+const ISSUED_IN_MEMORY = 50_000;
+
+/**
+ * Credentials and ended sessions as SQL; "used once" is decided by a conditional UPDATE. The
+ * bindings of the credentials this process issued are also kept in memory until they expire or
+ * are used, so an Access-Request of one of them costs one statement (the UPDATE), not two; a
+ * credential another process issued (several gateway services on one PostgreSQL) is read.
+ */
 export function createCredentialStore(db: Queryable) {
+  const issued = new Map<string, CredentialBinding>();
+  const forgetExpired = (now: Date) => {
+    // Insertion order is issue order, and every credential lives CREDENTIAL_TTL_SECONDS.
+    for (const [hash, binding] of issued) {
+      if (binding.expiresAt > now && issued.size < ISSUED_IN_MEMORY) break;
+      issued.delete(hash);
+    }
+  };
   return {
     async issue(credential: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string; issuedAt: Date; expiresAt: Date }): Promise<void> {
       await db.query(
         `INSERT INTO credentials (username_hash, session_id, device_ref, nas_id, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
         [credential.usernameHash, credential.sessionId, credential.deviceRef, credential.nasId, credential.issuedAt, credential.expiresAt],
       );
+      forgetExpired(credential.issuedAt);
+      const { usernameHash, sessionId, deviceRef, nasId, expiresAt } = credential;
+      issued.set(usernameHash, { usernameHash, sessionId, deviceRef, nasId, expiresAt });
     },
 
-    async find(usernameHash: string): Promise<CredentialRecord | undefined> {
-      const rows = await db.query<CredentialRow>('SELECT * FROM credentials WHERE username_hash = $1', [usernameHash]);
-      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    async find(usernameHash: string): Promise<CredentialBinding | undefined> {
+      const known = issued.get(usernameHash);
+      if (known !== undefined) return known;
+      const rows = await db.query<CredentialRow>('SELECT username_hash, session_id, device_ref, nas_id, expires_at FROM credentials WHERE username_hash = $1', [usernameHash]);
+      return rows[0] === undefined ? undefined : toBinding(rows[0]);
     },
 
     /** Marks the credential used; false when it was used, revoked, expired or its session ended meanwhile. */
@@ -55,6 +74,7 @@ export function createCredentialStore(db: Queryable) {
          RETURNING username_hash`,
         [usernameHash, now],
       );
+      if (rows.length === 1) issued.delete(usernameHash);
       return rows.length === 1;
     },
 

@@ -189,11 +189,18 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
     },
 
     async read(sessionId, correlationId) {
-      // Two statements, deliberately not one: the read must see what a concurrent read's expiry
-      // committed, and a statement sees the database as it was when it began.
-      await expireDue(db, 'session_id = $2', [sessionId], now(), correlationId);
+      // Most reads find nothing due (the gateway asks once per Access-Request), so the plain
+      // SELECT comes first and is the answer unless it shows a GRANTED session past expiresAt.
+      // Only then the expiry is stored and the row read again: two statements, deliberately not
+      // one, because the read must see what a concurrent read's expiry committed, and a
+      // statement sees the database as it was when it began.
+      const at = now();
       const row = await select(db, sessionId);
-      return row === undefined ? undefined : toRecord(row);
+      if (row === undefined) return undefined;
+      if (!(row.state === 'GRANTED' && row.expires_at !== null && row.expires_at <= at)) return toRecord(row);
+      await expireDue(db, 'session_id = $2', [sessionId], at, correlationId);
+      const current = await select(db, sessionId);
+      return current === undefined ? undefined : toRecord(current);
     },
 
     async grant(sessionId, input, correlationId) {

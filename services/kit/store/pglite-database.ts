@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Row } from './database.js';
 import { lockFolder, StoreError } from './folder-lock.js';
 import { answerBackupRequests } from './pglite-backup.js';
+import { preparedQueries } from './pglite-prepared.js';
 
 const cannotOpen = (dir: string, error: unknown) =>
   new StoreError(
@@ -35,9 +36,14 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
       await target.exec(sql);
     },
   });
+  const statements = preparedQueries(db);
   return {
     kind: dataDir === undefined ? 'memory' : 'pglite',
-    ...queryable(db),
+    query: (sql, params = []) => statements.query(sql, params),
+    async execute(sql: string) {
+      await db.exec(sql);
+      statements.forget();
+    },
     transaction: (work) => db.transaction((tx) => work(queryable(tx))),
     close: async () => {
       stopAnswering();
