@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import type { Database, Queryable, Row } from './database.js';
+import type { Database } from './database.js';
 import { lockFolder, StoreError } from './folder-lock.js';
 import { answerBackupRequests } from './pglite-backup.js';
 import { preparedQueries } from './pglite-prepared.js';
@@ -28,14 +28,6 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   }
   const dump = () => db.dumpDataDir('gzip');
   const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
-  const queryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    async query<R extends Row = Row>(sql: string, params: readonly unknown[] = []) {
-      return (await target.query<R>(sql, [...params])).rows;
-    },
-    async execute(sql: string) {
-      await target.exec(sql);
-    },
-  });
   const statements = preparedQueries(db);
   return {
     kind: dataDir === undefined ? 'memory' : 'pglite',
@@ -44,7 +36,16 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
       await db.exec(sql);
       statements.forget();
     },
-    transaction: (work) => db.transaction((tx) => work(queryable(tx))),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({
+          query: (sql, params = []) => statements.queryInTransaction(tx, sql, params),
+          async execute(sql: string) {
+            await tx.exec(sql);
+            statements.forget();
+          },
+        }),
+      ),
     close: async () => {
       stopAnswering();
       try {

@@ -82,6 +82,25 @@ for (const [name, backend] of Object.entries(BACKENDS)) {
     t.deepEqual(await db.query('SELECT id FROM things ORDER BY id'), [{ id: 'y' }]);
   });
 
+  test(`${name}: a statement failing inside a transaction rolls it back, and the same statement runs again afterwards`, async (t) => {
+    const target = await backend();
+    const db = await target.open();
+    t.teardown(() => db.close());
+    await migrate(db, 'svc', readMigrations(migrationsDir(MIGRATIONS)));
+    // The same text inside and outside transactions: on PGlite it is prepared once and reused.
+    const insert = 'INSERT INTO things (id, n) VALUES ($1, $2)';
+    await db.query(insert, ['a', 1]);
+    await t.throwsAsync(
+      db.transaction(async (tx) => {
+        await tx.query(insert, ['b', 2]);
+        await tx.query(insert, ['a', 3]);
+      }),
+    );
+    await db.transaction((tx) => tx.query(insert, ['c', 4]));
+    await db.query(insert, ['d', 5]);
+    t.deepEqual(await db.query('SELECT id, n FROM things ORDER BY id'), [{ id: 'a', n: 1 }, { id: 'c', n: 4 }, { id: 'd', n: 5 }]);
+  });
+
   test(`${name}: a unique constraint decides between concurrent inserts`, async (t) => {
     const target = await backend();
     const db = await target.open();
