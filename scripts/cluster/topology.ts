@@ -40,3 +40,8 @@ export const DEFAULT_PORTS: ClusterPorts = {
 export const publicUrl = (ports: ClusterPorts) => `https://localhost:${ports.https}`;
 /** Where the services reach an internal upstream (nginx balances it over both instances). */
 export const balancedUrl = (ports: ClusterPorts, name: keyof ClusterPorts['balanced']) => `http://127.0.0.1:${ports.balanced[name]}`;
+
+/** Every TCP port the cluster listens on (the embedded PostgreSQL's included). */
+export function allPorts(ports: ClusterPorts): number[] {
+  return [ports.https, ports.postgres, ...ports.keycloak.flatMap((node) => [node.http, node.management, node.jgroups]), ...Object.values(ports.services).flat(), ...Object.values(ports.balanced)];
+}
