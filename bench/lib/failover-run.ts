@@ -23,6 +23,8 @@ interface Attempt {
   atMs: number;
   /** HTTP status, or 0 when no answer came (connection error, timeout). */
   status: number;
+  /** The error code of a refusal (the spec's error body), or how nginx answered. */
+  code?: string;
   ms: number;
   sessionId?: string;
   cookie?: string;
@@ -40,7 +42,7 @@ export interface FailoverResult {
     answered200: number;
     perSecond: number;
     latencyMs: { p50: number; p99: number; max: number };
-    /** Failed sign-ins by phase and status ("0": no answer). */
+    /** Failed sign-ins by phase, status and error code ("0 no answer": none came). */
     failed: Record<Phase, Record<string, number>>;
     fiveHundredsAfterSwitch: number;
   };
@@ -92,6 +94,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     }
     return { status: response.status, json, cookie };
   };
+  const codeOf = (json: Record<string, unknown>) => (typeof json['code'] === 'string' ? json['code'] : 'no error body');
   const sessionIdOf = (json: Record<string, unknown>) => {
     const session = json['session'];
     return typeof session === 'object' && session !== null && typeof (session as Record<string, unknown>)['sessionId'] === 'string' ? ((session as Record<string, unknown>)['sessionId'] as string) : undefined;
@@ -126,7 +129,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   const chaos = (async () => {
     await new Promise((resolve) => setTimeout(resolve, killAtMs));
     say(`t=${(elapsed() / 1000).toFixed(1)}s kill -9: ${killed.join(', ')}`);
-    killedKeycloak.current().child.kill('SIGKILL');
+    killedKeycloak.current().kill();
     for (const service of killedServices) service.child().kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, restartAtMs - killAtMs));
     say(`t=${(elapsed() / 1000).toFixed(1)}s restarting the killed pieces`);
@@ -144,7 +147,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
         const atMs = elapsed();
         try {
           const answer = await signIn(origin, worker);
-          attempts.push({ atMs, status: answer.status, ms: elapsed() - atMs, sessionId: sessionIdOf(answer.json), cookie: answer.cookie });
+          attempts.push({ atMs, status: answer.status, ms: elapsed() - atMs, sessionId: sessionIdOf(answer.json), cookie: answer.cookie, code: codeOf(answer.json) });
         } catch {
           attempts.push({ atMs, status: 0, ms: elapsed() - atMs });
         }
@@ -203,9 +206,9 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   for (const attempt of attempts) {
     if (attempt.status === 200) continue;
     const phase: Phase = attempt.atMs < killAtMs ? 'beforeKill' : attempt.atMs < switchEndMs ? 'duringSwitch' : 'afterSwitch';
-    count(failed[phase], String(attempt.status));
+    count(failed[phase], `${attempt.status} ${attempt.code ?? 'no answer'}`);
   }
-  const fiveHundredsAfterSwitch = Object.entries(failed.afterSwitch).filter(([status]) => status === '0' || status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0);
+  const fiveHundredsAfterSwitch = Object.entries(failed.afterSwitch).filter(([status]) => status.startsWith('0') || status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0);
   const latencies = ok.map((attempt) => attempt.ms).sort((a, b) => a - b);
   const views = Object.fromEntries(cluster.keycloak.map((slot) => [slot.name, slot.current().clusterSize()]));
   const result: FailoverResult = {

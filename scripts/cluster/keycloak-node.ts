@@ -2,9 +2,8 @@
 // folder: transaction logs are never shared), `kc.sh start --optimized` on PostgreSQL behind the
 // TLS proxy, JGroups discovery over the shared database (Keycloak 26's default jdbc-ping stack).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopChild } from '../child-process.js';
 import { refuseDevelopmentSecrets } from './secrets.js';
 
 export interface KeycloakDatabase {
@@ -37,10 +36,22 @@ export interface KeycloakNode {
   url: string;
   managementUrl: string;
   log: string;
+  /** bin/kc.sh, which runs Keycloak's JVM as its child and forwards SIGTERM to it. */
   child: ChildProcess;
-  /** Members in the last cluster view this node logged (0 before the first). */
+  /** SIGKILL to the JVM itself (killing kc.sh alone would leave the JVM running). */
+  kill(): void;
+  /** Members in the last cluster view this start of the node logged (0 before the first). */
   clusterSize(): number;
   stop(): Promise<void>;
+}
+
+/** The pids of a process's children (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** Fresh copy of the build for a node, unless its copy is of the same build already. */
@@ -100,7 +111,9 @@ export async function startKeycloakNode(options: KeycloakNodeOptions): Promise<K
     `--cache-embedded-network-bind-port=${jgroups}`,
     ...(options.realmFile === undefined ? [] : ['--import-realm']),
   ];
-  const out = createWriteStream(options.log);
+  // A restarted node appends to its log; its cluster views are read from here on.
+  const logFrom = existsSync(options.log) ? statSync(options.log).size : 0;
+  const out = createWriteStream(options.log, { flags: 'a' });
   const child = spawn(join(options.home, 'bin', 'kc.sh'), args, {
     cwd: options.home,
     env: {
@@ -120,9 +133,22 @@ export async function startKeycloakNode(options: KeycloakNodeOptions): Promise<K
     managementUrl: `http://127.0.0.1:${management}`,
     log: options.log,
     child,
-    clusterSize: () => (existsSync(options.log) ? lastClusterView(readFileSync(options.log, 'utf8')) : 0),
-    // Keycloak stops on SIGTERM within seconds; stopChild falls back to SIGKILL after 5 s.
-    stop: () => stopChild(child),
+    clusterSize: () => (existsSync(options.log) ? lastClusterView(readFileSync(options.log).subarray(logFrom).toString('utf8')) : 0),
+    kill() {
+      const pid = child.pid;
+      if (pid === undefined) return;
+      for (const jvm of childrenOf(pid)) process.kill(jvm, 'SIGKILL');
+      child.kill('SIGKILL');
+    },
+    // kc.sh forwards SIGTERM to the JVM and waits for it; after 60 s both get SIGKILL.
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const force = setTimeout(() => node.kill(), 60_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(force);
+    },
   };
   const deadline = Date.now() + options.startTimeoutMs;
   for (;;) {
