@@ -67,6 +67,7 @@ export interface FailoverResult {
   met: boolean;
 }
 
+const ACCOUNTS_PER_WORKER = 4;
 const percentile = (sorted: number[], q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
 const count = (into: Record<string, number>, key: string) => {
   into[key] = (into[key] ?? 0) + 1;
@@ -100,14 +101,22 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     return typeof session === 'object' && session !== null && typeof (session as Record<string, unknown>)['sessionId'] === 'string' ? ((session as Record<string, unknown>)['sessionId'] as string) : undefined;
   };
 
-  // Keycloak guards an account whose password grants overlap: one account per worker.
+  // Keycloak's brute-force guard locks an account whose password grants overlap (a sign-in the
+  // portal gave up on while Keycloak still works on it, on a loaded machine): each worker turns
+  // over accounts of its own, and the checks afterwards use one the load never touched.
   const run = randomUUID().slice(0, 8);
-  const account = (worker: number) => ({ email: `failover-${run}-${worker}@bench.example`, password: `failover-${run}-${worker}-pass` });
-  for (let worker = 0; worker < options.workers; worker += 1) {
-    const answer = await post(origin, '/api/v1/auth/register', account(worker));
-    if (answer.status !== 200) throw new Error(`registering ${account(worker).email} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
-  }
-  const signIn = (base: string, worker: number) => post(base, '/api/v1/auth/login', { username: account(worker).email, password: account(worker).password });
+  const perWorker = ACCOUNTS_PER_WORKER;
+  const account = (index: number) => ({ email: `failover-${run}-${index}@bench.example`, password: `failover-${run}-${index}-pass` });
+  const probe = options.workers * perWorker;
+  const register = async (index: number) => {
+    const answer = await post(origin, '/api/v1/auth/register', account(index));
+    if (answer.status !== 200) throw new Error(`registering ${account(index).email} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+  };
+  await Promise.all(Array.from({ length: options.workers }, async (_, worker) => {
+    for (let slot = 0; slot < perWorker; slot += 1) await register(worker * perWorker + slot);
+  }));
+  await register(probe);
+  const signIn = (base: string, index: number) => post(base, '/api/v1/auth/login', { username: account(index).email, password: account(index).password });
 
   const db = new pg.Client({ connectionString: cluster.databaseUrl });
   await db.connect();
@@ -143,10 +152,10 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   const deadline = options.seconds * 1000;
   await Promise.all(
     Array.from({ length: options.workers }, async (_, worker) => {
-      while (elapsed() < deadline) {
+      for (let turn = 0; elapsed() < deadline; turn += 1) {
         const atMs = elapsed();
         try {
-          const answer = await signIn(origin, worker);
+          const answer = await signIn(origin, worker * perWorker + (turn % perWorker));
           attempts.push({ atMs, status: answer.status, ms: elapsed() - atMs, sessionId: sessionIdOf(answer.json), cookie: answer.cookie, code: codeOf(answer.json) });
         } catch {
           attempts.push({ atMs, status: 0, ms: elapsed() - atMs });
@@ -185,16 +194,16 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
 
   // The restarted pieces take sign-ins: directly (portal-1, keycloak-1) and through nginx.
   const killedPortal = killedServices.find((service) => service.name === 'portal');
-  const direct = killedPortal === undefined ? { status: 0 } : await signIn(killedPortal.url, 0).catch(() => ({ status: 0 }));
+  const direct = killedPortal === undefined ? { status: 0 } : await signIn(killedPortal.url, probe).catch(() => ({ status: 0 }));
   const grant = await undiciFetch(`${killedKeycloak.current().url}/realms/wifi/protocol/openid-connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: cluster.secrets.WIFI_PORTAL_API_SECRET, scope: 'openid', username: account(1).email, password: account(1).password }),
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: cluster.secrets.WIFI_PORTAL_API_SECRET, scope: 'openid', username: account(probe).email, password: account(probe).password }),
   }).then(async (response) => (await response.arrayBuffer(), response.status), () => 0);
   let afterRestart = 0;
   const afterRestartAttempts = options.workers * 4;
   for (let index = 0; index < afterRestartAttempts; index += 1) {
-    const answer = await signIn(origin, index % options.workers).catch(() => ({ status: 0 }));
+    const answer = await signIn(origin, index % (options.workers * perWorker)).catch(() => ({ status: 0 }));
     if (answer.status === 200) afterRestart += 1;
   }
   const healthy = await Promise.all(
