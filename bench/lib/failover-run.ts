@@ -114,7 +114,9 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
       const candidate = { email: `failover-${run}-${index}-${attempt}@bench.example`, password: `failover-${run}-${index}-pass` };
       const answer = await post(origin, '/api/v1/auth/register', candidate);
       if (answer.status === 200) return (accounts[index] = candidate);
-      if (attempt === 4) throw new Error(`registering ${candidate.email} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      // A node that just joined rebalances its caches first; on a loaded machine that takes a while.
+      if (attempt === 11) throw new Error(`registering ${candidate.email} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
     }
   };
   const lanes = Math.max(1, Math.floor(options.workers / 2));
