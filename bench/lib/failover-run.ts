@@ -95,7 +95,8 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     }
     return { status: response.status, json, cookie };
   };
-  const codeOf = (json: Record<string, unknown>) => (typeof json['code'] === 'string' ? json['code'] : 'no error body');
+  // The code and message of the spec's error body (the message names the upstream that failed).
+  const codeOf = (json: Record<string, unknown>) => (typeof json['code'] === 'string' ? `${json['code']}: ${String(json['message'])}` : 'no error body');
   const sessionIdOf = (json: Record<string, unknown>) => {
     const session = json['session'];
     return typeof session === 'object' && session !== null && typeof (session as Record<string, unknown>)['sessionId'] === 'string' ? ((session as Record<string, unknown>)['sessionId'] as string) : undefined;
