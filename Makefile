@@ -1,12 +1,16 @@
 # The two commands a new user needs (README): `make up` and `make test`. Both install what
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
-.PHONY: up test install build bench kc-build kc-start kc-stop debian-packages freeradius
+# `make up-cluster`: the production topology on this machine (README "Production cluster").
+.PHONY: up up-cluster test install build bench kc-build kc-start kc-stop debian-packages freeradius
 
 NODE_STAMP := node_modules/.install-stamp
 
 up: build kc-build freeradius
 	node --import tsx scripts/up.ts
+
+up-cluster: build debian-packages
+	node --import tsx scripts/up-cluster.ts
 
 test: build kc-build debian-packages freeradius
 	node --import tsx scripts/test-run.ts

@@ -11,7 +11,9 @@
 # KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD (admin / admin), JAVA_OPTS_KC_HEAP,
 # KC_MGMT_PORT (9000, Keycloak's management interface), DECISION_URL (http://localhost:3005) and
 # DMN_DIR (dmn/models), what svc-admin's DMN pages use (realm import), SVC_ADMIN_SEAL_KEY (the server
-# key sealing svc-admin secrets; a development default when unset).
+# key sealing svc-admin secrets; a development default when unset). For `build` only: KC_DB (dev-file)
+# and KC_BUILD_OPTIONS (none), what the production cluster (scripts/cluster.ts) builds with:
+# KC_DB=postgres KC_BUILD_OPTIONS='--health-enabled=true --metrics-enabled=true'.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -63,13 +65,15 @@ cmd_build() {
   # Re-augmenting takes ~25 s and makes the next start-dev do it again: skip it when the
   # providers are byte-identical to the last successful build.
   local stamp="$KC_HOME/.providers-stamp" current
-  current="$(cd "$KC_HOME/providers" && { sha256sum ./*.jar 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)"
+  local options="--db=${KC_DB:-dev-file} ${KC_BUILD_OPTIONS:-}"
+  current="$(cd "$KC_HOME/providers" && { sha256sum ./*.jar 2>/dev/null || true; echo "$options"; } | sha256sum | cut -d' ' -f1)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$current" ]; then
     echo "providers unchanged: keycloak build skipped"
     return 0
   fi
   rm -f "$stamp"
-  "$KC_HOME/bin/kc.sh" build --db=dev-file
+  # shellcheck disable=SC2086 # the options are words
+  "$KC_HOME/bin/kc.sh" build $options
   echo "$current" >"$stamp"
 }
 

@@ -3,6 +3,8 @@
 // in parallel; end-to-end files then run one at a time, because they share one platform and
 // some flip its fault modes. ava reports in TAP, passed through as it comes, and the run ends
 // with a plain "N passed, N failed" line. Arguments (file globs) replace the default selection.
+// Last, once that platform has stopped, the production cluster's tests (test/cluster/: its own
+// PostgreSQL, two Keycloak nodes, every service twice behind nginx, on ports of its own).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,21 +50,23 @@ const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
 const operatorData = operatorDataFingerprint(ROOT);
 if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed for the test run\'s Keycloak');
 const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir, DATA_DIR: dataDir } });
-const phases = process.argv.length > 2 ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
+const selected = process.argv.length > 2;
+const phases = selected ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**', '!test/cluster/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
 const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };
+const add = (phase: Outcome) => {
+  result.status ||= phase.status;
+  result.passed += phase.passed;
+  result.failed += phase.failed;
+  result.skipped += phase.skipped;
+};
 try {
-  for (const args of phases) {
-    const phase = await runAva(args);
-    result.status ||= phase.status;
-    result.passed += phase.passed;
-    result.failed += phase.failed;
-    result.skipped += phase.skipped;
-  }
+  for (const args of phases) add(await runAva(args));
 } finally {
   await platform.stop();
   rmSync(dmnDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }
+if (!selected) add(await runAva(['--concurrency=1', '--timeout=25m', 'test/cluster/**/*.test.ts']));
 // The run fails when it changed what `make up` serves.
 const touched = changedEntries(operatorData, operatorDataFingerprint(ROOT));
 if (touched.length > 0) {

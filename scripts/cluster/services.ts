@@ -1,0 +1,135 @@
+// The services of the cluster, each twice, every one configured with the run's production secrets
+// and reaching its peers through nginx's balanced addresses (never one instance directly).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createSealer } from '../../services/kit/index.js';
+import { GatewaysFile } from '../../services/gateway/gateways.js';
+import { stopChild, waitHealthy } from '../child-process.js';
+import type { ClusterSecrets } from './secrets.js';
+import { balancedUrl, publicUrl, type ClusterPorts, type ServiceName } from './topology.js';
+
+export interface ServiceContext {
+  root: string;
+  dir: string;
+  ports: ClusterPorts;
+  secrets: ClusterSecrets;
+  databaseUrl: string;
+  dmnDir: string;
+  gatewaysFile: string;
+}
+
+/** Each service's own settings in the cluster (README "Configuration" has them all). */
+export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<string, string> {
+  const { ports, secrets } = ctx;
+  const common = { NODE_ENV: 'production', TEST_HARNESS: 'false', LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn', DATABASE_URL: ctx.databaseUrl };
+  const idp = publicUrl(ports);
+  switch (name) {
+    case 'hr':
+      return { ...common, HR_API_KEY: secrets.HR_API_KEY, HR_CITIZEN_HASH_KEY: secrets.HR_CITIZEN_HASH_KEY };
+    case 'decision':
+      return { ...common, DMN_DIR: ctx.dmnDir };
+    case 'loyalty':
+      // Per instance; the cluster has two, so the platform-wide ceiling is twice this.
+      return { ...common, LOYALTY_API_KEY: secrets.LOYALTY_API_KEY, LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000' };
+    case 'session':
+      return { ...common, SESSION_API_KEY: secrets.SESSION_API_KEY };
+    case 'gateway':
+      return {
+        ...common,
+        GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
+        RADIUS_API_KEY: secrets.RADIUS_API_KEY,
+        GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
+        GATEWAYS_FILE: ctx.gatewaysFile,
+        DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
+        CREDENTIAL_KEY: secrets.CREDENTIAL_KEY,
+        SESSION_URL: balancedUrl(ports, 'session'),
+        SESSION_API_KEY: secrets.SESSION_API_KEY,
+      };
+    case 'entitlement':
+      return {
+        ...common,
+        IDP_ISSUER: `${idp}/realms/wifi`,
+        IDP_JWKS_URL: `${balancedUrl(ports, 'keycloak')}/realms/wifi/protocol/openid-connect/certs`,
+        DECISION_URL: balancedUrl(ports, 'decision'),
+        LOYALTY_URL: balancedUrl(ports, 'loyalty'),
+        LOYALTY_API_KEY: secrets.LOYALTY_API_KEY,
+        DMN_DIR: ctx.dmnDir,
+      };
+    case 'portal':
+      return {
+        ...common,
+        IDP_URL: balancedUrl(ports, 'keycloak'),
+        IDP_PUBLIC_URL: idp,
+        PORTAL_API_CLIENT_SECRET: secrets.WIFI_PORTAL_API_SECRET,
+        PORTAL_EMPLOYEE_CLIENT_SECRET: secrets.WIFI_PORTAL_EMPLOYEE_API_SECRET,
+        ENTITLEMENT_URL: balancedUrl(ports, 'entitlement'),
+        SESSION_URL: balancedUrl(ports, 'session'),
+        SESSION_API_KEY: secrets.SESSION_API_KEY,
+        GATEWAY_URL: balancedUrl(ports, 'gateway'),
+        GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
+        DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
+        // Any portal instance opens any cookie's tokens: one key for all.
+        PORTAL_TOKEN_KEY: secrets.PORTAL_TOKEN_KEY,
+        PORTAL_PUBLIC_URL: idp,
+        PORTAL_TRUSTED_PROXIES: 'loopback',
+      };
+  }
+}
+
+/**
+ * The gateways of fixtures/gateways.json with fresh RADIUS and UAM secrets sealed under this
+ * run's GATEWAY_SEAL_KEY: the fixture's are sealed under the development key.
+ */
+export function writeGatewaysFile(root: string, file: string, sealKey: string): void {
+  const fixture = GatewaysFile.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'gateways.json'), 'utf8')));
+  const sealer = createSealer(sealKey);
+  const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
+  const gateways = fixture.gateways.map((gateway) => ({ ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) }));
+  writeFileSync(file, `${JSON.stringify({ gateways }, null, 2)}\n`, { mode: 0o600 });
+}
+
+export interface ServiceInstance {
+  name: ServiceName;
+  /** 1 or 2. */
+  instance: number;
+  url: string;
+  log: string;
+  child(): ChildProcess;
+  /** Starts it (again, after a kill) and waits for /health. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function serviceInstance(name: ServiceName, instance: number, ctx: ServiceContext): ServiceInstance {
+  const port = ctx.ports.services[name][instance - 1] as number;
+  const url = `http://127.0.0.1:${port}`;
+  const log = join(ctx.dir, 'logs', `${name}-${instance}.log`);
+  let current: ChildProcess | undefined;
+  return {
+    name,
+    instance,
+    url,
+    log,
+    child() {
+      if (current === undefined) throw new Error(`${name}-${instance} was never started`);
+      return current;
+    },
+    async start() {
+      const out = createWriteStream(log, { flags: 'a' });
+      const child = spawn(process.execPath, [join(ctx.root, 'dist', 'services', name, 'main.js')], {
+        cwd: ctx.root,
+        env: { ...process.env, ...serviceEnv(name, ctx), PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.pipe(out);
+      child.stderr?.pipe(out);
+      current = child;
+      await waitHealthy(url, child, 120_000).catch((error: Error) => {
+        throw new Error(`${name}-${instance} did not start: ${error.message} (see ${log})`);
+      });
+    },
+    stop: () => (current === undefined ? Promise.resolve() : stopChild(current)),
+  };
+}

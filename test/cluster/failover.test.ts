@@ -1,0 +1,62 @@
+// Issue 18 item 4: the production cluster loses no granted session and answers no 5xx once the
+// dead pieces are out, while one Keycloak node and one instance of every service are killed with
+// SIGKILL under sign-ins; the killed pieces rejoin. One shorter run (CLUSTER_TEST_SECONDS, 60),
+// its outcome asserted rule by rule. Runs in its own phase of `make test`, after the platform of
+// the other phases has stopped (scripts/test-run.ts), in its own run folder.
+import { join } from 'node:path';
+import test from 'ava';
+import { clusterOptionsFromEnv, ROOT, startCluster } from '../../scripts/cluster.js';
+import { runFailover, type FailoverResult } from '../../bench/lib/failover-run.js';
+
+let result: FailoverResult | undefined;
+let services = 0;
+
+test.before(async (t) => {
+  t.timeout(25 * 60_000);
+  const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test') }, (line) => t.log(line)));
+  services = cluster.services.length;
+  try {
+    result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
+    t.log(JSON.stringify(result));
+  } finally {
+    await cluster.stop();
+  }
+});
+
+const outcome = (): FailoverResult => {
+  if (result === undefined) throw new Error('the failover run did not finish');
+  return result;
+};
+
+test('every sign-in answered 200 has its GRANTED session in the store, none twice', (t) => {
+  const { sessions, signIns } = outcome();
+  t.true(signIns.answered200 > 0);
+  t.is(sessions.lost, 0);
+  t.is(sessions.doubled, 0);
+});
+
+test('every portal cookie issued before the kill still works through the survivors', (t) => {
+  const { cookiesBeforeKill } = outcome();
+  t.true(cookiesBeforeKill.checked > 0);
+  t.deepEqual(cookiesBeforeKill.failedStatuses, {});
+  t.is(cookiesBeforeKill.working, cookiesBeforeKill.checked);
+});
+
+test('no sign-in fails with a 5xx or without an answer once the dead pieces are out', (t) => {
+  const { signIns } = outcome();
+  t.log(`failed sign-ins by phase and status: ${JSON.stringify(signIns.failed)}`);
+  t.is(signIns.fiveHundredsAfterSwitch, 0);
+});
+
+test('the killed Keycloak node rejoins the cluster and grants tokens', (t) => {
+  const { rejoin } = outcome();
+  t.deepEqual(Object.values(rejoin.keycloakClusterViews), [2, 2]);
+  t.is(rejoin.directKeycloakGrant, 200);
+});
+
+test('the killed service instances come back healthy and sign-ins through them succeed', (t) => {
+  const { rejoin } = outcome();
+  t.is(rejoin.servicesHealthy, services);
+  t.is(rejoin.directPortalSignIn, 200);
+  t.is(rejoin.signInsAfterRestart.answered200, rejoin.signInsAfterRestart.attempted);
+});

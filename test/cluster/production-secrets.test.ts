@@ -1,0 +1,58 @@
+// Issue 18 item 1 (from the hardening issue): a production Keycloak start refuses development
+// secrets, before anything starts, with one line naming the setting.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { ROOT } from '../../scripts/cluster.js';
+import { keycloakDevelopmentSecrets, makeSecrets, realmDevelopmentSecrets, refuseDevelopmentSecrets } from '../../scripts/cluster/secrets.js';
+import { realmForCluster } from '../../scripts/cluster/keycloak-node.js';
+
+const DEVELOPMENT: [string, string][] = [
+  ['SVC_ADMIN_SEAL_KEY', 'dev-svc-admin-seal-key'],
+  ['KC_BOOTSTRAP_ADMIN_PASSWORD', 'admin'],
+  ['WIFI_PORTAL_API_SECRET', 'dev-portal-api-secret'],
+  ['WIFI_PORTAL_EMPLOYEE_API_SECRET', 'dev-portal-employee-api-secret'],
+  ['SVC_OPERATOR_PASSWORD', 'operator-demo-pass'],
+  ['HR_API_KEY', 'dev-hr-key'],
+  ['SESSION_API_KEY', 'dev-session-key'],
+];
+
+test('the generated secrets of a run hold no development value, and the realm copy made with them holds no development client secret', (t) => {
+  const secrets = makeSecrets({});
+  t.deepEqual(keycloakDevelopmentSecrets(secrets), []);
+  const realm = realmForCluster(readFileSync(join(ROOT, 'realm-export.json'), 'utf8'), secrets);
+  t.deepEqual(realmDevelopmentSecrets(realm), []);
+  t.true(realm.includes(secrets.WIFI_PORTAL_API_SECRET));
+  t.notThrows(() => refuseDevelopmentSecrets(secrets, realm));
+});
+
+for (const [name, value] of DEVELOPMENT) {
+  test(`${name} at its development value '${value}' is refused, naming the setting`, (t) => {
+    const env = { ...makeSecrets({}), [name]: value };
+    t.deepEqual(keycloakDevelopmentSecrets(env), [name]);
+    t.throws(() => refuseDevelopmentSecrets(env, '{}'), { message: new RegExp(`^keycloak production start refused: ${name} `) });
+  });
+}
+
+test('the realm file as shipped (its development client secrets) is refused', (t) => {
+  const shipped = readFileSync(join(ROOT, 'realm-export.json'), 'utf8');
+  t.throws(() => refuseDevelopmentSecrets(makeSecrets({}), realmForCluster(shipped, {})), { message: /realm client secret 'dev-portal-api-secret'/ });
+});
+
+test('make up-cluster with SVC_ADMIN_SEAL_KEY at its development default stops before anything starts, with one line naming it', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wifi-cluster-refused-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'up-cluster.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, CLUSTER_DIR: dir, SVC_ADMIN_SEAL_KEY: 'dev-svc-admin-seal-key' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(run.status, 1);
+  const lines = run.stderr.trim().split('\n');
+  t.is(lines.length, 1, run.stderr);
+  t.regex(lines[0] ?? '', /^keycloak production start refused: SVC_ADMIN_SEAL_KEY still at the development default/);
+  t.is(run.stdout, '');
+});
