@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import radius from 'radius';
 import { createSealer, deviceRefFor } from '../services/kit/index.js';
@@ -136,6 +136,22 @@ async function accessPhase(devices: { w: number; sessionId: string; device: stri
   };
 }
 
+/**
+ * What the two access targets mean together on this machine: p50 <= 5 ms with 16 in flight is
+ * 16 / 0.005 = 3,200 authentications/s, i.e. at most cores x 1000 / 3200 ms of CPU per
+ * authentication for every process involved; the CPU measured per authentication bounds the
+ * throughput (cpuCeiling), and at 500/s 16 in flight wait 16 / 500 = 32 ms each.
+ */
+function littlesLaw(cpuMsPerAuth: number) {
+  const cores = cpus().length;
+  return {
+    authsPerSecondImpliedByP50TargetAt16: Math.round(WORKERS / 0.005),
+    cpuMsPerAuthThatWouldNeed: Math.round((cores * 1000 * 0.005 / WORKERS) * 1000) / 1000,
+    cpuCeilingAuthsPerSecond: Math.round((cores * 1000) / cpuMsPerAuth),
+    p50MsAt500PerSecondAnd16InFlight: Math.round((WORKERS / 500) * 1000),
+  };
+}
+
 try {
   const devices = await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
     const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
@@ -177,6 +193,8 @@ try {
     oneAtATime: serial,
     revokeToDisconnect: { sessions: disconnect.length, feedPollMs: defaults.FEED_POLL_MS, latencyMs: { p50: quantile(disconnect, 0.5), p95: quantile(disconnect, 0.95), max: quantile(disconnect, 1) } },
     targets: { p50Ms: 5, authsPerSecond: 500, disconnectP95Ms: 1000 },
+    // Little's law (in flight = throughput x latency): both targets at once need what two cores cannot give.
+    consistency: littlesLaw(access.cpuMsPerAuth.total),
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten to ${writeResult('radius', result)}\n`);
 } finally {

@@ -64,7 +64,7 @@ export async function cpuPerOperation(pids: Record<string, number>, run: () => P
 export function cpuMeter(pids: Record<string, number>) {
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)]));
   return {
-    perOperation(operations: number): Record<string, number> {
+    perOperation(operations: number): Record<string, number> & { total: number } {
       const used = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, Math.round(((treeCpuMs(pid) - (before[name] ?? 0)) / operations) * 1000) / 1000]));
       return { ...used, total: Math.round(Object.values(used).reduce((a, b) => a + b, 0) * 1000) / 1000 };
     },
