@@ -7,7 +7,9 @@ import {
 import { freeUdpPort, radclient } from './radclient.js';
 
 // Issue 17: accounting through a real FreeRADIUS, and RFC 5176 Disconnect-Requests received and
-// answered by a second FreeRADIUS playing the NAS (its `coa` listener).
+// answered by a second FreeRADIUS playing the NAS (its `coa` listener). One test at a time: each
+// starts two FreeRADIUS servers and three services, and seven at once on a loaded 2-core machine
+// made the gateway answer FreeRADIUS's rest call after its 3 s timeout (an Access-Reject).
 
 async function signedIn(t: ExecutionContext, world: World, gateway: Awaited<ReturnType<typeof bootGateway>>, authPort: number, acctPort: number, acctSessionId: string) {
   const sessionId = await grantedSession(world);
@@ -32,7 +34,7 @@ async function setup(t: ExecutionContext, options: { db?: Database; naks?: strin
   return { world, nas, db, env, gateway, radius };
 }
 
-test('accounting Start, Interim and Stop make the connection state and usage the portal reads', async (t) => {
+test.serial('accounting Start, Interim and Stop make the connection state and usage the portal reads', async (t) => {
   const { world, gateway, radius } = await setup(t);
   const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-1');
   t.like((await gateway.connection(sessionId)).body, { state: 'NONE', connected: false });
@@ -46,7 +48,7 @@ test('accounting Start, Interim and Stop make the connection state and usage the
   t.is(typeof stopped['stoppedAt'], 'string');
 });
 
-test('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the session is refused from then on', async (t) => {
+test.serial('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the session is refused from then on', async (t) => {
   const { world, nas, gateway, radius } = await setup(t);
   const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-revoke');
   await acct('Start');
@@ -57,7 +59,7 @@ test('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the session i
   t.is((await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).status, 409);
 });
 
-test('a NAK is recorded as NAKED and not retried', async (t) => {
+test.serial('a NAK is recorded as NAKED and not retried', async (t) => {
   const { world, nas, gateway, radius } = await setup(t, { naks: ['acct-nak'] });
   const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-nak');
   await acct('Start');
@@ -67,7 +69,7 @@ test('a NAK is recorded as NAKED and not retried', async (t) => {
   t.is(disconnectsReceived(nas).filter((id) => id === 'acct-nak').length, 1);
 });
 
-test('a NAS that never answers is retried with backoff, then recorded as NO_ANSWER', async (t) => {
+test.serial('a NAS that never answers is retried with backoff, then recorded as NO_ANSWER', async (t) => {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
@@ -80,7 +82,7 @@ test('a NAS that never answers is retried with backoff, then recorded as NO_ANSW
   t.is(gateway.lines.filter((line) => line.includes('"answer":"NO_ANSWER"')).length, 3);
 });
 
-test('a Start arriving after the revoke is disconnected at once', async (t) => {
+test.serial('a Start arriving after the revoke is disconnected at once', async (t) => {
   const { world, nas, gateway, radius } = await setup(t);
   const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-late');
   await world.session.revoke(sessionId);
@@ -92,7 +94,7 @@ test('a Start arriving after the revoke is disconnected at once', async (t) => {
   t.pass();
 });
 
-test('a restart of the gateway service between a revoke and its Disconnect still sends it', async (t) => {
+test.serial('a restart of the gateway service between a revoke and its Disconnect still sends it', async (t) => {
   const db = await openGatewayDb('pglite', tempDir(t, 'wifi-gateway-db-'));
   t.teardown(() => db.close());
   const { world, nas, env, gateway, radius } = await setup(t, { db });
@@ -108,7 +110,7 @@ test('a restart of the gateway service between a revoke and its Disconnect still
   t.pass();
 });
 
-test('no MAC address, password or user name reaches the gateway\'s logs, store or answers, nor FreeRADIUS\'s log', async (t) => {
+test.serial('no MAC address, password or user name reaches the gateway\'s logs, store or answers, nor FreeRADIUS\'s log', async (t) => {
   const { world, db, gateway, radius } = await setup(t);
   const { sessionId, username, password, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-privacy');
   await acct('Start');
