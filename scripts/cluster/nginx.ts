@@ -23,12 +23,29 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-/** A self-signed certificate for localhost, made once per folder. */
-function certificate(dir: string): void {
+/** A self-signed certificate for localhost (cert.pem, key.pem), made once per folder. */
+export function certificate(dir: string): void {
   if (existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))) return;
   const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
 }
+
+/**
+ * The start of an nginx.conf that keeps everything in `dir` (pid, error log, temp folders under
+ * `dir/temp`), never the system's paths, up to the open `http {` block.
+ */
+export const configHead = (dir: string, workers: number, connections: number) => `worker_processes ${workers};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections ${connections}; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/temp/body;
+  proxy_temp_path ${dir}/temp/proxy;
+  fastcgi_temp_path ${dir}/temp/fastcgi;
+  uwsgi_temp_path ${dir}/temp/uwsgi;
+  scgi_temp_path ${dir}/temp/scgi;`;
 
 const upstream = (name: string, ports: readonly number[], failTimeout: number) => `
   upstream ${name} {
@@ -66,18 +83,7 @@ export function nginxConfig(options: NginxOptions): string {
       proxy_set_header X-Forwarded-Host $host;
       proxy_set_header X-Forwarded-Port $server_port;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`;
-  return `worker_processes 2;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/temp/body;
-  proxy_temp_path ${dir}/temp/proxy;
-  fastcgi_temp_path ${dir}/temp/fastcgi;
-  uwsgi_temp_path ${dir}/temp/uwsgi;
-  scgi_temp_path ${dir}/temp/scgi;
+  return `${configHead(dir, 2, 1024)}
   proxy_buffer_size 16k;
   proxy_buffers 8 16k;
 ${(Object.keys(services) as (keyof typeof services)[]).map((name) => upstream(name, services[name], failTimeoutSeconds)).join('\n')}

@@ -1,13 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { stopChild } from '../../scripts/child-process.js';
+import { certificate, configHead, NGINX } from '../../scripts/cluster/nginx.js';
 import { waitFor } from './wait-for.js';
 
-export const NGINX = process.env['NGINX_PATH'] ?? '/usr/sbin/nginx';
+export { NGINX };
 
 export interface TlsProxy {
   /** https://localhost:<port>, the origin a browser sees. */
@@ -30,22 +31,10 @@ const canConnect = (port: number) =>
 export async function startTlsProxy(t: ExecutionContext, upstream: string, port: number): Promise<TlsProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'wifi-nginx-'));
   mkdirSync(join(dir, 'temp'));
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
-  if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
+  certificate(dir);
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/temp/body;
-  proxy_temp_path ${dir}/temp/proxy;
-  fastcgi_temp_path ${dir}/temp/fastcgi;
-  uwsgi_temp_path ${dir}/temp/uwsgi;
-  scgi_temp_path ${dir}/temp/scgi;
+    `${configHead(dir, 1, 64)}
   server {
     listen 127.0.0.1:${port} ssl;
     server_name localhost;
