@@ -46,7 +46,8 @@ const keySet = createServer((_req, res) => {
 });
 await new Promise<void>((resolve) => keySet.listen(PORTS.keySet, '127.0.0.1', () => resolve()));
 
-const token = await new SignJWT({ user_type: 'CUSTOMER', email: MEMBER, preferred_username: MEMBER })
+// A verified address: only those are looked up at loyalty (spec 4.3 as hardened in issue 20).
+const token = await new SignJWT({ user_type: 'CUSTOMER', email: MEMBER, email_verified: true, preferred_username: MEMBER })
   .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
   .setSubject(randomUUID())
   .setIssuer(ISSUER)

@@ -5,7 +5,7 @@
 // with a plain "N passed, N failed" line. Arguments (file globs) replace the default selection.
 // Last, once that platform has stopped, the production cluster's tests (test/cluster/: its own
 // PostgreSQL, two Keycloak nodes, every service twice behind nginx, on ports of its own; the
-// failover run only with CLUSTER_FAILOVER_TEST=1).
+// failover run is left out with CLUSTER_FAILOVER_TEST=0).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,11 +67,11 @@ try {
   rmSync(dmnDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }
-// The failover run (test/cluster/failover.test.ts, ~10 minutes) joins only with
-// CLUSTER_FAILOVER_TEST=1: on the project's shared 2-core machine its no-5xx rule still fails,
-// with 502s before anything is killed (README "Production cluster"); `npm run bench:failover`
-// runs it as a benchmark.
-const clusterTests = process.env['CLUSTER_FAILOVER_TEST'] === '1' ? ['test/cluster/**/*.test.ts'] : ['test/cluster/**/*.test.ts', '!test/cluster/failover.test.ts'];
+// The failover run (test/cluster/failover.test.ts, about 5 minutes: the optimized Keycloak build,
+// the cluster's start, 60 s of sign-ins, the restarted node's rejoin) runs last, alone on the
+// machine; CLUSTER_FAILOVER_TEST=0 leaves it out (a quick local run). `npm run bench:failover`
+// runs the same as a benchmark.
+const clusterTests = process.env['CLUSTER_FAILOVER_TEST'] === '0' ? ['test/cluster/**/*.test.ts', '!test/cluster/failover.test.ts'] : ['test/cluster/**/*.test.ts'];
 if (!selected) add(await runAva(['--concurrency=1', '--timeout=25m', ...clusterTests]));
 // The run fails when it changed what `make up` serves.
 const touched = changedEntries(operatorData, operatorDataFingerprint(ROOT));

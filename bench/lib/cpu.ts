@@ -9,8 +9,9 @@ const TICKS_PER_SECOND = 100;
 
 interface Stat {
   ppid: number;
-  ownTicks: number;
-  reapedTicks: number;
+  /** Ticks in user mode and in the kernel, the process's own and its reaped children's. */
+  user: number;
+  system: number;
 }
 
 function stat(pid: number): Stat | undefined {
@@ -23,11 +24,17 @@ function stat(pid: number): Stat | undefined {
   // The command name (field 2) is in parentheses and may contain spaces: fields start after ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const field = (n: number) => Number(fields[n - 3]);
-  return { ppid: field(4), ownTicks: field(14) + field(15), reapedTicks: field(16) + field(17) };
+  return { ppid: field(4), user: field(14) + field(16), system: field(15) + field(17) };
 }
 
 /** CPU milliseconds of `pid` and every process below it, so far. */
 export function treeCpuMs(pid: number): number {
+  const { user, system } = treeCpu(pid);
+  return user + system;
+}
+
+/** CPU milliseconds of `pid` and every process below it so far, in user mode and in the kernel. */
+export function treeCpu(pid: number): { user: number; system: number } {
   const all = new Map<number, Stat>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -35,29 +42,39 @@ export function treeCpuMs(pid: number): number {
     if (found !== undefined) all.set(Number(entry), found);
   }
   const root = all.get(pid);
-  if (root === undefined) return 0;
-  let ticks = root.ownTicks + root.reapedTicks;
+  if (root === undefined) return { user: 0, system: 0 };
+  let user = root.user;
+  let system = root.system;
   const below = [pid];
   while (below.length > 0) {
     const parent = below.pop() as number;
     for (const [child, found] of all) {
       if (found.ppid !== parent) continue;
-      ticks += found.ownTicks + found.reapedTicks;
+      user += found.user;
+      system += found.system;
       below.push(child);
     }
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return { user: (user * 1000) / TICKS_PER_SECOND, system: (system * 1000) / TICKS_PER_SECOND };
 }
 
 /** CPU milliseconds per operation of each named process tree over `run` (which answers how many operations it did). */
-export async function cpuPerOperation(pids: Record<string, number>, run: () => Promise<number>): Promise<{ operations: number; cpuMsPerOperation: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)]));
+export async function cpuPerOperation(
+  pids: Record<string, number>,
+  run: () => Promise<number>,
+): Promise<{ operations: number; cpuMsPerOperation: Record<string, number>; kernelMsPerOperation: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpu(pid)]));
   const operations = await run();
   const cpuMsPerOperation: Record<string, number> = {};
+  const kernelMsPerOperation: Record<string, number> = {};
+  const per = (ms: number) => (operations === 0 ? 0 : Math.round((ms / operations) * 100) / 100);
   for (const [name, pid] of Object.entries(pids)) {
-    cpuMsPerOperation[name] = operations === 0 ? 0 : Math.round(((treeCpuMs(pid) - (before[name] as number)) / operations) * 100) / 100;
+    const now = treeCpu(pid);
+    const then = before[name] as { user: number; system: number };
+    cpuMsPerOperation[name] = per(now.user + now.system - then.user - then.system);
+    kernelMsPerOperation[name] = per(now.system - then.system);
   }
-  return { operations, cpuMsPerOperation };
+  return { operations, cpuMsPerOperation, kernelMsPerOperation };
 }
 
 /** Snapshots of named process trees; `perOperation` divides what each used since by `operations`, with their total. */

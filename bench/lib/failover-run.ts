@@ -18,7 +18,12 @@ export interface FailoverOptions {
   say(line: string): void;
 }
 
-type Phase = 'beforeKill' | 'duringSwitch' | 'afterSwitch';
+/**
+ * beforeKill: answered before the kill; inFlightAtKill: sent before it, answered after (a killed
+ * instance may have been working on it); duringSwitch: sent in the switchSeconds after the kill;
+ * afterSwitch: sent later, when the dead pieces must be out.
+ */
+type Phase = 'beforeKill' | 'inFlightAtKill' | 'duringSwitch' | 'afterSwitch';
 interface Attempt {
   atMs: number;
   /** HTTP status, or 0 when no answer came (connection error, timeout). */
@@ -137,16 +142,18 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   const killed = [killedKeycloak.name, ...killedServices.map((service) => `${service.name}-${service.instance}`)];
   const killAtMs = options.seconds * 250;
   const restartAtMs = options.seconds * 500;
-  const switchEndMs = killAtMs + options.switchSeconds * 1000;
 
   const attempts: Attempt[] = [];
   const started = performance.now();
   const elapsed = () => performance.now() - started;
+  // When the kill happened (the timer fires at killAtMs or a little later on a busy machine).
+  let killedAtMs = killAtMs;
   let keycloakBack: Promise<number> | undefined;
   let servicesBack: Promise<void> | undefined;
   const chaos = (async () => {
     await new Promise((resolve) => setTimeout(resolve, killAtMs));
-    say(`t=${(elapsed() / 1000).toFixed(1)}s kill -9: ${killed.join(', ')}`);
+    killedAtMs = elapsed();
+    say(`t=${(killedAtMs / 1000).toFixed(1)}s kill -9: ${killed.join(', ')}`);
     killedKeycloak.current().kill();
     for (const service of killedServices) service.child().kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, restartAtMs - killAtMs));
@@ -191,7 +198,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   await db.end();
 
   // Cookies issued before the kill, read back through the survivors (and the restarted).
-  const cookies = ok.filter((attempt) => attempt.atMs + attempt.ms < killAtMs && attempt.cookie !== undefined && attempt.cookie !== '');
+  const cookies = ok.filter((attempt) => attempt.atMs + attempt.ms < killedAtMs && attempt.cookie !== undefined && attempt.cookie !== '');
   const cookieStatuses: Record<string, number> = {};
   let working = 0;
   for (const attempt of cookies) {
@@ -220,10 +227,12 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   );
   await dispatcher.close();
 
-  const failed: Record<Phase, Record<string, number>> = { beforeKill: {}, duringSwitch: {}, afterSwitch: {} };
+  const switchEndMs = killedAtMs + options.switchSeconds * 1000;
+  const failed: Record<Phase, Record<string, number>> = { beforeKill: {}, inFlightAtKill: {}, duringSwitch: {}, afterSwitch: {} };
   for (const attempt of attempts) {
     if (attempt.status === 200) continue;
-    const phase: Phase = attempt.atMs < killAtMs ? 'beforeKill' : attempt.atMs < switchEndMs ? 'duringSwitch' : 'afterSwitch';
+    const phase: Phase =
+      attempt.atMs < killedAtMs ? (attempt.atMs + attempt.ms < killedAtMs ? 'beforeKill' : 'inFlightAtKill') : attempt.atMs < switchEndMs ? 'duringSwitch' : 'afterSwitch';
     count(failed[phase], `${attempt.status} ${attempt.code ?? 'no answer'}`);
   }
   const fiveHundredsAfterSwitch = Object.entries(failed.afterSwitch).filter(([status]) => status.startsWith('0') || status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0);

@@ -26,7 +26,7 @@ export async function startServer(entry: string, port: number, env: Record<strin
   // Something already answering there would pass for the new server (which then fails to bind).
   if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
   // BENCH_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const profile = [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
