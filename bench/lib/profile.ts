@@ -46,7 +46,7 @@ export function categoryOf(frame: CallFrame): string {
 }
 
 export interface ProfileSummary {
-  /** Milliseconds the main thread was sampled busy inside the window. */
+  /** Milliseconds the main thread was busy inside the window (busy samples x the sampling interval). */
   busyMs: number;
   /** Busy milliseconds per operation, by category, largest first. */
   msPerOperation: Record<string, number>;
@@ -60,17 +60,21 @@ export function summarizeProfile(file: string, fromMicros: number, toMicros: num
   const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byCategory = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  // Each busy sample counts one sampling interval (the median gap): a gap longer than that is the
+  // process waiting for a CPU (preempted, often right after a socket write woke the peer), which
+  // is no CPU of its own and would otherwise be charged to whatever was interrupted.
+  const gaps = [...profile.timeDeltas].sort((a, b) => a - b);
+  const interval = gaps[Math.floor(gaps.length / 2)] ?? 1000;
   let at = profile.startTime;
   let busy = 0;
   for (let index = 0; index < profile.samples.length; index += 1) {
-    const delta = profile.timeDeltas[index] ?? 0;
-    at += delta;
+    at += profile.timeDeltas[index] ?? 0;
+    const delta = interval;
     if (at < fromMicros || at > toMicros) continue;
     const frame = byId.get(profile.samples[index] as number);
     if (frame === undefined) continue;
     const category = categoryOf(frame);
     if (category === 'idle') continue;
-    // A sample stands for the time since the previous one.
     busy += delta;
     byCategory.set(category, (byCategory.get(category) ?? 0) + delta);
     const where = frame.url === '' ? '' : ` ${frame.url.replace(/^.*\/(node_modules|services|contract|dmn)\//, '$1/')}:${frame.lineNumber + 1}`;

@@ -44,18 +44,33 @@ export interface OutboundCall {
  * bounded attempts, and the correlation id always carried. Any HTTP status is an answer and
  * is returned, not thrown; only "no answer" and "unreadable answer" throw OutboundError.
  */
+// The policies are stateless (no breaker), so one per (timeout, attempts) serves every call:
+// building them per call showed in the portal's profile. `abortOnReturn: false`: cockatiel would
+// otherwise abort each call's signal after it returned, which creates a DOMException (a stack
+// trace) per call, half a millisecond of CPU per sign-in in the portal; the request has been read
+// to its end by then, and a timeout still aborts it.
+const policies = new Map<string, ReturnType<typeof policyFor>>();
+const retryable = (error: Error) => error instanceof TaskCancelledError || (error instanceof OutboundError && error.failure !== 'bad-response');
+function policyFor(timeoutMs: number, attempts: number) {
+  return wrap(
+    retry(handleWhen(retryable), { maxAttempts: Math.max(0, attempts - 1), backoff: new ConstantBackoff(0) }),
+    timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }),
+  );
+}
+
+/**
+ * One outbound JSON call with undici: a per-attempt timeout (cockatiel aborts the request),
+ * bounded attempts, and the correlation id always carried. Any HTTP status is an answer and
+ * is returned, not thrown; only "no answer" and "unreadable answer" throw OutboundError.
+ */
 export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const target = new URL(call.url).origin;
   // An aggressive timeout rejects with TaskCancelledError before the aborted request settles.
   // (instanceof, not cockatiel 3.2's isTaskCancelledError, which tests the wrong property.)
-  const retryable = (error: Error) => error instanceof TaskCancelledError || (error instanceof OutboundError && error.failure !== 'bad-response');
-  const policy = wrap(
-    retry(
-      handleWhen(retryable),
-      { maxAttempts: Math.max(0, (call.attempts ?? 1) - 1), backoff: new ConstantBackoff(0) },
-    ),
-    timeout(call.timeoutMs, TimeoutStrategy.Aggressive),
-  );
+  const attempts = call.attempts ?? 1;
+  const key = `${call.timeoutMs}:${attempts}`;
+  let policy = policies.get(key);
+  if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
   try {
     return await policy.execute(({ signal }) => attempt(call, target, signal));
   } catch (error) {

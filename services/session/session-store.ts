@@ -208,9 +208,14 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
         const at = now();
         const subjectId = await lockSubjectOf(tx, sessionId);
         if (subjectId === undefined) return { kind: 'not-found' };
-        await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
+        // Read again under the lock: the statement that took it saw the database from before.
         const current = await select(tx, sessionId, true);
         if (current === undefined) return { kind: 'not-found' };
+        if (current.state === 'GRANTED' && current.expires_at !== null && current.expires_at <= at) {
+          // This session ran out: store its expiry (and any other of the subject's) and answer it ended.
+          await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
+          return { kind: 'ended', session: toRecord((await select(tx, sessionId)) ?? current) };
+        }
         if (current.state === 'REVOKED' || current.state === 'EXPIRED') return { kind: 'ended', session: toRecord(current) };
         if (current.state === 'GRANTED' && current.entitlement_id === input.entitlementId) {
           return { kind: 'replayed', session: toRecord(current) };
@@ -268,7 +273,8 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
 }
 
 /**
- * The grant, under the subject's lock, in one statement. The same device signing in again
+ * The grant, under the subject's lock, in one statement: the subject's other sessions past their
+ * expiry are stored EXPIRED first (they hold no slot). The same device signing in again
  * replaces its own session (another GRANTED session of the subject with this deviceRef is
  * revoked, reason SAME_DEVICE, and takes no slot). Device slots (README "Design decisions"): a
  * subject never holds more GRANTED, unexpired sessions than the entitlement allows; making room
@@ -277,9 +283,13 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
  */
 async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: GrantInput, at: Date, correlationId: string): Promise<GrantOutcome> {
   const rows = await tx.query<SessionRow & { revoked_for_slots: string[] | null }>(
-    `WITH others AS (
+    `WITH expired AS (
+       UPDATE sessions SET state = 'EXPIRED', updated_at = $8
+       WHERE subject_id = $9 AND state = 'GRANTED' AND expires_at <= $8 AND session_id <> $1
+       RETURNING session_id, entitlement_id),
+     others AS (
        SELECT session_id, COALESCE(device_ref = $12::text, false) AS same_device, granted_at FROM sessions
-       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1),
+       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1 AND (expires_at IS NULL OR expires_at > $8)),
      victims AS (
        SELECT session_id, 'SAME_DEVICE' AS reason FROM others WHERE same_device
        UNION ALL
@@ -298,6 +308,8 @@ async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: Gran
        RETURNING ${COLUMNS}),
      events AS (
        INSERT INTO session_events (${EVENT_COLUMNS})
+       SELECT session_id, $8, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $11 FROM expired
+       UNION ALL
        SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, reason, $11
        FROM (SELECT * FROM revoked ORDER BY granted_at, session_id) AS oldest_first
        UNION ALL
