@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { runCycles, type CycleResult } from './lib/cycles.js';
-import { compare, machine, startServer, warm, writeResult, type ServerProcess } from './lib/load.js';
+import { cpuPerOperation } from './lib/cpu.js';
+import { compare, load, machine, startServer, warm, writeResult, type LoadOptions, type ServerProcess } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 3;
@@ -137,6 +138,17 @@ try {
   await warm(loadB);
   const [entitlementLoad, decisionLoad] = await compare(loadA, loadB, ROUNDS);
   const ratio = entitlementLoad.requestsPerSecond / decisionLoad.requestsPerSecond;
+  // Where the ratio goes: CPU milliseconds per request of each process (from /proc), one more
+  // round of each load; `bench` is this process, autocannon's load generator.
+  const pid = (server: ServerProcess) => server.child.pid as number;
+  const cpuOf = async (pids: Record<string, number>, options: LoadOptions) => {
+    const measured = await cpuPerOperation(pids, async () => (await load(options)).requests);
+    return { requests: measured.operations, cpuMsPerRequest: measured.cpuMsPerOperation };
+  };
+  const cpu = {
+    entitlement: await cpuOf({ entitlement: pid(entitlement), loyalty: pid(loyalty), decision: pid(decision), bench: process.pid }, loadA),
+    decision: await cpuOf({ decision: pid(decision), bench: process.pid }, loadB),
+  };
 
   // (2) Latency, one request at a time. Loyalty hangs (60 s, past the 2000 ms lookup timeout);
   // the breaker opens after LOYALTY_BREAKER_FAILURES timeouts and stays open for the run.
@@ -160,6 +172,7 @@ try {
   const p50Difference = Math.round((breakerLatency.latencyMs.p50 - healthyLatency.latencyMs.p50) * 10) / 10;
 
   const met = {
+    issue18Ratio: ratio >= 0.25,
     throughput: ratio >= 0.5 && entitlementLoad.non2xx === 0 && entitlementLoad.errors === 0 && decisionLoad.non2xx === 0 && decisionLoad.errors === 0,
     breakerP50: p50Difference <= 5 && stillOpen && healthyLatency.failures === 0 && breakerLatency.failures === 0,
   };
@@ -180,6 +193,7 @@ try {
         ...decisionLoad,
       },
       entitlementToDecisionRatio: Math.round(ratio * 1000) / 1000,
+      cpu,
     },
     breaker: {
       method: `closed loop, 1 request at a time, best p50 of ${ROUNDS} alternating rounds each, after a 2 s warm-up each; a second entitlement process and a second loyalty process (TEST_HARNESS, fault timeout 60000 ms) for the breaker case`,
@@ -189,7 +203,8 @@ try {
       breakerOpen: breakerLatency,
       p50DifferenceMs: p50Difference,
     },
-    targets: { entitlementToDecisionRatioAtLeast: 0.5, breakerOpenP50AtMostHealthyP50PlusMs: 5 },
+    // 0.5 from the entitlement issue (9); issue 18 asks at least 0.25 of it.
+    targets: { entitlementToDecisionRatioAtLeast: 0.5, issue18RatioAtLeast: 0.25, breakerOpenP50AtMostHealthyP50PlusMs: 5 },
     met: { ...met, all: met.throughput && met.breakerP50 },
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('entitlement', result)}\n`);

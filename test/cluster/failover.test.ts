@@ -2,24 +2,35 @@
 // dead pieces are out, while one Keycloak node and one instance of every service are killed with
 // SIGKILL under sign-ins; the killed pieces rejoin. One shorter run (CLUSTER_TEST_SECONDS, 60),
 // its outcome asserted rule by rule. Runs in its own phase of `make test`, after the platform of
-// the other phases has stopped (scripts/test-run.ts), in its own run folder.
+// the other phases has stopped (scripts/test-run.ts), in its own run folder. The cluster runs on
+// an external PostgreSQL given as DATABASE_URL (a server this test starts, as an operator's would
+// be), so that path of `make up-cluster` is the one tested; `npm run bench:failover` and
+// `make up-cluster` use the embedded default.
 import { join } from 'node:path';
 import test from 'ava';
 import { clusterOptionsFromEnv, ROOT, startCluster } from '../../scripts/cluster.js';
 import { runFailover, type FailoverResult } from '../../bench/lib/failover-run.js';
+import { startPostgres } from '../helpers/postgres-server.js';
 
 let result: FailoverResult | undefined;
 let services = 0;
 
 test.before(async (t) => {
   t.timeout(25 * 60_000);
-  const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test') }, (line) => t.log(line)));
-  services = cluster.services.length;
+  // As many connections as the cluster's own embedded server allows (two Keycloak pools, 14 service pools).
+  const postgres = await startPostgres({ maxConnections: 300 });
   try {
-    result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
-    t.log(JSON.stringify(result));
+    const databaseUrl = await postgres.createDatabase();
+    const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl }, (line) => t.log(line)));
+    services = cluster.services.length;
+    try {
+      result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
+      t.log(JSON.stringify(result));
+    } finally {
+      await cluster.stop();
+    }
   } finally {
-    await cluster.stop();
+    await postgres.stop();
   }
 });
 

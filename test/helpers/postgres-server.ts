@@ -21,7 +21,7 @@ export interface PostgresServer {
  * as root, the package runs it as a `postgres` system user it creates, so the folder must be
  * reachable by that user, which the temp dir is (a folder inside the checkout may not be).
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
   hydrateBinaries();
   const port = await freePort();
   const databaseDir = mkdtempSync(join(tmpdir(), 'wifi-pg-'));
@@ -33,7 +33,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     password: 'postgres',
     persistent: false,
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off'],
+    postgresFlags: ['-c', `max_connections=${options.maxConnections ?? 200}`, '-c', 'fsync=off'],
     onLog: () => undefined,
     onError: () => undefined,
   });
