@@ -71,14 +71,30 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const key = `${call.timeoutMs}:${attempts}`;
   let policy = policies.get(key);
   if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
-  try {
-    return await policy.execute(({ signal }) => attempt(call, target, signal));
-  } catch (error) {
-    if (error instanceof OutboundError) throw error;
-    if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
-    throw new OutboundError('unreachable', target);
+  for (let refusedUnread = 0; ; refusedUnread += 1) {
+    try {
+      return await policy.execute(({ signal }) => attempt(call, target, signal));
+    } catch (error) {
+      if (error instanceof NotProcessed) {
+        if (refusedUnread < NOT_PROCESSED_RETRIES) continue;
+        throw new OutboundError('bad-response', target);
+      }
+      if (error instanceof OutboundError) throw error;
+      if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
+      throw new OutboundError('unreachable', target);
+    }
   }
 }
+
+/**
+ * A peer that refused a request before reading it: 503 with Retry-After and no JSON body, which
+ * is how a Keycloak node answers while it is still starting (its bootstrap filter runs before any
+ * endpoint; it opens its port before it is ready) and how a proxy answers for a peer it cannot
+ * use. Nothing was done, so the call is sent again whatever its method and its `attempts` (behind
+ * a balancer, to the next peer) at most NOT_PROCESSED_RETRIES times; a JSON 503 is an answer.
+ */
+class NotProcessed extends Error {}
+const NOT_PROCESSED_RETRIES = 2;
 
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
   let response;
@@ -108,6 +124,8 @@ async function attempt(call: OutboundCall, target: string, signal: AbortSignal):
   } catch {
     throw new OutboundError(signal.aborted ? 'timeout' : 'bad-response', target);
   }
+  const notJson = !String(response.headers['content-type'] ?? '').includes('json');
+  if (response.statusCode === 503 && response.headers['retry-after'] !== undefined && notJson) throw new NotProcessed();
   if (text === '') return { status: response.statusCode, body: undefined };
   try {
     return { status: response.statusCode, body: JSON.parse(text) as unknown };

@@ -3,16 +3,16 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callJson, OutboundError } from '../../../services/kit/index.js';
 
-type Behaviour = (attempt: number) => { delayMs?: number; status?: number; text?: string };
+type Behaviour = (attempt: number) => { delayMs?: number; status?: number; text?: string; headers?: Record<string, string> };
 
 async function peer(behaviour: Behaviour) {
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
-    const { delayMs = 0, status = 200, text = '{"ok":true}' } = behaviour(seen.length);
+    const { delayMs = 0, status = 200, text = '{"ok":true}', headers = { 'content-type': 'application/json' } } = behaviour(seen.length);
     setTimeout(() => {
       if (res.destroyed) return;
-      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+      res.writeHead(status, headers).end(text);
     }, delayMs).unref();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,4 +69,27 @@ test('a body that is not JSON is a bad response and is not retried', async (t) =
   t.is(error?.failure, 'bad-response');
   t.is(server.seen.length, 1);
   await server.close();
+});
+
+// What a Keycloak node answers while it starts (its bootstrap filter, before any endpoint runs).
+const BOOTSTRAPPING = { status: 503, text: 'Bootstrap in progress. Retry in 3 seconds.', headers: { 'content-type': 'text/plain', 'retry-after': '3' } };
+
+test('a 503 refusal before the request was read (Retry-After, no JSON) is sent again, even with one attempt', async (t) => {
+  const server = await peer((n) => (n === 1 ? BOOTSTRAPPING : {}));
+  const answer = await callJson({ url: server.url, form: { grant_type: 'password' }, correlationId: CORR, timeoutMs: 1000 });
+  t.deepEqual(answer, { status: 200, body: { ok: true } });
+  t.is(server.seen.length, 2);
+  await server.close();
+});
+
+test('such refusals are sent again at most twice; a JSON 503 is an answer and is not repeated', async (t) => {
+  const refusing = await peer(() => BOOTSTRAPPING);
+  const error = await t.throwsAsync(callJson({ url: refusing.url, body: {}, correlationId: CORR, timeoutMs: 1000 }), { instanceOf: OutboundError });
+  t.is(error?.failure, 'bad-response');
+  t.is(refusing.seen.length, 3);
+  await refusing.close();
+  const answering = await peer(() => ({ status: 503, text: '{"error":"hr_unavailable"}', headers: { 'content-type': 'application/json', 'retry-after': '3' } }));
+  t.deepEqual(await callJson({ url: answering.url, body: {}, correlationId: CORR, timeoutMs: 1000 }), { status: 503, body: { error: 'hr_unavailable' } });
+  t.is(answering.seen.length, 1);
+  await answering.close();
 });
