@@ -80,7 +80,8 @@ const MUTATIONS: Mutation[] = [
   { rule: "dmn: the imported input data has a slot apart from the imported knowledge", file: "dmn/engine/compile-model.ts", from: "slot(importNeeds.has(inputName) ? importInput(inputName) : inputName)", to: "slot(inputName)", tests: ["test/services/decision/imported-models.test.ts"] },
   // Issue 18: the production cluster (each failover mutation is one cluster run, ~8 minutes).
   { rule: 'cluster: Keycloak refuses development secrets in production', file: 'scripts/cluster/secrets.ts', from: 'if (kept.length > 0) throw new DevelopmentSecretError(kept);', to: 'if (kept.length < 0) throw new DevelopmentSecretError(kept);', tests: ['test/cluster/production-secrets.test.ts'] },
-  { rule: 'cluster: nginx passes a request that found its peer dead on to the other peer', file: 'scripts/cluster/nginx.ts', from: 'proxy_next_upstream error timeout;', to: 'proxy_next_upstream off;', tests: ['test/cluster/failover.test.ts'] },
+  { rule: 'cluster: nginx passes a request that found its peer dead on to the other peer', file: 'scripts/cluster/nginx.ts', from: "failures = 'error timeout') =>", to: "failures = 'off') =>", tests: ['test/cluster/failover.test.ts'] },
+  { rule: 'cluster: nginx takes a Keycloak node out while it answers 503 (bootstrapping)', file: 'scripts/cluster/nginx.ts', from: "proxied('keycloak', '', 'error timeout http_503')", to: "proxied('keycloak', '', 'error timeout')", tests: ['test/cluster/failover.test.ts'] },
   { rule: 'cluster: every portal instance opens every cookie (one PORTAL_TOKEN_KEY)', file: 'scripts/cluster/services.ts', from: 'PORTAL_TOKEN_KEY: secrets.PORTAL_TOKEN_KEY,', to: "PORTAL_TOKEN_KEY: randomBytes(32).toString('base64'),", tests: ['test/cluster/failover.test.ts'] },
 ];
 

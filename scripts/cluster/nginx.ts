@@ -59,18 +59,39 @@ ${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=${f
  * set: a sign-in POST that reached a portal may have granted a session). The failed peer is
  * then out for fail_timeout (passive health: one failure is enough).
  */
-const proxied = (target: string) => `
-      proxy_pass http://${target};
+const proxied = (target: string, uri = '', failures = 'error timeout') => `
+      proxy_pass http://${target}${uri};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
-      proxy_next_upstream error timeout;
+      proxy_next_upstream ${failures};
       proxy_next_upstream_tries 2;
       proxy_connect_timeout 2s;`;
+
+/**
+ * The services' address of Keycloak. A Keycloak node opens its port before its bootstrap is done
+ * and answers 503 (text, Retry-After) until then; nginx has no readiness checks, so here a 503
+ * counts as a failure of the node (`http_503`): it is out for fail_timeout, a GET goes on to the
+ * other node at once, and a POST's 503 reaches the caller, whose client sends it again
+ * (services/kit/http-client.ts), now to the other node. The employee authenticator answers 503
+ * itself when HR is down (a JSON error body): counted as a node failure that would take every
+ * node out while HR is down, so employee grants come in under /employee/, where only connection
+ * failures and timeouts count (the portal's IDP_EMPLOYEE_URL).
+ */
+const keycloakInternal = (port: number) => `
+  server {
+    listen 127.0.0.1:${port};
+    location / {${proxied('keycloak', '', 'error timeout http_503')}
+      proxy_set_header Host $http_host;
+    }
+    location /employee/ {${proxied('keycloak', '/')}
+      proxy_set_header Host $http_host;
+    }
+  }`;
 
 export function nginxConfig(options: NginxOptions): string {
   const { dir, ports, failTimeoutSeconds } = options;
   const { services, balanced } = ports;
-  const internal = (Object.keys(balanced) as (keyof ClusterPorts['balanced'])[]).map((name) => `
+  const internal = (Object.keys(balanced) as (keyof ClusterPorts['balanced'])[]).map((name) => name === 'keycloak' ? keycloakInternal(balanced[name]) : `
   server {
     listen 127.0.0.1:${balanced[name]};
     location / {${proxied(name)}

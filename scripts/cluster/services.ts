@@ -61,6 +61,8 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
       return {
         ...common,
         IDP_URL: balancedUrl(ports, 'keycloak'),
+        // nginx's /employee/ path, where the authenticator's 503 (HR down) takes no node out (scripts/cluster/nginx.ts).
+        IDP_EMPLOYEE_URL: `${balancedUrl(ports, 'keycloak')}/employee`,
         IDP_PUBLIC_URL: idp,
         PORTAL_API_CLIENT_SECRET: secrets.WIFI_PORTAL_API_SECRET,
         PORTAL_EMPLOYEE_CLIENT_SECRET: secrets.WIFI_PORTAL_EMPLOYEE_API_SECRET,

@@ -6,6 +6,10 @@ export const PortalConfig = z.object({
   ...commonSettings,
   ...storeSettings,
   IDP_URL: z.url().default('http://localhost:8080').describe('Identity provider base URL as the portal reaches it (token, admin, logout, keys).'),
+  IDP_EMPLOYEE_URL: z
+    .url()
+    .optional()
+    .describe('Where employee grants go (defaults to IDP_URL): behind a balancer that takes a Keycloak node out when it answers 503, an address where the authenticator\'s own 503s (HR down) do not count against the node.'),
   IDP_PUBLIC_URL: z.url().optional().describe('Browser-facing identity provider URL shown by /api/v1/meta (defaults to IDP_URL).'),
   IDP_REALM: z.string().min(1).default('wifi').describe('Realm of the portal clients.'),
   PORTAL_API_CLIENT_SECRET: z.string().min(1).default('dev-portal-api-secret').describe('Secret of client wifi-portal-api (customer grant, service account).'),

@@ -28,14 +28,18 @@ export interface IdpClient {
 }
 
 export function createIdpClient(config: PortalConfig): IdpClient {
-  const base = `${config.IDP_URL}/realms/${config.IDP_REALM}/protocol/openid-connect`;
+  const endpoints = (idp: string) => `${idp}/realms/${config.IDP_REALM}/protocol/openid-connect`;
+  const bases: Record<PortalClient, string> = {
+    [CUSTOMER_CLIENT]: endpoints(config.IDP_URL),
+    [EMPLOYEE_CLIENT]: endpoints(config.IDP_EMPLOYEE_URL ?? config.IDP_URL),
+  };
   const secrets: Record<PortalClient, string> = {
     [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
     [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
   };
   const post = (client: PortalClient, path: string, form: Record<string, string>, correlationId: string): Promise<OutboundResponse> =>
     callJson({
-      url: `${base}/${path}`,
+      url: `${bases[client]}/${path}`,
       form: { client_id: client, client_secret: secrets[client], ...form },
       correlationId,
       timeoutMs: IDP_TIMEOUT_MS[client],

@@ -34,3 +34,20 @@ for (const [name, status, body, expected] of cases) {
     t.deepEqual(await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR), expected);
   });
 }
+
+test('employee grants go to IDP_EMPLOYEE_URL when it is set, customer grants to IDP_URL', async (t) => {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ access_token: 'a', refresh_token: 'r' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const idp = createIdpClient(PortalConfig.parse({ IDP_URL: origin, IDP_EMPLOYEE_URL: `${origin}/employee` }));
+  t.is((await idp.employeeGrant('C-3002', '079203005678', CORR)).kind, 'tokens');
+  t.is((await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR)).kind, 'tokens');
+  await idp.logout('wifi-portal-employee-api', 'r', CORR);
+  t.deepEqual(paths, ['/employee/realms/wifi/protocol/openid-connect/token', '/realms/wifi/protocol/openid-connect/token', '/employee/realms/wifi/protocol/openid-connect/logout']);
+});
