@@ -66,6 +66,8 @@ export interface FailoverResult {
     servicesHealthy: number;
     servicesRestarted: number;
     directPortalSignIn: number;
+    /** An employee sign-in through nginx with an id HR does not know: 401 means portal -> nginx /employee/ -> Keycloak -> HR answered. */
+    unknownEmployeeSignIn: string;
     directKeycloakGrant: number;
     signInsAfterRestart: { attempted: number; answered200: number };
   };
@@ -216,6 +218,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: cluster.secrets.WIFI_PORTAL_API_SECRET, scope: 'openid', username: account(probe).email, password: account(probe).password }),
   }).then(async (response) => (await response.arrayBuffer(), response.status), () => 0);
+  const employee = await post(origin, '/api/v1/auth/employee', { employeeId: 'C-9999', citizenId: '000000000000' }).catch(() => ({ status: 0, json: {} as Record<string, unknown> }));
   let afterRestart = 0;
   const afterRestartAttempts = options.workers * 4;
   for (let index = 0; index < afterRestartAttempts; index += 1) {
@@ -261,6 +264,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
       servicesHealthy: healthy.filter(Boolean).length,
       servicesRestarted: killedServices.length,
       directPortalSignIn: direct.status,
+      unknownEmployeeSignIn: `${employee.status} ${String(employee.json['code'] ?? '')}`,
       directKeycloakGrant: grant,
       signInsAfterRestart: { attempted: afterRestartAttempts, answered200: afterRestart },
     },
@@ -281,6 +285,7 @@ export function failoverMet(result: FailoverResult, services: number): boolean {
     Object.values(result.rejoin.keycloakClusterViews).every((size) => size === 2) &&
     result.rejoin.servicesHealthy === services &&
     result.rejoin.directPortalSignIn === 200 &&
+    result.rejoin.unknownEmployeeSignIn === '401 INVALID_CREDENTIALS' &&
     result.rejoin.directKeycloakGrant === 200 &&
     result.rejoin.signInsAfterRestart.answered200 === result.rejoin.signInsAfterRestart.attempted
   );

@@ -69,5 +69,6 @@ test('the killed service instances come back healthy and sign-ins through them s
   const { rejoin } = outcome();
   t.is(rejoin.servicesHealthy, services);
   t.is(rejoin.directPortalSignIn, 200);
+  t.is(rejoin.unknownEmployeeSignIn, '401 INVALID_CREDENTIALS', 'employee grants reach Keycloak and HR through nginx /employee/');
   t.is(rejoin.signInsAfterRestart.answered200, rejoin.signInsAfterRestart.attempted);
 });
