@@ -7,9 +7,19 @@ import { bootSession, grantBody, KEY, openSessionDb, subject, TestClock, type Se
 
 // Issue 17: the change feed the gateway follows, on PGlite and on a PostgreSQL server.
 let server: PostgresServer;
+// The databases are made before any test runs: CREATE DATABASE is a transaction that copies the
+// template, seconds long on a loaded machine, and the feed holds back every change younger than
+// a transaction still open anywhere on the server (another test's CREATE DATABASE included).
+const databases: string[] = [];
 test.before(async () => {
   server = await startPostgres();
+  for (let i = 0; i < 5; i += 1) databases.push(await server.createDatabase());
 });
+const database = () => {
+  const url = databases.pop();
+  if (url === undefined) throw new Error('add a database to test.before');
+  return url;
+};
 test.after.always(() => server?.stop());
 
 interface Change {
@@ -38,7 +48,7 @@ async function granted(service: SessionClient, clock: TestClock): Promise<string
 }
 
 for (const backend of ['memory', 'postgres'] as const) {
-  const open = async (): Promise<Database> => openSessionDb(backend, backend === 'postgres' ? await server.createDatabase() : undefined);
+  const open = async (): Promise<Database> => openSessionDb(backend, backend === 'postgres' ? database() : undefined);
 
   test(`${backend}: the feed hands out create, grant and revoke in order, then nothing after its cursor`, async (t) => {
     const db = await open();
@@ -82,7 +92,7 @@ for (const backend of ['memory', 'postgres'] as const) {
 }
 
 test('postgres: a change whose transaction is still open holds back every later one until it commits', async (t) => {
-  const db = await openSessionDb('postgres', await server.createDatabase());
+  const db = await openSessionDb('postgres', database());
   t.teardown(() => db.close());
   const clock = new TestClock();
   const service = await bootSession(t, db, clock);
