@@ -27,12 +27,6 @@ function stat(pid: number): Stat | undefined {
   return { ppid: field(4), user: field(14) + field(16), system: field(15) + field(17) };
 }
 
-/** CPU milliseconds of `pid` and every process below it, so far. */
-export function treeCpuMs(pid: number): number {
-  const { user, system } = treeCpu(pid);
-  return user + system;
-}
-
 /** CPU milliseconds of `pid` and every process below it so far, in user mode and in the kernel. */
 export function treeCpu(pid: number): { user: number; system: number } {
   const all = new Map<number, Stat>();
@@ -63,27 +57,30 @@ export async function cpuPerOperation(
   pids: Record<string, number>,
   run: () => Promise<number>,
 ): Promise<{ operations: number; cpuMsPerOperation: Record<string, number>; kernelMsPerOperation: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpu(pid)]));
+  const meter = cpuMeter(pids);
   const operations = await run();
-  const cpuMsPerOperation: Record<string, number> = {};
-  const kernelMsPerOperation: Record<string, number> = {};
-  const per = (ms: number) => (operations === 0 ? 0 : Math.round((ms / operations) * 100) / 100);
-  for (const [name, pid] of Object.entries(pids)) {
-    const now = treeCpu(pid);
-    const then = before[name] as { user: number; system: number };
-    cpuMsPerOperation[name] = per(now.user + now.system - then.user - then.system);
-    kernelMsPerOperation[name] = per(now.system - then.system);
-  }
-  return { operations, cpuMsPerOperation, kernelMsPerOperation };
+  const { total: _total, ...cpuMsPerOperation } = meter.perOperation(operations);
+  return { operations, cpuMsPerOperation, kernelMsPerOperation: meter.kernelPerOperation(operations) };
 }
 
-/** Snapshots of named process trees; `perOperation` divides what each used since by `operations`, with their total. */
+/**
+ * Snapshots of named process trees: `perOperation` divides what each used since by `operations`,
+ * with their total; `kernelPerOperation` the kernel's part of it (system time).
+ */
 export function cpuMeter(pids: Record<string, number>) {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)]));
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpu(pid)]));
+  const per = (operations: number, used: (now: { user: number; system: number }, then: { user: number; system: number }) => number) =>
+    Object.fromEntries(
+      Object.entries(pids).map(([name, pid]) => {
+        const then = before[name] ?? { user: 0, system: 0 };
+        return [name, operations === 0 ? 0 : Math.round((used(treeCpu(pid), then) / operations) * 1000) / 1000];
+      }),
+    );
   return {
     perOperation(operations: number): Record<string, number> & { total: number } {
-      const used = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, Math.round(((treeCpuMs(pid) - (before[name] ?? 0)) / operations) * 1000) / 1000]));
+      const used = per(operations, (now, then) => now.user + now.system - then.user - then.system);
       return { ...used, total: Math.round(Object.values(used).reduce((a, b) => a + b, 0) * 1000) / 1000 };
     },
+    kernelPerOperation: (operations: number): Record<string, number> => per(operations, (now, then) => now.system - then.system),
   };
 }
