@@ -16,3 +16,6 @@ export const COMPANY_CODE_PATTERN = /^[A-Z0-9-]{2,24}$/;
 
 export const entitlementId = (uuid: string): string => `ent-${uuid}`;
 export const sessionId = (uuid: string): string => `sess-${uuid}`;
+
+/** A gateway's NAS id (the FreeRADIUS client name; part of a deviceRef). */
+export const NAS_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,7 +1,6 @@
 import type { FeelFunction } from 'feelin';
 import { feelFunction, type Frame } from './compile-boxed.js';
-import type { InputDeclaration } from './compile-model.js';
-import type { CompiledStep } from './compiled-model.js';
+import type { CompiledStep, InputDeclaration } from './compiled-model.js';
 import { requiredClosure } from './dependency-order.js';
 import type { ParsedDecisionService } from './parsed-model.js';
 import { CellFailure } from './problem.js';

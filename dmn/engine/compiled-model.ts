@@ -5,6 +5,12 @@ import type { Slots } from './slots.js';
 import type { Conform } from './type-ref.js';
 import type { UnaryTest } from './unary-test.js';
 
+/** An input the model declares (or a table reads by name), with the check of its typeRef. */
+export interface InputDeclaration {
+  readonly name: string;
+  readonly conform: Conform;
+}
+
 /** Reads a value from the evaluation's slots, or a `CellFailure` naming what went wrong. */
 export type Reader = (slots: Slots) => unknown;
 

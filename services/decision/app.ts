@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { createServiceApp, type Logger } from '../kit/index.js';
 import type { DecisionConfig } from './config.js';
-import { loadDirectory } from './model-directory.js';
+import { loadDirectory } from '../../dmn/model-directory.js';
 import { decisionRoutes } from './routes.js';
 import { createRuntimeHolder } from './runtime-holder.js';
 

@@ -1,6 +1,6 @@
 import { describeProblem, evaluate } from '../../dmn/engine/index.js';
 import { ApiError, healthRoute, route, type Route } from '../kit/index.js';
-import type { Runtime } from './model-directory.js';
+import type { Runtime } from '../../dmn/model-directory.js';
 import type { RuntimeHolder } from './runtime-holder.js';
 import { ModelName, EvaluateRequest, EvaluateResponse, ModelList, ReloadResponse } from './schemas.js';
 
@@ -41,9 +41,9 @@ export function decisionRoutes(holder: RuntimeHolder): Route[] {
       422: { description: 'DMN_EVALUATION_ERROR: the model cannot evaluate these inputs (never a denial).' },
       503: { description: 'DMN_UNAVAILABLE: no model is loaded.' },
     },
-    handle: ({ body, req, correlationId }) => {
+    handle: ({ body, params: { model }, correlationId }) => {
       // Taken once: a reload during this request does not change the model it evaluates.
-      const loaded = serving(holder).models.get(String(req.params.model));
+      const loaded = serving(holder).models.get(model);
       if (loaded === undefined) throw new ApiError('MODEL_NOT_FOUND');
       const outcome = evaluate(loaded.model, body.inputs, body.decision);
       if (!outcome.ok) {

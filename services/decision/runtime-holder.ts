@@ -1,4 +1,4 @@
-import type { LoadOutcome, Runtime } from './model-directory.js';
+import type { LoadOutcome, Runtime } from '../../dmn/model-directory.js';
 
 export interface RuntimeHolder {
   /** The runtime serving now; a request takes it once and keeps it to the end. */

@@ -1,6 +1,6 @@
 import { evaluate } from '../../dmn/engine/index.js';
 import { callJson, OutboundError, type Logger } from '../kit/index.js';
-import { loadDirectory, type Runtime } from '../decision/model-directory.js';
+import { loadDirectory, type Runtime } from '../../dmn/model-directory.js';
 import type { EntitlementConfig } from './config.js';
 
 /** Spec 2.8: the outputs of one decision. */

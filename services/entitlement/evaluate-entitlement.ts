@@ -3,7 +3,7 @@ import { ApiError, type DenialReason, type Logger } from '../kit/index.js';
 import type { DecisionClient, DecisionOutputs } from './decision-client.js';
 import type { EntitlementBody, EntitlementStore } from './entitlement-store.js';
 import type { LoyaltyClient, LoyaltyVerdict } from './loyalty-client.js';
-import type { EvaluateRequest } from './schemas.js';
+import type { EvaluateRequest } from '../../contract/entitlement.js';
 import type { TokenFacts } from './token-verifier.js';
 
 export interface EvaluateDeps {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ApiError, readIdempotencyKey, route, type Route } from '../kit/index.js';
 import type { EntitlementStore } from './entitlement-store.js';
 import { evaluateEntitlement, type EvaluateDeps } from './evaluate-entitlement.js';
-import { Entitlement, ENTITLEMENT_ID_PATTERN, EvaluateRequest } from './schemas.js';
+import { PATH_ID_PATTERN } from '../../contract/index.js';
+import { Entitlement, EvaluateRequest } from '../../contract/entitlement.js';
 import type { TokenFacts, TokenVerifier } from './token-verifier.js';
 
 // Spec 4.3: the body is optional; an absent one reads as no hints.
@@ -37,7 +38,8 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
       summary: 'Turns the verified access token into an entitlement (the token is the input; the body only hints).',
       security: 'bearer',
       body: EvaluateRequest,
-      steps: [auth, optionalBody],
+      steps: [auth],
+      bodySteps: [optionalBody],
       responses: {
         201: { description: 'A new entitlement.', schema: Entitlement },
         200: { description: 'Replay: the original entitlement, `replayed: true`.', schema: Entitlement },
@@ -58,7 +60,7 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
       path: '/api/v1/entitlements/:entitlementId',
       summary: 'Reads one of the caller\'s entitlements.',
       security: 'bearer',
-      params: { entitlementId: z.string().regex(ENTITLEMENT_ID_PATTERN) },
+      params: { entitlementId: z.string().regex(PATH_ID_PATTERN, 'must match ^[A-Za-z0-9-]{1,64}$') },
       steps: [auth],
       responses: {
         200: { description: 'The entitlement.', schema: Entitlement },
@@ -66,10 +68,8 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
         401: { description: 'UNAUTHORIZED' },
         404: { description: 'NOT_FOUND: unknown, or another subject\'s.' },
       },
-      handle: async ({ req, res }) => {
-        const id = String(req.params['entitlementId']);
-        if (!ENTITLEMENT_ID_PATTERN.test(id)) throw new ApiError('INVALID_REQUEST', { message: 'entitlementId must match ^[A-Za-z0-9-]{1,64}$.' });
-        const entitlement = await store.byId(id);
+      handle: async ({ params: { entitlementId }, res }) => {
+        const entitlement = await store.byId(entitlementId);
         // Another subject's entitlement reads exactly like an unknown one.
         if (entitlement === undefined || entitlement.subjectId !== res.locals.token.subjectId) {
           throw new ApiError('NOT_FOUND', { message: 'No entitlement has this id.' });

@@ -1,14 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { normalizeMac } from '../../contract/mac.js';
 
-/**
- * A MAC address in any usual spelling (`AA-BB-CC-DD-EE-FF` from CoovaChilli, `aa:bb:...`,
- * Cisco's `aabb.ccdd.eeff`, bare hex) as 12 lower-case hex digits; undefined when it is none.
- */
-export function normalizeMac(value: string): string | undefined {
-  const trimmed = value.trim().toLowerCase();
-  if (!/^(?:[0-9a-f]{2}([-:]?)(?:[0-9a-f]{2}\1){4}[0-9a-f]{2}|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4})$/.test(trimmed)) return undefined;
-  return trimmed.replace(/[-:.]/g, '');
-}
+export { normalizeMac };
 
 /**
  * Issue 17: the device's handle behind a gateway, `dev-` + keyed HMAC-SHA256 of (gateway id,

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { ConstantBackoff, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
+import { ConstantBackoff, handleType, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
 import { CORRELATION_HEADER } from './correlation.js';
 
 /** Why an outbound call produced no usable answer. */
@@ -40,10 +40,15 @@ export interface OutboundCall {
 }
 
 /**
- * One outbound JSON call with undici: a per-attempt timeout (cockatiel aborts the request),
- * bounded attempts, and the correlation id always carried. Any HTTP status is an answer and
- * is returned, not thrown; only "no answer" and "unreadable answer" throw OutboundError.
+ * A peer that refused a request before reading it: 503 with Retry-After and no JSON body, which
+ * is how a Keycloak node answers while it is still starting (its bootstrap filter runs before any
+ * endpoint; it opens its port before it is ready) and how a proxy answers for a peer it cannot
+ * use. Nothing was done, so the call is sent again whatever its method and its `attempts` (behind
+ * a balancer, to the next peer) at most NOT_PROCESSED_RETRIES times; a JSON 503 is an answer.
  */
+class NotProcessed extends Error {}
+const NOT_PROCESSED_RETRIES = 2;
+
 // The policies are stateless (no breaker), so one per (timeout, attempts) serves every call:
 // building them per call showed in the portal's profile. `abortOnReturn: false`: cockatiel would
 // otherwise abort each call's signal after it returned, which creates a DOMException (a stack
@@ -53,6 +58,7 @@ const policies = new Map<string, ReturnType<typeof policyFor>>();
 const retryable = (error: Error) => error instanceof TaskCancelledError || (error instanceof OutboundError && error.failure !== 'bad-response');
 function policyFor(timeoutMs: number, attempts: number) {
   return wrap(
+    retry(handleType(NotProcessed), { maxAttempts: NOT_PROCESSED_RETRIES, backoff: new ConstantBackoff(0) }),
     retry(handleWhen(retryable), { maxAttempts: Math.max(0, attempts - 1), backoff: new ConstantBackoff(0) }),
     timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }),
   );
@@ -71,30 +77,15 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const key = `${call.timeoutMs}:${attempts}`;
   let policy = policies.get(key);
   if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
-  for (let refusedUnread = 0; ; refusedUnread += 1) {
-    try {
-      return await policy.execute(({ signal }) => attempt(call, target, signal));
-    } catch (error) {
-      if (error instanceof NotProcessed) {
-        if (refusedUnread < NOT_PROCESSED_RETRIES) continue;
-        throw new OutboundError('bad-response', target);
-      }
-      if (error instanceof OutboundError) throw error;
-      if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
-      throw new OutboundError('unreachable', target);
-    }
+  try {
+    return await policy.execute(({ signal }) => attempt(call, target, signal));
+  } catch (error) {
+    if (error instanceof NotProcessed) throw new OutboundError('bad-response', target);
+    if (error instanceof OutboundError) throw error;
+    if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
+    throw new OutboundError('unreachable', target);
   }
 }
-
-/**
- * A peer that refused a request before reading it: 503 with Retry-After and no JSON body, which
- * is how a Keycloak node answers while it is still starting (its bootstrap filter runs before any
- * endpoint; it opens its port before it is ready) and how a proxy answers for a peer it cannot
- * use. Nothing was done, so the call is sent again whatever its method and its `attempts` (behind
- * a balancer, to the next peer) at most NOT_PROCESSED_RETRIES times; a JSON 503 is an answer.
- */
-class NotProcessed extends Error {}
-const NOT_PROCESSED_RETRIES = 2;
 
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
   let response;

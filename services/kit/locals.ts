@@ -6,6 +6,8 @@ declare global {
     interface Locals {
       correlationId: string;
       log: Logger;
+      /** The route's path parameters once parsed by their schemas (kit/route.ts). */
+      params?: Record<string, unknown>;
     }
   }
 }

@@ -1,27 +1,38 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import type { DocumentedRoute } from './openapi.js';
-import { parseBody } from './validate.js';
+import { parseBody, parseFields } from './validate.js';
 
 export interface Reply {
   status: number;
   body: unknown;
 }
 
-export interface RouteContext<Body> {
+type Fields = Record<string, z.ZodType>;
+/** What a record of field schemas parses to (empty when the route declares none). */
+type Parsed<F extends Fields | undefined> = F extends Fields ? { [K in keyof F]: z.output<F[K]> } : Record<string, never>;
+
+export interface RouteContext<Body, Params = Record<string, never>, Query = Record<string, never>> {
   body: Body;
-  /** The query parameters the route declares, parsed by their schemas (empty when it declares none). */
-  query: Record<string, unknown>;
+  /** The path parameters the route declares, parsed by their schemas. */
+  params: Params;
+  /** The query parameters the route declares, parsed by their schemas. */
+  query: Query;
   req: Request;
   res: Response;
   correlationId: string;
 }
 
-export interface RouteSpec<S extends z.ZodType | undefined> extends Omit<DocumentedRoute, 'body'> {
+export interface RouteSpec<S extends z.ZodType | undefined, P extends Fields | undefined, Q extends Fields | undefined>
+  extends Omit<DocumentedRoute, 'body' | 'params' | 'query'> {
   body?: S;
-  /** Steps run before the body is read (API key, fault harness, rate limits), in order. */
+  params?: P;
+  query?: Q;
+  /** Steps run before anything of the request is read (API key, cross-site guard, rate limits), in order. */
   steps?: RequestHandler[];
-  handle: (context: RouteContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<Reply> | Reply;
+  /** Steps that look at the JSON body as sent, after it is read and before its schema parses it. */
+  bodySteps?: RequestHandler[];
+  handle: (context: RouteContext<S extends z.ZodType ? z.output<S> : undefined, Parsed<P>, Parsed<Q>>) => Promise<Reply> | Reply;
 }
 
 /** A route with its types erased, so a service can keep all of its routes in one table. */
@@ -31,24 +42,37 @@ export interface Route extends DocumentedRoute {
 }
 
 /**
- * An endpoint as a short pipeline: named steps, then the body parsed against its schema,
- * then the handler, whose `{status, body}` is sent as JSON. The same schema documents it.
+ * An endpoint as a short pipeline: named steps (who may ask), the path parameters checked (spec
+ * 2.1: before any lookup), the JSON body read, its steps, the body and query parsed against their
+ * schemas, then the handler, whose `{status, body}` is sent as JSON. The same schemas document it.
  */
-export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSpec<S>): Route {
-  const { steps = [], handle, ...documented } = spec;
+export function route<S extends z.ZodType | undefined = undefined, P extends Fields | undefined = undefined, Q extends Fields | undefined = undefined>(
+  spec: RouteSpec<S, P, Q>,
+): Route {
+  const { steps = [], bodySteps = [], handle, ...documented } = spec;
   // Built once: zod compiles a schema on its first parse, which per request costs more than the parse.
+  const paramsSchema = spec.params ? z.object(spec.params) : undefined;
   const querySchema = spec.query ? z.object(spec.query) : undefined;
+  const checkParams: RequestHandler[] = paramsSchema
+    ? [
+        (req, res, next) => {
+          res.locals.params = parseFields(paramsSchema, req.params);
+          next();
+        },
+      ]
+    : [];
   const terminal: RequestHandler = async (req, res) => {
     const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
-    const query = querySchema ? (parseBody(querySchema, req.query) as Record<string, unknown>) : {};
-    const reply = await handle({ body, query, req, res, correlationId: res.locals.correlationId });
+    const query = (querySchema ? parseFields(querySchema, req.query) : {}) as Parsed<Q>;
+    const params = (res.locals.params ?? {}) as Parsed<P>;
+    const reply = await handle({ body, params, query, req, res, correlationId: res.locals.correlationId });
     res.status(reply.status).json(reply.body);
   };
   return {
     ...documented,
     mount(router, readJson) {
-      const parse = spec.body && readJson ? [readJson] : [];
-      router[spec.method](spec.path, ...parse, ...steps, terminal);
+      const read = spec.body && readJson ? [readJson] : [];
+      router[spec.method](spec.path, ...steps, ...checkParams, ...read, ...bodySteps, terminal);
     },
   };
 }

@@ -17,3 +17,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   }
   return result.data;
 }
+
+/** Path or query parameters against their schemas: the same 400, naming the parameter and its rule. */
+export function parseFields<S extends z.ZodType>(schema: S, fields: unknown): z.output<S> {
+  return parseBody(schema, fields ?? {});
+}

@@ -1,14 +1,17 @@
 import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
-import { authRoutes } from './auth-routes.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
 import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
+import { gatewayRoute } from './gateway-route.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
+import { createPortalSessions } from './portal-session.js';
 import { createPortalSessionStore } from './portal-session-store.js';
+import { sessionRoutes } from './session-routes.js';
+import { signInRoutes } from './sign-in-routes.js';
 import { createUiRouter } from './ui-router.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
@@ -30,20 +33,22 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const store = createPortalSessionStore(db, createSealer(config.PORTAL_TOKEN_KEY), now);
   const upstreams = deps.upstreams ?? createUpstreams(config);
   const gatewayContexts = createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
+  const idp = deps.idp ?? createIdpClient(config);
+  const sessions = createPortalSessions({ config, store, upstreams, idp, now });
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
-    ...authRoutes({
+    ...signInRoutes({
       config,
-      store,
+      sessions,
       gatewayContexts,
-      now,
-      logger,
       upstreams,
-      idp: deps.idp ?? createIdpClient(config),
+      idp,
       accounts: deps.accounts ?? createAccountAdmin(config),
       readClaims: deps.readClaims ?? createClaimsReader(config),
     }),
-    captiveRoute(config, store, upstreams, now),
+    ...sessionRoutes(config, sessions, idp),
+    gatewayRoute(config, gatewayContexts),
+    captiveRoute(config, sessions, now),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

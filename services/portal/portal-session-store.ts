@@ -1,3 +1,5 @@
+import type { Entitlement } from '../../contract/entitlement.js';
+import type { Session } from '../../contract/session.js';
 import type { Database } from '../kit/store/index.js';
 import type { StoredContext } from './gateway-context.js';
 import type { Sealer } from '../kit/index.js';
@@ -9,10 +11,10 @@ export interface PortalSessionData {
   accessToken: string;
   refreshToken: string | null;
   claims: Record<string, unknown>;
-  entitlement: Record<string, unknown>;
+  entitlement: Entitlement;
   networkSessionId: string;
   /** The network session (spec 2.7) as last read; null for sign-ins from before it was kept. */
-  networkSession: Record<string, unknown> | null;
+  networkSession: Session | null;
   /** The gateway this sign-in went through (issue 17), or null without a gateway context. */
   gateway: StoredContext | null;
 }
@@ -26,7 +28,7 @@ export interface PortalSessionStore {
   /** The live session behind a cookie value; expired ones read as absent (and are removed). */
   get(sid: string): Promise<StoredPortalSession | undefined>;
   /** Keeps the network session as just read, for when the session service cannot be reached. */
-  noteNetworkSession(sid: string, session: Record<string, unknown>): Promise<void>;
+  noteNetworkSession(sid: string, session: Session): Promise<void>;
   drop(sid: string): Promise<void>;
 }
 
@@ -36,9 +38,10 @@ interface Row {
   access_token_enc: string;
   refresh_token_enc: string | null;
   claims: Record<string, unknown>;
-  entitlement: Record<string, unknown>;
+  // What the portal parsed by the contract's schemas before it stored it.
+  entitlement: Entitlement;
   network_session_id: string;
-  network_session: Record<string, unknown> | null;
+  network_session: Session | null;
   gateway: StoredContext | null;
   expires_at: Date;
   [column: string]: unknown;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Entitlement } from '../entitlement/schemas.js';
-import { Session } from '../session/schemas.js';
+import { Entitlement } from '../../contract/entitlement.js';
+import { Session } from '../../contract/session.js';
 
 /** Spec 2.3. Passwords are checked for presence and length only; Keycloak judges them. */
 export const LoginRequest = z.strictObject({

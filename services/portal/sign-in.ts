@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { Entitlement } from '../../contract/entitlement.js';
+import { Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
 import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
 import { gatewayLogin, type GatewayLogin, type StoredContext } from './gateway-context.js';
 import type { PortalSessionData } from './portal-session-store.js';
-import type { Upstreams } from './upstreams.js';
+import { replyOf, type Upstreams } from './upstreams.js';
 
 export interface SignInDeps {
   idp: IdpClient;
@@ -15,7 +17,7 @@ export interface SignInDeps {
 
 export interface SignedIn {
   data: PortalSessionData;
-  session: Record<string, unknown>;
+  session: Session;
   /** How the page logs the device in at its gateway, when the sign-in came through one. */
   gatewayLogin: GatewayLogin | null;
 }
@@ -69,30 +71,34 @@ export async function completeSignIn(
       log.info({ reason }, 'sign-in denied by the entitlement');
       throw new ApiError('ENTITLEMENT_DENIED', { eligible: false, ...(typeof reason === 'string' ? { reason: reason as never } : {}) });
     }
-    if (evaluated.status !== 200 && evaluated.status !== 201) {
-      log.warn({ status: evaluated.status, code: evaluated.body['code'] }, 'entitlement answered an error');
+    const entitlement = replyOf(Entitlement, evaluated, [200, 201]);
+    if (entitlement === undefined) {
+      log.warn({ status: evaluated.status, code: evaluated.body['code'] }, 'entitlement answered an error or an entitlement that does not parse');
       throw upstreamFailure('entitlement service');
     }
-    const entitlement = evaluated.body;
-    const permission = (entitlement['permission'] ?? {}) as Record<string, unknown>;
+    const { permission } = entitlement;
 
-    const created = await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId);
-    if (created.kind === 'unreachable' || (created.status !== 201 && created.status !== 200)) throw upstreamFailure('session service');
-    sessionId = String(created.body['sessionId']);
+    const created = replyOf(Session, await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId), [200, 201]);
+    if (created === undefined) throw upstreamFailure('session service');
+    sessionId = created.sessionId;
 
-    const granted = await upstreams.grantSession(
-      sessionId,
-      {
-        entitlementId: entitlement['entitlementId'],
-        entitlementType: entitlement['entitlementType'],
-        tier: permission['tier'] ?? null,
-        qosClass: permission['qosClass'] ?? null,
-        validUntil: entitlement['validUntil'],
-        deviceSlots: permission['deviceSlots'] ?? 1,
-      },
-      correlationId,
+    const granted = replyOf(
+      Session,
+      await upstreams.grantSession(
+        sessionId,
+        {
+          entitlementId: entitlement.entitlementId,
+          entitlementType: entitlement.entitlementType,
+          tier: permission.tier,
+          qosClass: permission.qosClass,
+          validUntil: entitlement.validUntil,
+          deviceSlots: permission.deviceSlots,
+        },
+        correlationId,
+      ),
+      [200],
     );
-    if (granted.kind === 'unreachable' || granted.status !== 200 || granted.body['state'] !== 'GRANTED') throw upstreamFailure('session service');
+    if (granted?.state !== 'GRANTED') throw upstreamFailure('session service');
     // Issue 17: behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
@@ -102,7 +108,7 @@ export async function completeSignIn(
       if (issued.kind === 'unreachable' || issued.status !== 201) throw upstreamFailure('gateway service');
       login = gatewayLogin(device.gateway, issued.body as { username: string; password: string; chapResponse?: string; expiresAt: string });
     }
-    log.info({ sessionId, entitlementId: entitlement['entitlementId'], client, nasId: device.gateway?.nasId }, 'signed in');
+    log.info({ sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
     return {
       data: {
         subjectId,
@@ -112,10 +118,10 @@ export async function completeSignIn(
         claims,
         entitlement,
         networkSessionId: sessionId,
-        networkSession: granted.body,
+        networkSession: granted,
         gateway: device.gateway,
       },
-      session: granted.body,
+      session: granted,
       gatewayLogin: login,
     };
   } catch (error) {

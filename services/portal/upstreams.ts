@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import { callJson, OutboundError } from '../kit/index.js';
+import type { GrantRequest } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
 
 /** A peer's answer: its status and JSON body, or no answer at all. */
@@ -18,10 +20,21 @@ async function ask(call: Parameters<typeof callJson>[0]): Promise<PeerAnswer> {
   }
 }
 
+/**
+ * A peer's answer with one of the expected statuses, its body parsed by the contract's schema
+ * (contract/); undefined for any other answer, no answer, or a body that does not parse, which
+ * the caller turns into the spec's upstream error (fail closed).
+ */
+export function replyOf<S extends z.ZodType>(schema: S, answer: PeerAnswer, statuses: readonly number[]): z.output<S> | undefined {
+  if (answer.kind !== 'answer' || !statuses.includes(answer.status)) return undefined;
+  const parsed = schema.safeParse(answer.body);
+  return parsed.success ? parsed.data : undefined;
+}
+
 export interface Upstreams {
   evaluate(accessToken: string, subjectId: string, idempotencyKey: string, correlationId: string): Promise<PeerAnswer>;
   createSession(subjectId: string, deviceRef: string, idempotencyKey: string, correlationId: string): Promise<PeerAnswer>;
-  grantSession(sessionId: string, grant: Record<string, unknown>, correlationId: string): Promise<PeerAnswer>;
+  grantSession(sessionId: string, grant: GrantRequest, correlationId: string): Promise<PeerAnswer>;
   revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: a one-time gateway credential for a GRANTED session and its device. */

@@ -3,18 +3,11 @@ import { z } from 'zod';
 import { ApiError, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
-import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SESSION_ID_PATTERN, SubjectRevoked } from './schemas.js';
+import { PATH_ID_PATTERN } from '../../contract/index.js';
+import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 const answer = (status: number, session: SessionRecord, replayed = false) => ({ status, body: { ...session, replayed } });
-
-// Spec 2.1: the path pattern is enforced before any lookup.
-const sessionIdParam: RequestHandler = (req, _res, next) => {
-  if (!SESSION_ID_PATTERN.test(String(req.params['sessionId']))) {
-    throw new ApiError('INVALID_REQUEST', { message: 'sessionId must match ^[A-Za-z0-9-]{1,64}$.' });
-  }
-  next();
-};
 
 // Spec 3.1 last row: a grant without an entitlement changes nothing and is a denial (422),
 // whatever else the body holds.
@@ -28,7 +21,8 @@ const entitlementRequired: RequestHandler = (req, _res, next) => {
 };
 
 const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this id.' });
-const sessionIdPath = { sessionId: z.string().regex(SESSION_ID_PATTERN) };
+// Spec 2.1: the path pattern is enforced before any lookup (route() checks params before the body is read).
+const sessionIdPath = { sessionId: z.string().regex(PATH_ID_PATTERN, 'must match ^[A-Za-z0-9-]{1,64}$') };
 const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' } };
 
 const changesQuery = {
@@ -48,8 +42,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       query: changesQuery,
       steps: [key],
       responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' } },
-      handle: async ({ query, correlationId }) => {
-        const { after, limit } = query as { after: string; limit: number };
+      handle: async ({ query: { after, limit }, correlationId }) => {
         return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
       },
     }),
@@ -58,16 +51,14 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       path: '/api/v1/subjects/:subjectId/revoke',
       summary: 'Issue 17: ends every open session of a subject (an employee terminated or suspended); the gateways hear of each through the change feed.',
       security: 'apiKey',
-      params: { subjectId: z.uuid() },
+      params: { subjectId: z.uuid('must be a UUID') },
       body: RevokeSubjectRequest,
       steps: [key],
       responses: {
         200: { description: 'The sessions this call revoked (none when nothing was open: revoking again changes nothing).', schema: SubjectRevoked },
         ...common,
       },
-      handle: async ({ req, body, correlationId }) => {
-        const subjectId = String(req.params['subjectId']);
-        if (!z.uuid().safeParse(subjectId).success) throw new ApiError('INVALID_REQUEST', { message: 'subjectId must be a UUID.' });
+      handle: async ({ params: { subjectId }, body, correlationId }) => {
         return { status: 200, body: { subjectId, revoked: await store.revokeSubject(subjectId, body.reason, correlationId) } };
       },
     }),
@@ -97,10 +88,10 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'Reads a session; a GRANTED session past expiresAt reads (and is stored) as EXPIRED.',
       security: 'apiKey',
       params: sessionIdPath,
-      steps: [key, sessionIdParam],
+      steps: [key],
       responses: { 200: { description: 'The session.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
-      handle: async ({ req, correlationId }) => {
-        const session = await store.read(String(req.params['sessionId']), correlationId);
+      handle: async ({ params: { sessionId }, correlationId }) => {
+        const session = await store.read(sessionId, correlationId);
         if (session === undefined) throw notFound();
         return answer(200, session);
       },
@@ -112,7 +103,8 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       security: 'apiKey',
       params: sessionIdPath,
       body: GrantRequest,
-      steps: [key, sessionIdParam, entitlementRequired],
+      steps: [key],
+      bodySteps: [entitlementRequired],
       responses: {
         200: { description: 'Granted, or `replayed: true` for the same entitlement.', schema: Session },
         ...common,
@@ -120,12 +112,12 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
         409: { description: 'SESSION_EXPIRED: the session is REVOKED or EXPIRED.' },
         422: { description: 'ENTITLEMENT_DENIED: no entitlementId.' },
       },
-      handle: async ({ body, req, correlationId }) => {
+      handle: async ({ body, params: { sessionId }, correlationId }) => {
         const validUntil = new Date(body.validUntil);
         if (validUntil.getTime() <= now().getTime()) {
           throw new ApiError('INVALID_REQUEST', { message: 'validUntil: must be in the future.' });
         }
-        const outcome = await store.grant(String(req.params['sessionId']), { ...body, validUntil }, correlationId);
+        const outcome = await store.grant(sessionId, { ...body, validUntil }, correlationId);
         switch (outcome.kind) {
           case 'not-found':
             throw notFound();
@@ -144,10 +136,10 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'Revokes the session; revoking again is a no-op.',
       security: 'apiKey',
       params: sessionIdPath,
-      steps: [key, sessionIdParam],
+      steps: [key],
       responses: { 200: { description: 'The session after the revoke.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
-      handle: async ({ req, correlationId }) => {
-        const outcome = await store.revoke(String(req.params['sessionId']), correlationId);
+      handle: async ({ params: { sessionId }, correlationId }) => {
+        const outcome = await store.revoke(sessionId, correlationId);
         if (outcome.kind === 'not-found') throw notFound();
         return answer(200, outcome.session);
       },

@@ -152,6 +152,9 @@ async function lockSubjectOf(db: Queryable, sessionId: string): Promise<string |
   return rows[0]?.subject_id;
 }
 
+/** A GRANTED session whose expiresAt has passed, whether or not its expiry is stored yet. */
+const ranOut = (row: SessionRow, at: Date): boolean => row.state === 'GRANTED' && row.expires_at !== null && row.expires_at <= at;
+
 /**
  * Spec 3.1 on SQL. Every transition is a conditional statement on the current state inside a
  * transaction, so two processes on one PostgreSQL cannot both win it.
@@ -197,7 +200,7 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
       const at = now();
       const row = await select(db, sessionId);
       if (row === undefined) return undefined;
-      if (!(row.state === 'GRANTED' && row.expires_at !== null && row.expires_at <= at)) return toRecord(row);
+      if (!ranOut(row, at)) return toRecord(row);
       await expireDue(db, 'session_id = $2', [sessionId], at, correlationId);
       const current = await select(db, sessionId);
       return current === undefined ? undefined : toRecord(current);
@@ -211,7 +214,7 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
         // Read again under the lock: the statement that took it saw the database from before.
         const current = await select(tx, sessionId, true);
         if (current === undefined) return { kind: 'not-found' };
-        if (current.state === 'GRANTED' && current.expires_at !== null && current.expires_at <= at) {
+        if (ranOut(current, at)) {
           // This session ran out: store its expiry (and any other of the subject's) and answer it ended.
           await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
           return { kind: 'ended', session: toRecord((await select(tx, sessionId)) ?? current) };

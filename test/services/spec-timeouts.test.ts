@@ -54,7 +54,7 @@ test('portal -> entitlement, session create and session grant: 5000 ms each, one
   const calls = [
     () => upstreams.evaluate('token', 'subject', 'key-1', 'corr-3'),
     () => upstreams.createSession('subject', 'dev-x', 'key-1', 'corr-3'),
-    () => upstreams.grantSession('sess-x', {}, 'corr-3'),
+    () => upstreams.grantSession('sess-x', { entitlementId: 'ent-x', validUntil: new Date().toISOString() }, 'corr-3'),
   ];
   for (const call of calls) t.like(await givesUpAfter(t, 5000, call), { kind: 'unreachable' });
   t.is(peer.requests(), 3);

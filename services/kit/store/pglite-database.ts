@@ -29,21 +29,20 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   const dump = () => db.dumpDataDir('gzip');
   const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
   const statements = preparedQueries(db);
+  // A schema change (a migration) makes every prepared statement stale.
+  const executeOn = async (target: { exec(sql: string): Promise<unknown> }, sql: string) => {
+    await target.exec(sql);
+    statements.forget();
+  };
   return {
     kind: dataDir === undefined ? 'memory' : 'pglite',
     query: (sql, params = []) => statements.query(sql, params),
-    async execute(sql: string) {
-      await db.exec(sql);
-      statements.forget();
-    },
+    execute: (sql) => executeOn(db, sql),
     transaction: (work) =>
       db.transaction((tx) =>
         work({
           query: (sql, params = []) => statements.queryInTransaction(tx, sql, params),
-          async execute(sql: string) {
-            await tx.exec(sql);
-            statements.forget();
-          },
+          execute: (sql) => executeOn(tx, sql),
         }),
       ),
     close: async () => {

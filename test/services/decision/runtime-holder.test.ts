@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { LoadOutcome, Runtime } from '../../../services/decision/model-directory.js';
+import type { LoadOutcome, Runtime } from '../../../dmn/model-directory.js';
 import { createRuntimeHolder } from '../../../services/decision/runtime-holder.js';
 
 const runtime = (tag: string): Runtime => ({ models: new Map(), loadedAt: tag });

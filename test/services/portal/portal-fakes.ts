@@ -82,7 +82,7 @@ export function defaultFakes(): Fakes {
     refresh: { kind: 'tokens', tokens: { accessToken: `${ACCESS_TOKEN}2`, refreshToken: `${REFRESH_TOKEN}2` } },
     account: 'created',
     evaluate: answer(201, entitlementBody()),
-    create: answer(201, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'CREATED' }),
+    create: answer(201, sessionBody({ state: 'CREATED', entitlementId: null, grantedAt: null, expiresAt: null })),
     grantSession: answer(200, sessionBody()),
     sessionState: 'GRANTED',
     read: null,

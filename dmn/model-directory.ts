@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compileModels, describeProblem, parseModel, type CompiledModel, type ParsedModel } from '../../dmn/engine/index.js';
+import { compileModels, describeProblem, parseModel, type CompiledModel, type ParsedModel } from './engine/index.js';
 
 export interface LoadedModel {
   readonly model: CompiledModel;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { PATH_ID_PATTERN } from './ids.js';
+
+const dateTime = z.iso.datetime({ offset: true });
+
+export const TIERS = ['BASIC', 'BOOST'] as const;
+export const QOS_CLASSES = ['STANDARD', 'HIGH'] as const;
+
+/** Spec 2.6: what the entitlement service answers and the portal passes on. */
+export const Entitlement = z.object({
+  entitlementId: z.string(),
+  subjectId: z.string(),
+  sessionId: z.string().nullable(),
+  eligible: z.boolean(),
+  entitlementType: z.string(),
+  status: z.enum(['ACTIVE', 'DENIED']),
+  validFrom: dateTime,
+  validUntil: dateTime,
+  permission: z.object({
+    tier: z.enum(TIERS),
+    qosClass: z.enum(QOS_CLASSES),
+    deviceSlots: z.number().int(),
+    sourceType: z.enum(['EMPLOYEE_VERIFICATION', 'LOYALTY_TIER', 'IDP_ID_LOGIN']),
+    sourceRef: z.string().nullable(),
+  }),
+  issuedAt: dateTime,
+  replayed: z.boolean(),
+});
+export type Entitlement = z.output<typeof Entitlement>;
+
+/** Spec 4.3: the evaluate request's optional body of hints; the token decides. */
+export const EvaluateRequest = z.strictObject({
+  subjectId: z.string().min(1).max(64).optional(),
+  userType: z.string().max(64).optional(),
+  employeeVerified: z.boolean().optional(),
+  company: z.string().max(64).optional(),
+  sessionId: z.string().regex(PATH_ID_PATTERN).nullable().optional(),
+});
+export type EvaluateRequest = z.output<typeof EvaluateRequest>;

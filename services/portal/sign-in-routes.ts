@@ -1,0 +1,126 @@
+import type { Request, Response } from 'express';
+import { ApiError, route, type Route } from '../kit/index.js';
+import type { AccountAdmin } from './account-admin.js';
+import type { PortalConfig } from './config.js';
+import { deviceOf, readGatewayCookie } from './cookies.js';
+import { crossSiteGuard } from './cross-site.js';
+import type { GatewayLogin } from './gateway-context.js';
+import type { GatewayContextStore } from './gateway-context-store.js';
+import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
+import type { PortalSessions } from './portal-session.js';
+import { customerRefusal, employeeRefusal } from './refusals.js';
+import { EmployeeVerifyRequest, LoginRequest, PortalSession, RegisterRequest } from './schemas.js';
+import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
+
+export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
+  config: PortalConfig;
+  accounts: AccountAdmin;
+  sessions: PortalSessions;
+  gatewayContexts: GatewayContextStore;
+}
+
+const signInErrors = {
+  400: { description: 'INVALID_REQUEST' },
+  401: { description: 'INVALID_CREDENTIALS (identical for every credential failure)' },
+  403: { description: 'FORBIDDEN (cross-site request) or ENTITLEMENT_DENIED with reason' },
+  502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
+};
+
+/** Issue 17: a sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
+const gatewayFields = (login: GatewayLogin | null) =>
+  login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
+
+/** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each. */
+export function signInRoutes(deps: SignInRouteDeps): Route[] {
+  const { config, sessions } = deps;
+  const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
+
+  /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
+  const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
+    const browser = deviceOf(req);
+    const id = readGatewayCookie(req);
+    const context = id === undefined ? undefined : await deps.gatewayContexts.get(id);
+    if (context === undefined) return { deviceRef: browser.deviceRef, gateway: null, handle: browser.handle };
+    return { deviceRef: context.deviceRef, gateway: context, handle: browser.handle };
+  };
+
+  /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
+  const atLeastFloor = async <T>(started: number, work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_CREDENTIALS') {
+        const wait = config.LOGIN_FAILURE_FLOOR_MS - (Date.now() - started);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      throw error;
+    }
+  };
+
+  /** The credential step's outcome, then entitlement and network session, kept behind a new cookie. */
+  const signIn = async (req: Request, res: Response, client: PortalClient, outcome: GrantOutcome, refusal: typeof customerRefusal, correlationId: string) => {
+    const log = res.locals.log;
+    if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`);
+    const tokens = tokensOf(outcome, refusal);
+    const device = await signingDevice(req);
+    const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
+    await sessions.open(req, res, signedIn.data, device.handle, correlationId);
+    return { status: 200, body: sessions.view(signedIn.data, signedIn.session, correlationId, gatewayFields(signedIn.gatewayLogin)) };
+  };
+
+  const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) =>
+    signIn(req, res, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/auth/login',
+      summary: 'Customer sign-in: password grant, entitlement, network session granted, one answer.',
+      body: LoginRequest,
+      steps: [sameOriginJson],
+      responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
+      handle: ({ body, req, res, correlationId }) => atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId)),
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/register',
+      summary: 'Creates a customer account through the identity provider, then signs in.',
+      body: RegisterRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Registered and signed in; sets cookie sid.', schema: PortalSession },
+        400: { description: 'INVALID_REQUEST (email, password under 8 characters, or refused by the password policy)' },
+        403: signInErrors[403],
+        409: { description: 'ACCOUNT_EXISTS' },
+        502: signInErrors[502],
+      },
+      handle: async ({ body, req, res, correlationId }) => {
+        const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
+        if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+        if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+        if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+        return customerSignIn(req, res, body.email, body.password, correlationId);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/employee',
+      summary: 'Employee sign-in with employee id and citizen number, verified live against HR by the identity provider.',
+      body: EmployeeVerifyRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+        ...signInErrors,
+        403: { description: 'EMPLOYEE_INACTIVE, FORBIDDEN, or ENTITLEMENT_DENIED with reason' },
+        429: { description: 'RATE_LIMITED: too many failed submits for this employee id' },
+        502: { description: 'UPSTREAM_UNAVAILABLE (identity provider, HR, entitlement or session); nothing granted' },
+        504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
+      },
+      handle: ({ body, req, res, correlationId }) =>
+        atLeastFloor(
+          Date.now(),
+          (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId), employeeRefusal, correlationId))(),
+        ),
+    }),
+  ];
+}
