@@ -37,7 +37,8 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
       summary: 'Turns the verified access token into an entitlement (the token is the input; the body only hints).',
       security: 'bearer',
       body: EvaluateRequest,
-      steps: [auth, optionalBody],
+      steps: [auth],
+      bodySteps: [optionalBody],
       responses: {
         201: { description: 'A new entitlement.', schema: Entitlement },
         200: { description: 'Replay: the original entitlement, `replayed: true`.', schema: Entitlement },

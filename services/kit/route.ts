@@ -21,6 +21,8 @@ export interface RouteSpec<S extends z.ZodType | undefined> extends Omit<Documen
   body?: S;
   /** Steps run before the body is read (API key, fault harness, rate limits), in order. */
   steps?: RequestHandler[];
+  /** Checks of the raw JSON body, run after it is read and before its schema parse. */
+  bodySteps?: RequestHandler[];
   handle: (context: RouteContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<Reply> | Reply;
 }
 
@@ -35,7 +37,7 @@ export interface Route extends DocumentedRoute {
  * then the handler, whose `{status, body}` is sent as JSON. The same schema documents it.
  */
 export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSpec<S>): Route {
-  const { steps = [], handle, ...documented } = spec;
+  const { steps = [], bodySteps = [], handle, ...documented } = spec;
   // Built once: zod compiles a schema on its first parse, which per request costs more than the parse.
   const querySchema = spec.query ? z.object(spec.query) : undefined;
   const terminal: RequestHandler = async (req, res) => {
@@ -47,8 +49,9 @@ export function route<S extends z.ZodType | undefined = undefined>(spec: RouteSp
   return {
     ...documented,
     mount(router, readJson) {
+      // The body is read only after the steps: a caller without the key cannot make us parse it.
       const parse = spec.body && readJson ? [readJson] : [];
-      router[spec.method](spec.path, ...parse, ...steps, terminal);
+      router[spec.method](spec.path, ...steps, ...parse, ...bodySteps, terminal);
     },
   };
 }

@@ -112,7 +112,8 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       security: 'apiKey',
       params: sessionIdPath,
       body: GrantRequest,
-      steps: [key, sessionIdParam, entitlementRequired],
+      steps: [key, sessionIdParam],
+      bodySteps: [entitlementRequired],
       responses: {
         200: { description: 'Granted, or `replayed: true` for the same entitlement.', schema: Session },
         ...common,
