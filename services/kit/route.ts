@@ -71,6 +71,7 @@ export function route<S extends z.ZodType | undefined = undefined, P extends Fie
   return {
     ...documented,
     mount(router, readJson) {
+      // The body is read only after the steps: a caller without the key cannot make us parse it.
       const read = spec.body && readJson ? [readJson] : [];
       router[spec.method](spec.path, ...steps, ...checkParams, ...read, ...bodySteps, terminal);
     },

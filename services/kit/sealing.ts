@@ -6,6 +6,8 @@ export interface Sealer {
   open(sealed: string): string;
 }
 
+const TAG_BYTES = 16;
+
 /** A sealer under a 32-byte key given in base64; `open` throws on a wrong key or a changed value. */
 export function createSealer(base64Key: string): Sealer {
   const key = Buffer.from(base64Key, 'base64');
@@ -20,7 +22,8 @@ export function createSealer(base64Key: string): Sealer {
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
       if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed value');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      // Node takes any GCM tag of 4..16 bytes unless told its length: a cut tag must not open.
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
     },
