@@ -70,7 +70,7 @@ const coaPort = await freeUdpPort();
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
 const gatewaysFile = join(tmp, 'gateways.json');
 const sealer = createSealer(defaults.GATEWAY_SEAL_KEY);
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort }] }));
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
 const session = await startServer('services/session/main.ts', 3983, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
 const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000' }, 60_000);
 writeFreeradiusConfig({ dir: join(tmp, 'server'), role: 'server', authPort, acctPort, restUrl: gateway.url, restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });

@@ -5,9 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createSealer, envPort, loadConfig } from '../services/kit/index.js';
+import { createSealer, loadGatewayRegistry, envPort, loadConfig } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
-import { loadGateways } from '../services/gateway/gateways.js';
 import { startFreeradius, writeFreeradiusConfig } from './freeradius.js';
 
 const RadiusSettings = z.object({
@@ -32,7 +31,7 @@ export async function startPlatformRadius(env: NodeJS.ProcessEnv, dir: string, l
   if (install.status !== 0) throw new Error('FreeRADIUS is not installed (scripts/ensure-freeradius.sh)');
   const settings = loadConfig(RadiusSettings, env);
   const gatewayConfig = loadConfig(GatewayConfig, env);
-  const gateways = [...loadGateways(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()];
+  const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()];
   writeFreeradiusConfig({
     dir,
     role: 'server',

@@ -4,13 +4,12 @@
 // Access-Request and an Accounting Start through FreeRADIUS. Prints what came back.
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { createSealer, deviceRefFor, loadConfig } from '../services/kit/index.js';
+import { createSealer, loadGatewayRegistry, deviceRefFor, loadConfig } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
-import { loadGateways } from '../services/gateway/gateways.js';
 
 const MAC = process.argv[2] ?? 'AA-BB-CC-DD-EE-FF';
 const config = loadConfig(GatewayConfig);
-const gateway = [...loadGateways(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY)).values()][0]!;
+const gateway = [...loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY)).values()][0]!;
 const deviceRef = deviceRefFor(config.DEVICE_REF_KEY, gateway.nasId, MAC)!;
 const radius = `${process.env['RADIUS_LISTEN'] ?? '127.0.0.1'}`;
 

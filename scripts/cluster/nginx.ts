@@ -116,6 +116,10 @@ ${upstream('keycloak', ports.keycloak.map((node) => node.http), failTimeoutSecon
     ssl_certificate_key ${dir}/key.pem;
     location / {${proxied('portal')}${forwarded}
     }
+    # Metrics are for Prometheus on the internal network (README "Metrics"), not the internet.
+    location = /metrics {
+      return 404;
+    }
     location ~ ^/(realms|resources|admin|js)/ {${proxied('keycloak')}${forwarded}
     }
   }

@@ -4,8 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createSealer } from '../../services/kit/index.js';
-import { GatewaysFile } from '../../services/gateway/gateways.js';
+import { createSealer, GatewaysFile } from '../../services/kit/index.js';
 import { stopChild, waitHealthy } from '../child-process.js';
 import type { ClusterSecrets } from './secrets.js';
 import { balancedUrl, publicUrl, type ClusterPorts, type ServiceName } from './topology.js';
@@ -72,6 +71,9 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         GATEWAY_URL: balancedUrl(ports, 'gateway'),
         GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
+        // Issue 27: the portal reads the same gateway registry (who may send devices, where they log in).
+        GATEWAYS_FILE: ctx.gatewaysFile,
+        GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         // Any portal instance opens any cookie's tokens: one key for all.
         PORTAL_TOKEN_KEY: secrets.PORTAL_TOKEN_KEY,
         PORTAL_PUBLIC_URL: idp,

@@ -1,6 +1,6 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll } from 'cockatiel';
 import { z } from 'zod';
-import { callJson, OutboundError, type Logger } from '../kit/index.js';
+import { breakerState, callJson, OutboundError, type Logger } from '../kit/index.js';
 import type { EntitlementConfig } from './config.js';
 
 /** Spec 4.6: how a lookup ended. The first three are normal; the rest are logged at warn. */
@@ -59,7 +59,12 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
     halfOpenAfter: config.LOYALTY_BREAKER_HALF_OPEN_MS,
     breaker: new ConsecutiveBreaker(config.LOYALTY_BREAKER_FAILURES),
   });
-  breaker.onStateChange((state) => logger.warn({ loyaltyBreaker: STATES[state] }, 'loyalty circuit breaker changed state'));
+  const BREAKER_GAUGE = { closed: 0, 'half-open': 1, open: 2 } as const;
+  breakerState.set({ breaker: 'loyalty' }, 0);
+  breaker.onStateChange((state) => {
+    logger.warn({ loyaltyBreaker: STATES[state] }, 'loyalty circuit breaker changed state');
+    breakerState.set({ breaker: 'loyalty' }, BREAKER_GAUGE[STATES[state]]);
+  });
 
   const ask = async (email: string, correlationId: string): Promise<LoyaltyVerdict> => {
     let reply;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { ApiError, readIdempotencyKey, route, type Route } from '../kit/index.js';
+import { ApiError, idempotentReplays, readIdempotencyKey, route, type Route } from '../kit/index.js';
 import type { EntitlementStore } from './entitlement-store.js';
 import { evaluateEntitlement, type EvaluateDeps } from './evaluate-entitlement.js';
 import { PATH_ID_PATTERN } from '../../contract/index.js';
@@ -52,6 +52,7 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
       },
       handle: async ({ body, req, res, correlationId }) => {
         const outcome = await evaluateEntitlement(deps, res.locals.token, body, readIdempotencyKey(req), correlationId, res.locals.log);
+        if (outcome.replayed) idempotentReplays.inc({ service: 'entitlement' });
         return { status: outcome.status, body: { ...outcome.entitlement, replayed: outcome.replayed } };
       },
     }),

@@ -1,13 +1,13 @@
-import { deviceRefFor, type Reply } from '../kit/index.js';
+import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
+import { deviceRefFor, type GatewayRegistry, type Reply } from '../kit/index.js';
 import type { CredentialStore } from './credential-store.js';
 import { chapMatches, papMatches, passwordFor, usernameHash } from './credentials.js';
-import type { Gateway } from './gateways.js';
 import { limitsFor, type QosTable } from './qos.js';
 import { octets, reject, text, type RadiusAttributes } from './radius-request.js';
 import type { SessionPeer } from './session-client.js';
 
 export interface AccessDeps {
-  gateways: Map<string, Gateway>;
+  gateways: GatewayRegistry;
   credentials: CredentialStore;
   peer: SessionPeer;
   now: () => Date;
@@ -19,6 +19,9 @@ export interface AccessDeps {
     QOS_TABLE: QosTable;
   };
 }
+
+/** A profile's attributes as the rest module's reply (`reply:` list). */
+const replyOf = (attributes: Record<string, number | string>) => Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`reply:${name}`, value]));
 
 const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
 
@@ -65,11 +68,15 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   return {
     status: 200,
     body: {
-      'reply:Session-Timeout': seconds,
-      'reply:Acct-Interim-Interval': deps.settings.ACCT_INTERIM_SECONDS,
-      ...(deps.settings.IDLE_TIMEOUT_SECONDS > 0 ? { 'reply:Idle-Timeout': deps.settings.IDLE_TIMEOUT_SECONDS } : {}),
-      'reply:WISPr-Bandwidth-Max-Up': limits.up,
-      'reply:WISPr-Bandwidth-Max-Down': limits.down,
+      ...replyOf(
+        CONTROLLER_PROFILES[gateway.profile].replyAttributes({
+          sessionSeconds: seconds,
+          idleSeconds: deps.settings.IDLE_TIMEOUT_SECONDS,
+          interimSeconds: deps.settings.ACCT_INTERIM_SECONDS,
+          upBitsPerSecond: limits.up,
+          downBitsPerSecond: limits.down,
+        }),
+      ),
       'reply:Class': session.sessionId,
     },
   };

@@ -9,8 +9,9 @@ const GIGAWORD = 2 ** 32;
 
 /**
  * Issue 17, accounting: Start, Interim-Update and Stop recorded per gateway session. The network
- * session is the `Class` the Access-Accept carried (the NAS copies it into accounting), else the
- * one the credential in User-Name was issued for. Other packets (Accounting-On/Off) and packets
+ * session is the `Class` the Access-Accept carried (the NAS copies it into accounting) when that
+ * NAS used the session's credential, else the one the credential in User-Name was issued for at
+ * this NAS. Other packets (Accounting-On/Off) and packets
  * of no session of ours are acknowledged and ignored: a NAS would resend them forever otherwise.
  */
 export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, nasId: string, attributes: RadiusAttributes, now: Date): Promise<'recorded' | 'ignored'> {
@@ -20,8 +21,11 @@ export async function recordAccounting(connections: ConnectionStore, credentials
   const username = text(attributes, 'User-Name');
   const hash = username === undefined ? null : usernameHash(username);
   const fromClass = octets(attributes, 'Class')?.toString('utf8');
-  const credential = hash === null ? undefined : await credentials.find(hash);
-  const sessionId = fromClass !== undefined && SESSION_ID.test(fromClass) ? fromClass : credential?.sessionId;
+  // Issue 27: Class is believed only from the NAS the session's credential was used at; the
+  // credential in User-Name only at the NAS it was issued for.
+  const classTrusted = fromClass !== undefined && SESSION_ID.test(fromClass) && (await credentials.usedAt(fromClass, nasId));
+  const credential = classTrusted || hash === null ? undefined : await credentials.find(hash);
+  const sessionId = classTrusted ? fromClass : credential?.nasId === nasId ? credential.sessionId : undefined;
   if (sessionId === undefined) return 'ignored';
   await connections.record(
     {

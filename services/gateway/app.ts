@@ -1,4 +1,4 @@
-import { createSealer, createServiceApp, healthRoute, newCorrelationId, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, newCorrelationId, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
@@ -7,7 +7,6 @@ import { createCredentialStore } from './credential-store.js';
 import { sendDisconnect } from './disconnect.js';
 import { sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followFeed } from './feed-follower.js';
-import { loadGateways } from './gateways.js';
 import { radiusRoutes } from './radius-routes.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
@@ -28,7 +27,7 @@ export const MIGRATIONS = new URL('./migrations/', import.meta.url);
  * Disconnect-Requests.
  */
 export async function createApp(config: GatewayConfig, logger: Logger, deps: GatewayDeps = {}): Promise<ServiceInstance> {
-  const gateways = loadGateways(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
+  const gateways = loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
   const db = deps.db ?? (await openDatabase('gateway', config, MIGRATIONS));
   const now = deps.now ?? (() => new Date());
   const peer = deps.peer ?? sessionPeer(config);

@@ -10,7 +10,7 @@ export const GatewayConfig = z.object({
   ...storeSettings,
   GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends in X-API-Key (credentials, connection state).'),
   RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe('Key FreeRADIUS\'s rest module sends in X-API-Key.'),
-  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateways (NAS id, address, sealed secret, CoA port).'),
+  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (NAS id, controller profile, address, sealed secrets, CoA port, login URLs); the portal reads the same file.'),
   GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe('AES-256-GCM key the gateways file\'s secrets are sealed with.'),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the portal uses the same.'),
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),

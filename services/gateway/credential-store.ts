@@ -40,6 +40,7 @@ const ISSUED_IN_MEMORY = 50_000;
  */
 export function createCredentialStore(db: Queryable) {
   const issued = new Map<string, CredentialBinding>();
+  const usedPairs = new Set<string>();
   const forgetExpired = (now: Date) => {
     // Insertion order is issue order, and every credential lives CREDENTIAL_TTL_SECONDS.
     for (const [hash, binding] of issued) {
@@ -76,6 +77,22 @@ export function createCredentialStore(db: Queryable) {
       );
       if (rows.length === 1) issued.delete(usernameHash);
       return rows.length === 1;
+    },
+
+    /**
+     * Issue 27: whether a credential of this session was used at this NAS, i.e. whether the NAS
+     * got the Access-Accept carrying the session as `Class`. Only then is its accounting's Class
+     * believed; a yes is remembered (it cannot turn into a no).
+     */
+    async usedAt(sessionId: string, nasId: string): Promise<boolean> {
+      const pair = `${nasId}\n${sessionId}`;
+      if (usedPairs.has(pair)) return true;
+      const found = (await db.query('SELECT 1 FROM credentials WHERE session_id = $1 AND nas_id = $2 AND used_at IS NOT NULL LIMIT 1', [sessionId, nasId])).length > 0;
+      if (found) {
+        if (usedPairs.size >= ISSUED_IN_MEMORY) usedPairs.clear();
+        usedPairs.add(pair);
+      }
+      return found;
     },
 
     async ended(sessionId: string): Promise<boolean> {

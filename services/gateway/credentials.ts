@@ -30,12 +30,3 @@ export function chapMatches(password: string, chapPassword: Buffer, challenge: B
   return same(digest, chapPassword.subarray(1));
 }
 
-/**
- * What a captive page sends a CoovaChilli-style gateway as `response` for UAM CHAP: the gateway
- * turns its `challenge` (hex) into MD5(challenge + UAM secret) and sends that as CHAP-Challenge
- * with CHAP ident 0, so the page answers MD5(0x00 + password + that).
- */
-export function uamChapResponse(password: string, challengeHex: string, uamSecret: string): string {
-  const chapChallenge = createHash('md5').update(Buffer.from(challengeHex, 'hex')).update(uamSecret).digest();
-  return createHash('md5').update(Buffer.from([0])).update(password).update(chapChallenge).digest('hex');
-}

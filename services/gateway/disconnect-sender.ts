@@ -1,7 +1,6 @@
-import type { Logger } from '../kit/index.js';
+import type { GatewayRegistry, Logger } from '../kit/index.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { DisconnectAnswer, DisconnectTarget } from './disconnect.js';
-import type { Gateway } from './gateways.js';
 
 export interface SenderSettings {
   DISCONNECT_TIMEOUT_MS: number;
@@ -16,7 +15,7 @@ export type Send = (target: DisconnectTarget, acctSessionId: string, timeoutMs: 
  * lease), sent, and settled: ACK and NAK are final, silence retries with doubling backoff until
  * DISCONNECT_ATTEMPTS, then NO_ANSWER is recorded.
  */
-export async function sendDueDisconnects(store: ConnectionStore, gateways: Map<string, Gateway>, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
+export async function sendDueDisconnects(store: ConnectionStore, gateways: GatewayRegistry, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
   const at = now();
   const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
   const due = await store.takeDue(at, lease, 32);

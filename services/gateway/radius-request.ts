@@ -34,11 +34,10 @@ export function count(attributes: RadiusAttributes, name: string): number {
 export const reject = (message: string) => ({ status: 401, body: { 'reply:Reply-Message': message } });
 
 export const RejectBody = z.object({ 'reply:Reply-Message': z.string() });
-export const AcceptBody = z.object({
-  'reply:Session-Timeout': z.number().int(),
-  'reply:Acct-Interim-Interval': z.number().int(),
-  'reply:Idle-Timeout': z.number().int().optional(),
-  'reply:WISPr-Bandwidth-Max-Up': z.number().int(),
-  'reply:WISPr-Bandwidth-Max-Down': z.number().int(),
-  'reply:Class': z.string(),
-});
+/** Session-Timeout and Class always; the limits as the gateway's controller profile names them (contract/controllers). */
+export const AcceptBody = z
+  .object({
+    'reply:Session-Timeout': z.number().int(),
+    'reply:Class': z.string(),
+  })
+  .catchall(z.union([z.number(), z.string()]));

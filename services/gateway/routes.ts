@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ApiError, requireApiKey, route, type Route } from '../kit/index.js';
+import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
+import { ApiError, chapAnswerFor, requireApiKey, route, type Gateway, type GatewayRegistry, type Route } from '../kit/index.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { CredentialStore } from './credential-store.js';
-import { newUsername, passwordFor, uamChapResponse, usernameHash } from './credentials.js';
-import type { Gateway } from './gateways.js';
+import { newUsername, passwordFor, usernameHash } from './credentials.js';
 import { Connection, Credential, CredentialRequest, SESSION_ID_PATTERN } from './schemas.js';
 import type { SessionPeer } from './session-client.js';
 
 export interface PortalApiDeps {
   apiKey: string;
-  gateways: Map<string, Gateway>;
+  gateways: GatewayRegistry;
   credentials: CredentialStore;
   connections: ConnectionStore;
   peer: SessionPeer;
@@ -18,7 +18,7 @@ export interface PortalApiDeps {
   ttlSeconds: number;
 }
 
-function gatewayFor(gateways: Map<string, Gateway>, nasId: string | undefined): Gateway {
+function gatewayFor(gateways: GatewayRegistry, nasId: string | undefined): Gateway {
   const gateway = nasId === undefined ? (gateways.size === 1 ? [...gateways.values()][0] : undefined) : gateways.get(nasId);
   if (gateway === undefined) throw new ApiError('INVALID_REQUEST', { message: nasId === undefined ? 'nasId: required when several gateways are configured.' : 'nasId: no such gateway.' });
   return gateway;
@@ -55,7 +55,8 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
         const password = passwordFor(deps.credentialKey, username);
         const expiresAt = new Date(Math.min(now.getTime() + deps.ttlSeconds * 1000, sessionEnd));
         await deps.credentials.issue({ usernameHash: usernameHash(username), sessionId: body.sessionId, deviceRef: body.deviceRef, nasId: gateway.nasId, issuedAt: now, expiresAt });
-        const chapResponse = body.challenge !== undefined && gateway.uamSecret !== undefined ? uamChapResponse(password, body.challenge, gateway.uamSecret) : undefined;
+        const chap = CONTROLLER_PROFILES[gateway.profile].login.chap;
+        const chapResponse = chapAnswerFor(chap, password, { challenge: body.challenge ?? null, uamSecret: gateway.uamSecret });
         return { status: 201, body: { username, password, ...(chapResponse === undefined ? {} : { chapResponse }), nasId: gateway.nasId, expiresAt: expiresAt.toISOString() } };
       },
     }),

@@ -4,6 +4,7 @@ import { ApiError } from './errors.js';
 import './locals.js';
 import { correlation } from './correlation.js';
 import { errorMiddleware, notFound } from './error-middleware.js';
+import { metricsHandler, requestMetrics } from './metrics.js';
 import type { Logger } from './logger.js';
 import { openApiDocument } from './openapi.js';
 import { route, type Route } from './route.js';
@@ -51,6 +52,17 @@ function documentRoute(document: () => Record<string, unknown>): Route {
   });
 }
 
+/** Issue 30: `GET /metrics`, Prometheus text format (kit/metrics.ts); documented, answered as text. */
+function metricsRoute(): Route {
+  return {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text format 0.0.4): requests, outbound calls, and what this service counts; no personal data in any label.',
+    responses: { 200: { description: 'The metrics, as text/plain; version=0.0.4.' } },
+    mount: (router) => router.get('/metrics', metricsHandler),
+  };
+}
+
 /** A known path asked with a method it does not answer: 405 with `Allow` (RFC 9110 15.5.6), not 404. */
 function methodNotAllowed(methods: readonly string[]): RequestHandler {
   const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
@@ -61,9 +73,9 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
 }
 
 /**
- * The Express stack every service shares: correlation id, request log, the service's routes
- * (each parsing a JSON body only when it declares one), `GET /openapi.json` built from those
- * routes, 405 for other methods on those paths, 404 and the one error middleware, in that order.
+ * The Express stack every service shares: correlation id, request log and metrics, the service's
+ * routes (each parsing a JSON body only when it declares one), `GET /openapi.json` built from those
+ * routes, `GET /metrics`, 405 for other methods on those paths, 404 and the one error middleware, in that order.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -72,11 +84,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   // Forwarded headers are believed only from the proxies configured (Express "trust proxy").
   const proxies = (options.trustProxy ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   app.set('trust proxy', proxies.length === 0 ? false : proxies);
-  app.use(correlation, requestLog(options.logger, new Set(['/health', ...(options.quietPaths ?? [])])));
+  app.use(correlation, requestLog(options.logger, new Set(['/health', '/metrics', ...(options.quietPaths ?? [])])), requestMetrics(options.service));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
   // Paths match as the document reads them: case and trailing slash count.
   const router = express.Router({ caseSensitive: true, strict: true });
-  const routes = [...options.routes, documentRoute(() => document)];
+  const routes = [...options.routes, documentRoute(() => document), metricsRoute()];
   const document = openApiDocument(options.service, routes);
   const byPath = new Map<string, Route[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);

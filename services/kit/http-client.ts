@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { ConstantBackoff, handleType, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
 import { CORRELATION_HEADER } from './correlation.js';
+import { outboundCalls, outboundSeconds } from './metrics.js';
 
 /** Why an outbound call produced no usable answer. */
 export type OutboundFailure = 'timeout' | 'unreachable' | 'bad-response';
@@ -77,14 +78,25 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const key = `${call.timeoutMs}:${attempts}`;
   let policy = policies.get(key);
   if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
+  const timer = outboundSeconds.startTimer({ peer: target });
   try {
-    return await policy.execute(({ signal }) => attempt(call, target, signal));
+    const response = await policy.execute(({ signal }) => attempt(call, target, signal));
+    outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });
+    return response;
   } catch (error) {
-    if (error instanceof NotProcessed) throw new OutboundError('bad-response', target);
-    if (error instanceof OutboundError) throw error;
-    if (error instanceof TaskCancelledError) throw new OutboundError('timeout', target);
-    throw new OutboundError('unreachable', target);
+    const failure = outboundFailure(error, target);
+    outboundCalls.inc({ peer: target, outcome: failure.failure });
+    throw failure;
+  } finally {
+    timer();
   }
+}
+
+function outboundFailure(error: unknown, target: string): OutboundError {
+  if (error instanceof NotProcessed) return new OutboundError('bad-response', target);
+  if (error instanceof OutboundError) return error;
+  if (error instanceof TaskCancelledError) return new OutboundError('timeout', target);
+  return new OutboundError('unreachable', target);
 }
 
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {

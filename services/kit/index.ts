@@ -29,6 +29,7 @@ export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export { isSecretKey, REDACTED, scrub, scrubString } from './redaction.js';
 
 // Outbound calls.
+export { breakerState, idempotentReplays, metricsRegistry } from './metrics.js';
 export { callJson, OutboundError, type OutboundCall, type OutboundFailure, type OutboundResponse } from './http-client.js';
 
 // Repeat-safe requests (spec 2.1).
@@ -37,3 +38,7 @@ export { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key.js
 // Secrets at rest and device handles behind a gateway (issue 17).
 export { createSealer, type Sealer } from './sealing.js';
 export { deviceRefFor, normalizeMac } from './device-ref.js';
+
+// The gateway registry and the controllers' crypto (issue 27).
+export { gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './gateway-registry.js';
+export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

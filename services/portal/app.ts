@@ -1,12 +1,13 @@
-import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
+import { createArrivalLimit } from './arrival-limit.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
 import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
-import { gatewayRoute } from './gateway-route.js';
+import { gatewayArrivalRouter } from './gateway-route.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessions } from './portal-session.js';
 import { createPortalSessionStore } from './portal-session-store.js';
@@ -32,7 +33,9 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const now = deps.now ?? (() => new Date());
   const store = createPortalSessionStore(db, createSealer(config.PORTAL_TOKEN_KEY), now);
   const upstreams = deps.upstreams ?? createUpstreams(config);
-  const gatewayContexts = createGatewayContextStore(db, config.DEVICE_REF_KEY, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
+  const gatewayContexts = createGatewayContextStore(db, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
+  const registry = loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
+  const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000);
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
   const routes = [
@@ -47,7 +50,6 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       readClaims: deps.readClaims ?? createClaimsReader(config),
     }),
     ...sessionRoutes(config, sessions, idp),
-    gatewayRoute(config, gatewayContexts),
     captiveRoute(config, sessions, now),
   ];
   const ui = createUiRouter({
@@ -56,6 +58,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       return id === undefined ? undefined : (await gatewayContexts.get(id))?.loginUrl;
     },
   });
-  const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui], trustProxy: config.PORTAL_TRUSTED_PROXIES });
+  const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger });
+  const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui, arrivals], trustProxy: config.PORTAL_TRUSTED_PROXIES });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }

@@ -21,7 +21,14 @@ export const PortalConfig = z.object({
   GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends to the gateway service.'),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
   GATEWAY_CONTEXT_TTL_SECONDS: envInt(900, 30, 86_400).describe('How long a gateway context (cookie gw) waits for its sign-in.'),
-  GATEWAY_DEFAULT_NAS_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('demo-nas').describe('NAS id of a Cisco-style controller, which does not send one.'),
+  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (services/kit/gateway-registry.ts), the gateway service\'s own file: which gateways may send devices here and where each logs in.'),
+  GATEWAY_SEAL_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
+    .default('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=')
+    .describe('Key the registry\'s secrets are sealed with (the gateway service\'s): the UAM secret checks CoovaChilli\'s md.'),
+  GATEWAY_ARRIVAL_LIMIT: envInt(120, 1, 100_000).describe('Arrivals at /gateway per client address per window (devices behind a NAT share one).'),
+  GATEWAY_ARRIVAL_WINDOW_SECONDS: envInt(60, 1, 3600).describe('The window of GATEWAY_ARRIVAL_LIMIT.'),
   PORTAL_TOKEN_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')

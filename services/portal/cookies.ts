@@ -43,6 +43,10 @@ export function sidCookie(publicUrl: string) {
     gateway: (req: Request, res: Response, id: string, maxAge: number): void => {
       res.cookie(GATEWAY_COOKIE, id, { ...attributes(req), maxAge });
     },
+    /** Issue 27: a gateway context is used once. */
+    clearGateway: (req: Request, res: Response): void => {
+      res.clearCookie(GATEWAY_COOKIE, attributes(req));
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Entitlement } from '../../contract/entitlement.js';
 import type { Session } from '../../contract/session.js';
 import type { Database } from '../kit/store/index.js';
-import type { StoredContext } from './gateway-context.js';
+import type { GatewayContext } from './gateway-context.js';
 import type { Sealer } from '../kit/index.js';
 import { sidHash } from './token-crypto.js';
 
@@ -16,7 +16,7 @@ export interface PortalSessionData {
   /** The network session (spec 2.7) as last read; null for sign-ins from before it was kept. */
   networkSession: Session | null;
   /** The gateway this sign-in went through (issue 17), or null without a gateway context. */
-  gateway: StoredContext | null;
+  gateway: GatewayContext | null;
 }
 
 export interface StoredPortalSession extends PortalSessionData {
@@ -42,7 +42,7 @@ interface Row {
   entitlement: Entitlement;
   network_session_id: string;
   network_session: Session | null;
-  gateway: StoredContext | null;
+  gateway: GatewayContext | null;
   expires_at: Date;
   [column: string]: unknown;
 }

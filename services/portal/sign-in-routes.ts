@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import { ApiError, route, type Route } from '../kit/index.js';
+import { Counter } from 'prom-client';
+import { ApiError, metricsRegistry, route, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
-import { deviceOf, readGatewayCookie } from './cookies.js';
+import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
 import { crossSiteGuard } from './cross-site.js';
 import type { GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
@@ -26,6 +27,25 @@ const signInErrors = {
   502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
 };
 
+/** Issue 30: sign-ins by kind, outcome and the refusal's error code (never who). */
+const signIns = new Counter({
+  name: 'portal_sign_ins_total',
+  help: 'Sign-ins by kind (customer, register, employee), outcome (signed_in, refused) and refusal code.',
+  labelNames: ['kind', 'outcome', 'code'],
+  registers: [metricsRegistry],
+});
+
+async function counted<T>(kind: 'customer' | 'register' | 'employee', work: Promise<T>): Promise<T> {
+  try {
+    const done = await work;
+    signIns.inc({ kind, outcome: 'signed_in', code: '' });
+    return done;
+  } catch (error) {
+    signIns.inc({ kind, outcome: 'refused', code: error instanceof ApiError ? error.code : 'INTERNAL_ERROR' });
+    throw error;
+  }
+}
+
 /** Issue 17: a sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
 const gatewayFields = (login: GatewayLogin | null) =>
   login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
@@ -34,6 +54,7 @@ const gatewayFields = (login: GatewayLogin | null) =>
 export function signInRoutes(deps: SignInRouteDeps): Route[] {
   const { config, sessions } = deps;
   const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
+  const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -42,6 +63,14 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     const context = id === undefined ? undefined : await deps.gatewayContexts.get(id);
     if (context === undefined) return { deviceRef: browser.deviceRef, gateway: null, handle: browser.handle };
     return { deviceRef: context.deviceRef, gateway: context, handle: browser.handle };
+  };
+
+  /** Issue 27: the gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
+  const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null) => {
+    const id = readGatewayCookie(req);
+    if (login === null || id === undefined) return;
+    await deps.gatewayContexts.drop(id);
+    cookie.clearGateway(req, res);
   };
 
   /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
@@ -64,6 +93,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     const tokens = tokensOf(outcome, refusal);
     const device = await signingDevice(req);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
+    await useUpGatewayContext(req, res, signedIn.gatewayLogin);
     await sessions.open(req, res, signedIn.data, device.handle, correlationId);
     return { status: 200, body: sessions.view(signedIn.data, signedIn.session, correlationId, gatewayFields(signedIn.gatewayLogin)) };
   };
@@ -79,7 +109,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       body: LoginRequest,
       steps: [sameOriginJson],
       responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
-      handle: ({ body, req, res, correlationId }) => atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId)),
+      handle: ({ body, req, res, correlationId }) => counted('customer', atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
     }),
     route({
       method: 'post',
@@ -94,13 +124,17 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
         409: { description: 'ACCOUNT_EXISTS' },
         502: signInErrors[502],
       },
-      handle: async ({ body, req, res, correlationId }) => {
-        const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
-        if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
-        if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
-        if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
-        return customerSignIn(req, res, body.email, body.password, correlationId);
-      },
+      handle: ({ body, req, res, correlationId }) =>
+        counted(
+          'register',
+          (async () => {
+            const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
+            if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+            if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+            if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            return customerSignIn(req, res, body.email, body.password, correlationId);
+          })(),
+        ),
     }),
     route({
       method: 'post',
@@ -117,9 +151,12 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
         504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
       },
       handle: ({ body, req, res, correlationId }) =>
-        atLeastFloor(
-          Date.now(),
-          (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId), employeeRefusal, correlationId))(),
+        counted(
+          'employee',
+          atLeastFloor(
+            Date.now(),
+            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId), employeeRefusal, correlationId))(),
+          ),
         ),
     }),
   ];

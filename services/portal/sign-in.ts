@@ -4,7 +4,7 @@ import { Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
 import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
-import { gatewayLogin, type GatewayLogin, type StoredContext } from './gateway-context.js';
+import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
 import type { PortalSessionData } from './portal-session-store.js';
 import { replyOf, type Upstreams } from './upstreams.js';
 
@@ -25,7 +25,7 @@ export interface SignedIn {
 /** Who is signing in: the deviceRef, and the gateway context when a gateway sent the device. */
 export interface SigningDevice {
   deviceRef: string;
-  gateway: StoredContext | null;
+  gateway: GatewayContext | null;
 }
 
 const upstreamFailure = (what: string) => new ApiError('UPSTREAM_UNAVAILABLE', { message: `The ${what} is unavailable; no access was granted.` });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CredentialRequest } from '../../contract/index.js';
 import { callJson, OutboundError } from '../kit/index.js';
 import type { GrantRequest } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
@@ -38,7 +39,7 @@ export interface Upstreams {
   revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: a one-time gateway credential for a GRANTED session and its device. */
-  issueCredential(request: { sessionId: string; deviceRef: string; nasId: string; challenge?: string }, correlationId: string): Promise<PeerAnswer>;
+  issueCredential(request: CredentialRequest, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */
   readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }

@@ -1,13 +1,16 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { ApiError, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
+import { ApiError, idempotentReplays, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
 import { PATH_ID_PATTERN } from '../../contract/index.js';
 import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
-const answer = (status: number, session: SessionRecord, replayed = false) => ({ status, body: { ...session, replayed } });
+const answer = (status: number, session: SessionRecord, replayed = false) => {
+  if (replayed) idempotentReplays.inc({ service: 'session' });
+  return { status, body: { ...session, replayed } };
+};
 
 // Spec 3.1 last row: a grant without an entitlement changes nothing and is a denial (422),
 // whatever else the body holds.

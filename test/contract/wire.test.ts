@@ -24,6 +24,13 @@ test('the contract uses no Node or host API and no package but zod, so it can be
   }
 });
 
+test('the controller profiles use no Node or host API either (zod is plain JavaScript)', (t) => {
+  for (const file of readdirSync('contract/controllers').filter((name) => name.endsWith('.ts'))) {
+    const source = readFileSync(join('contract/controllers', file), 'utf8').replace(/from 'zod'/g, '');
+    t.false(/from ['"](node:|[a-z@])|\brequire\(|\bprocess\.|\bBuffer\b|\bglobalThis\b/.test(source), file);
+  }
+});
+
 test('correlation ids: only corr-<uuid> is kept, anything else is replaced by a fresh one', (t) => {
   t.is(acceptCorrelationId(`corr-${UUID}`, () => 'x'), `corr-${UUID}`);
   for (const bad of [undefined, null, '', UUID, `corr-${UUID}x`, 'corr-079201001234', `corr-${UUID.slice(0, -1)}`]) {

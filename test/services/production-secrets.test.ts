@@ -14,7 +14,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
   ['loyalty', LoyaltyConfig, ['LOYALTY_API_KEY']],
   ['session', SessionConfig, ['SESSION_API_KEY']],
   ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY']],
-  ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'SESSION_API_KEY', 'PORTAL_TOKEN_KEY', 'GATEWAY_API_KEY', 'DEVICE_REF_KEY']],
+  ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'SESSION_API_KEY', 'PORTAL_TOKEN_KEY', 'GATEWAY_API_KEY', 'DEVICE_REF_KEY', 'GATEWAY_SEAL_KEY']],
   ['gateway', GatewayConfig, ['GATEWAY_API_KEY', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'SESSION_API_KEY']],
 ];
 

@@ -5,6 +5,7 @@ import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
 import { launchBrowser, openPhone } from '../../helpers/browser.js';
 import { URLS } from '../platform-urls.js';
+import { coovaArrival, demoNas } from '../gateway/coova-arrival.js';
 
 // The portal's web UI in a phone-sized Chromium against the running platform (spec 4.1).
 // Serial: the error case fails bob once, the others sign bob in.
@@ -227,7 +228,7 @@ test.serial('behind a gateway the page hands the device to the gateway login wit
   const { page } = phone;
   // As CoovaChilli sends a captive device: the portal keeps the context and shows the clean page.
   const arrival = new URLSearchParams({ res: 'notyet', uamip: '127.0.0.1', uamport: '3990', challenge: '00112233445566778899aabbccddeeff', mac: '02-B0-B0-00-00-01', nasid: 'demo-nas', userurl: 'http://example.com/' });
-  await page.goto(`/gateway?${arrival.toString()}`);
+  await page.goto(coovaArrival(Object.fromEntries(arrival), demoNas().uamSecret));
   t.is(new URL(page.url()).pathname, '/');
   t.false(page.url().includes('02-B0-B0'), 'the MAC leaves the address bar');
   const handedOver = page.waitForEvent('requestfailed', { predicate: (request) => request.url().startsWith('http://127.0.0.1:3990/logon') });

@@ -2,9 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { GatewayConfig } from '../../../services/gateway/config.js';
-import { loadGateways } from '../../../services/gateway/gateways.js';
-import { createSealer, loadConfig } from '../../../services/kit/index.js';
+import { coovaArrival, demoNas } from './coova-arrival.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { disconnectsReceived, startNas } from '../../services/gateway/platform.js';
 import { hexText, radclient, type RadiusAnswer } from '../../services/gateway/radclient.js';
@@ -23,10 +21,7 @@ const AUTH_PORT = Number(process.env['RADIUS_AUTH_PORT'] ?? 1812);
 const ACCT_PORT = Number(process.env['RADIUS_ACCT_PORT'] ?? 1813);
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const SESSION_KEY = { 'X-API-Key': process.env['SESSION_API_KEY'] ?? 'dev-session-key' };
-const gatewaySettings = loadConfig(GatewayConfig, process.env);
-const demoNas = loadGateways(gatewaySettings.GATEWAYS_FILE, createSealer(gatewaySettings.GATEWAY_SEAL_KEY)).get(NAS);
-if (demoNas?.uamSecret === undefined) throw new Error(`${NAS} with a UAM secret is missing from ${gatewaySettings.GATEWAYS_FILE}`);
-const { coaPort: COA_PORT, uamSecret: UAM_SECRET } = demoNas;
+const { coaPort: COA_PORT, uamSecret: UAM_SECRET } = demoNas();
 
 // Locally administered MACs, new every run, one per device of this file.
 const RUN = randomBytes(2).toString('hex').toUpperCase();
@@ -57,7 +52,7 @@ class CaptiveDevice extends PortalBrowser {
   async signIn(t: ExecutionContext): Promise<Login> {
     const challenge = randomBytes(16).toString('hex');
     const query = new URLSearchParams({ res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge, called: '02-E2-00-00-00-FF', mac: this.mac, ip: '10.1.0.7', nasid: NAS, userurl: 'http://example.com/' });
-    const arrival = await this.call('GET', `/gateway?${query.toString()}`);
+    const arrival = await this.call('GET', coovaArrival(Object.fromEntries(query), UAM_SECRET));
     t.is(arrival.status, 303);
     t.regex(this.cookie ?? '', /(^|; )gw=/, 'the gateway context is kept behind cookie gw');
     const reply = await this.login(BOB.username, BOB.password);

@@ -38,7 +38,7 @@ export function tempDir(t: ExecutionContext, prefix: string): string {
 export function gatewaysFile(t: ExecutionContext, coaPort: number): string {
   const sealer = createSealer(SEAL_KEY);
   const file = join(tempDir(t, 'wifi-gateways-'), 'gateways.json');
-  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, uamSecret: sealer.seal(UAM_SECRET) }] }));
+  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, uamSecret: sealer.seal(UAM_SECRET), loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
   return file;
 }
 

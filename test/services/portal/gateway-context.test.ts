@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { deviceRefFor } from '../../../services/kit/device-ref.js';
-import { assertError } from '../../helpers/error-shape.js';
 import { bootPortal, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
+import type { Answer } from '../../helpers/service.js';
 
-// Issue 17 items 1-2: the gateway context a captive device arrives with, kept server-side for the
-// sign-in, validated strictly, its MAC address never kept or shown; the deviceRef is a keyed
+// Issues 17 and 27: the gateway context a captive device arrives with, kept server-side for the
+// sign-in, validated by its controller's profile against the gateway registry
+// (fixtures/gateways.json here), its MAC address never kept or shown; the deviceRef is a keyed
 // HMAC of (gateway id, MAC), so the same device at the same gateway is the same device.
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const MAC = 'AA-BB-CC-0D-0E-0F';
@@ -15,10 +17,16 @@ const CISCO = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33
 
 const query = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
 
+/** A CoovaChilli arrival signed as its redir.c does: md = MD5(URL up to &md= + UAM secret), over the portal's public URL. */
+function signed(params: Record<string, string>, secret: string): string {
+  const path = query(params);
+  return `${path}&md=${createHash('md5').update(`http://localhost:3000${path}`).update(secret).digest('hex').toUpperCase()}`;
+}
+
 /** Arrives from the gateway, then signs in with the cookies the portal set. */
 async function arriveAndSignIn(t: ExecutionContext, portal: PortalUnderTest, params: Record<string, string>) {
-  const arrival = await portal.get(query(params));
-  t.is(arrival.status, 303);
+  const arrival = await portal.page(query(params));
+  t.is(arrival.status, 303, arrival.text);
   const gw = cookieOf(arrival, 'gw');
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: gw });
   return { arrival, gw, login };
@@ -28,7 +36,21 @@ function noMacAnywhere(t: ExecutionContext, text: string) {
   for (const spelling of MAC_SPELLINGS) t.false(text.toLowerCase().includes(spelling.toLowerCase()), `found ${spelling}`);
 }
 
-test('a UAM redirect is kept behind cookie gw and answered with a clean redirect to the page; the sign-in gets a one-time credential and the CoovaChilli login', async (t) => {
+const contextRows = async (portal: PortalUnderTest, nasId: string) => Number((await portal.db.query('SELECT count(*) AS n FROM gateway_contexts WHERE nas_id = $1', [nasId]))[0]?.['n']);
+
+/** A refusal before any password: a page (never JSON), no cookie, nothing kept (tests counting rows run serially). */
+async function refusedOnArrival(t: ExecutionContext, portal: PortalUnderTest, path: string, status: number, nasId: string): Promise<Answer> {
+  const before = await contextRows(portal, nasId);
+  const reply = await portal.page(path);
+  t.is(reply.status, status, reply.text);
+  t.regex(reply.headers.get('content-type') ?? '', /^text\/html/);
+  t.is(reply.headers.get('set-cookie'), null);
+  t.is(await contextRows(portal, nasId), before);
+  noMacAnywhere(t, reply.text);
+  return reply;
+}
+
+test('a CoovaChilli arrival is kept behind cookie gw and answered with a clean redirect to the page; the sign-in gets a one-time credential and the login at the registered /logon', async (t) => {
   const portal = await bootPortal(t);
   const { arrival, gw, login } = await arriveAndSignIn(t, portal, UAM);
   t.is(arrival.headers.get('location'), '/');
@@ -36,7 +58,6 @@ test('a UAM redirect is kept behind cookie gw and answered with a clean redirect
   t.is(login.status, 200, login.text);
   const deviceRef = deviceRefFor(DEV_KEY, 'venue-1', MAC);
   t.deepEqual(portal.fakes.createdDevices, [deviceRef]);
-  t.true(portal.fakes.calls.includes('gateway.credential venue-1'));
   t.deepEqual(portal.fakes.calls.slice(-2), ['session.grant', 'gateway.credential venue-1'], 'the credential comes after the grant');
   t.like(login.body, {
     gateway: { loginUrl: 'http://10.1.0.1:3990/logon', method: 'GET', fields: { username: 'wifi-one-time-user', response: '0123456789abcdef0123456789abcdef', userurl: 'http://example.com/start' } },
@@ -46,19 +67,29 @@ test('a UAM redirect is kept behind cookie gw and answered with a clean redirect
   t.truthy(gw);
 });
 
-test('a Cisco web-auth redirect gives a POST to the controller\'s switch_url with the credential', async (t) => {
+test('a Cisco web-auth arrival is matched to its WLC by switch_url and gives a POST to the registered switch_url', async (t) => {
   const portal = await bootPortal(t);
   const { login } = await arriveAndSignIn(t, portal, CISCO);
   t.is(login.status, 200, login.text);
   t.like(login.body, { gateway: { loginUrl: 'https://192.0.2.1/login.html', method: 'POST', fields: { buttonClicked: '4', username: 'wifi-one-time-user', password: 'one-time-password', redirect_url: 'http://example.com/' } } });
-  t.deepEqual(portal.fakes.createdDevices, [deviceRefFor(DEV_KEY, 'demo-nas', MAC)], 'the default NAS id for a controller that sends none');
+  t.deepEqual(portal.fakes.createdDevices, [deviceRefFor(DEV_KEY, 'wlc-1', MAC)], 'the registry names the WLC, which sends no NAS id');
+  const second = await arriveAndSignIn(t, portal, { ...CISCO, switch_url: 'https://wlc2.venue.example/login.html' });
+  t.is(second.login.status, 200);
+  t.is(portal.fakes.createdDevices[1], deviceRefFor(DEV_KEY, 'wlc-2', MAC), 'a second WLC is another gateway, not "another device"');
+});
+
+test('Cisco as captured: a redirect without a scheme, a non-ASCII WLAN name', async (t) => {
+  const portal = await bootPortal(t);
+  const { login } = await arriveAndSignIn(t, portal, { ...CISCO, redirect: 'www.example.com/news', wlan: 'Khách Wi-Fi ☕' });
+  t.is(login.status, 200, login.text);
+  t.like(login.body, { gateway: { fields: { redirect_url: 'http://www.example.com/news' } } });
 });
 
 test('the same device at the same gateway is the same deviceRef, whatever the spelling of its MAC; another gateway or device is another', async (t) => {
   const portal = await bootPortal(t);
   await arriveAndSignIn(t, portal, UAM);
   await arriveAndSignIn(t, portal, { ...UAM, mac: 'aa:bb:cc:0d:0e:0f' });
-  await arriveAndSignIn(t, portal, { ...UAM, nasid: 'venue-2' });
+  await arriveAndSignIn(t, portal, { ...UAM, nasid: 'venue-2', uamip: '10.2.0.1' });
   await arriveAndSignIn(t, portal, { ...UAM, mac: 'AA-BB-CC-0D-0E-10' });
   const [first, second, third, fourth] = portal.fakes.createdDevices;
   t.is(first, second);
@@ -79,6 +110,89 @@ test('the MAC address never reaches the store, a log line or a response', async 
   for (const text of [stored, portal.lines.join('\n'), login.text, read.text, arrival.text, gw]) noMacAnywhere(t, text);
 });
 
+test.serial('the attack of issue 27: a link to the real portal naming a registered gateway with an attacker\'s login address is refused on arrival, before any password', async (t) => {
+  const portal = await bootPortal(t);
+  const attack = await refusedOnArrival(t, portal, query({ ...UAM, uamip: '203.0.113.66', uamport: '8080', mac: '02-66-66-66-66-66' }), 403, 'venue-1');
+  t.regex(attack.text, /Do not enter a password/);
+  t.false(attack.text.includes('203.0.113.66'), 'the attacker\'s address is not echoed');
+  // Another registered gateway's address is not this gateway's either.
+  await refusedOnArrival(t, portal, query({ ...UAM, uamip: '10.2.0.1' }), 403, 'venue-1');
+  // A Cisco link with the attacker's switch_url names no registered WLC.
+  await refusedOnArrival(t, portal, query({ ...CISCO, switch_url: 'http://203.0.113.66/login.html' }), 403, 'wlc-1');
+  // A gateway the registry does not know.
+  const unknown = await refusedOnArrival(t, portal, query({ ...UAM, nasid: 'venue-9' }), 403, 'venue-9');
+  t.regex(unknown.text, /not registered/);
+  t.false(portal.fakes.calls.some((call) => call.startsWith('idp.') || call.startsWith('gateway.')), 'nothing was asked of anyone');
+});
+
+test.serial('with a UAM secret, CoovaChilli\'s md must sign the arrival: signed is kept, unsigned or changed is refused', async (t) => {
+  const portal = await bootPortal(t);
+  const params = { ...UAM, nasid: 'venue-md', uamip: '10.3.0.1' };
+  const good = await portal.page(signed(params, 'venue-md-uam-secret'));
+  t.is(good.status, 303, good.text);
+  t.truthy(cookieOf(good, 'gw'));
+  await refusedOnArrival(t, portal, query(params), 403, 'venue-md');
+  await refusedOnArrival(t, portal, signed(params, 'another-secret'), 403, 'venue-md');
+  const changed = signed(params, 'venue-md-uam-secret').replace('userurl=http', 'userurl=https');
+  const reply = await refusedOnArrival(t, portal, changed, 403, 'venue-md');
+  t.regex(reply.text, /not signed by the venue/);
+});
+
+test('the gateway context is used once: the sign-in clears gw, and the same cookie replayed names no gateway', async (t) => {
+  const portal = await bootPortal(t);
+  const { gw, login } = await arriveAndSignIn(t, portal, UAM);
+  t.is(login.status, 200);
+  t.regex(login.headers.getSetCookie().find((c) => c.startsWith('gw=')) ?? '', /^gw=;.*Expires=Thu, 01 Jan 1970/);
+  const replay = await portal.post('/api/v1/auth/login', BOB, { cookie: gw });
+  t.is(replay.status, 200);
+  t.false('gateway' in replay.body, 'no second credential for the same context');
+  t.is(portal.fakes.calls.filter((call) => call.startsWith('gateway.credential')).length, 1);
+});
+
+test('a return address is never followed by the server: the arrival goes to / only, and after sign-in it is a plain link', async (t) => {
+  const portal = await bootPortal(t);
+  const { arrival, login } = await arriveAndSignIn(t, portal, { ...UAM, userurl: 'http://evil.example/phish' });
+  t.is(arrival.headers.get('location'), '/');
+  const success = { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540', userurl: 'http://evil.example/other' };
+  const anonymous = await portal.page(query(success));
+  t.is(anonymous.status, 200);
+  t.false(anonymous.text.includes('evil.example'), 'no link for a browser that did not sign in here');
+  const signedIn = await portal.page(query(success), { cookie: cookieOf(login) });
+  t.is(signedIn.status, 200);
+  t.is(signedIn.headers.get('location'), null);
+  t.regex(signedIn.text, /<a href="http:\/\/evil\.example\/phish" rel="noreferrer noopener">Continue to evil\.example<\/a>/, 'the address kept at sign-in, as a link');
+});
+
+for (const [state, params, english, vietnamese] of [
+  ['success', { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' }, /You are connected[\s\S]*Time left: 59 min/, /Bạn đã kết nối/],
+  ['logoff', { res: 'logoff', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1' }, /You are logged off/, /Bạn đã đăng xuất/],
+  ['already', { res: 'already', uamip: '10.1.0.1', uamport: '3990', challenge: UAM.challenge, mac: MAC, nasid: 'venue-1' }, /You are already connected/, /Bạn đã được kết nối/],
+  ['Cisco statusCode=5', { switch_url: CISCO.switch_url, ap_mac: CISCO.ap_mac, wlan: 'Guest WiFi', statusCode: '5' }, /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/, /Mã đăng nhập dùng một lần không được chấp nhận/],
+] as const) {
+  test(`${state} is a page in the person's language, never a JSON error`, async (t) => {
+    const portal = await bootPortal(t);
+    const en = await portal.page(query(params as Record<string, string>), { 'accept-language': 'en' });
+    t.is(en.status, 200, en.text);
+    t.regex(en.headers.get('content-type') ?? '', /^text\/html/);
+    t.regex(en.text, english);
+    const vi = await portal.page(query(params as Record<string, string>), { 'accept-language': 'vi-VN,vi;q=0.9' });
+    t.regex(vi.text, vietnamese);
+    t.regex(vi.text, /<html lang="vi">/);
+  });
+}
+
+test('CoovaChilli failed: the reason (escaped) and a way to try again with the new challenge', async (t) => {
+  const portal = await bootPortal(t);
+  const failed = { ...UAM, res: 'failed', challenge: 'fedcba9876543210fedcba9876543210', reply: 'Code <b>not</b> valid' };
+  const page = await portal.page(query(failed));
+  t.is(page.status, 200);
+  t.regex(page.text, /The Wi-Fi gateway said: Code &#60;b&#62;not&#60;\/b&#62; valid/);
+  t.regex(page.text, /<a href="\/">Try again<\/a>/);
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(page, 'gw') });
+  t.is(login.status, 200, login.text);
+  t.like(login.body, { gateway: { loginUrl: 'http://10.1.0.1:3990/logon' } });
+});
+
 for (const [what, params, named] of [
   ['a MAC that is not one', { ...UAM, mac: 'AA-BB-CC-DD-EE' }, 'mac'],
   ['a challenge that is not 32 hex digits', { ...UAM, challenge: 'abc' }, 'challenge'],
@@ -88,25 +202,29 @@ for (const [what, params, named] of [
   ['a NAS id with odd characters', { ...UAM, nasid: 'venue 1;' }, 'nasid'],
   ['a Cisco login URL that is not http(s)', { ...CISCO, switch_url: 'file:///etc/passwd' }, 'switch_url'],
   ['a Cisco client MAC missing', { switch_url: CISCO.switch_url }, 'client_mac'],
+  ['a Cisco WLAN with control characters', { ...CISCO, wlan: 'Guest\u0007' }, 'wlan'],
 ] as const) {
-  test(`${what} is 400 INVALID_REQUEST naming the parameter, never echoing it, and keeps nothing`, async (t) => {
+  test.serial(`${what} is a 400 page naming the parameter, never echoing it, and keeps nothing`, async (t) => {
     const portal = await bootPortal(t);
-    // A NAS id of this test's own (unless the NAS id is what is wrong), so rows of other tests do not count.
-    const nas = `bad-${named.replace(/_/g, '-')}`;
-    const count = async () => Number((await portal.db.query('SELECT count(*) AS n FROM gateway_contexts WHERE nas_id = $1', [nas]))[0]?.['n']);
-    const before = await count();
-    const reply = await portal.get(query({ nasid: nas, ...(params as Record<string, string>), ...(named === 'nasid' ? {} : { nasid: nas }) }));
-    assertError(t, reply, 400, 'INVALID_REQUEST');
-    t.regex(String(reply.body['message']), new RegExp(named));
-    t.is(reply.headers.get('set-cookie'), null);
-    t.is(await count(), before);
-    noMacAnywhere(t, reply.text);
+    const reply = await refusedOnArrival(t, portal, query(params as Record<string, string>), 400, 'venue-1');
+    t.regex(reply.text, new RegExp(`\\(${named}\\)`));
   });
 }
 
+test.serial('/gateway is rate limited per address: past the limit a 429 page with Retry-After, nothing kept', async (t) => {
+  const portal = await bootPortal(t, defaultFakes(), { GATEWAY_ARRIVAL_LIMIT: '3' });
+  for (let i = 0; i < 3; i++) t.not((await portal.page(query(UAM))).status, 429);
+  const before = await contextRows(portal, 'venue-1');
+  const limited = await portal.page(query(UAM));
+  t.is(limited.status, 429);
+  t.regex(limited.headers.get('retry-after') ?? '', /^\d+$/);
+  t.regex(limited.text, /Too many sign-in links/);
+  t.is(await contextRows(portal, 'venue-1'), before);
+});
+
 test('without gateway parameters the portal works as before: no context, no credential, no gateway fields', async (t) => {
   const portal = await bootPortal(t);
-  const arrival = await portal.get('/gateway');
+  const arrival = await portal.page('/gateway');
   t.is(arrival.status, 303);
   t.is(arrival.headers.get('set-cookie'), null);
   const login = await portal.post('/api/v1/auth/login', BOB);
@@ -120,7 +238,8 @@ test('with the gateway service down a sign-in through a gateway fails closed: 50
   fakes.credential = { kind: 'unreachable' };
   const portal = await bootPortal(t, fakes);
   const { login } = await arriveAndSignIn(t, portal, UAM);
-  assertError(t, login, 502, 'UPSTREAM_UNAVAILABLE');
+  t.is(login.status, 502);
+  t.is(login.body['code'], 'UPSTREAM_UNAVAILABLE');
   t.deepEqual(portal.fakes.calls.slice(-3), ['gateway.credential venue-1', 'session.revoke', 'idp.logout']);
   t.is(cookieOf(login), '');
 });
@@ -139,18 +258,17 @@ test('a sign-in through a gateway reads CONNECTING, and captive, until the gatew
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true }, 'never connected by guess');
 });
 
-test('the page may submit a form to exactly the login URL of its own gateway context, and nowhere else', async (t) => {
+test('the page may submit a form to exactly the registered login URL of its own gateway context, and nowhere else', async (t) => {
   const portal = await bootPortal(t);
   const formAction = async (cookie?: string) => {
-    // The page is outside the API document: asked directly.
-    const page = await fetch(`${portal.url}/`, { headers: cookie === undefined ? {} : { cookie } });
+    const page = await portal.page('/', cookie === undefined ? {} : { cookie });
     t.is(page.status, 200, 'the built UI (npm run build)');
     return (page.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('form-action'));
   };
   t.is(await formAction(), "form-action 'self'");
-  const uam = cookieOf(await portal.get(query(UAM)), 'gw');
+  const uam = cookieOf(await portal.page(query(UAM)), 'gw');
   t.is(await formAction(uam), "form-action 'self' http://10.1.0.1:3990/logon");
-  const cisco = cookieOf(await portal.get(query(CISCO)), 'gw');
+  const cisco = cookieOf(await portal.page(query(CISCO)), 'gw');
   t.is(await formAction(cisco), "form-action 'self' https://192.0.2.1/login.html");
   t.is(await formAction('gw=made-up'), "form-action 'self'");
 });

@@ -91,12 +91,17 @@ export function defaultFakes(): Fakes {
   };
 }
 
+/** The test registry (issue 27): coovachilli venue-1 (10.1.0.1), venue-2 (10.2.0.1), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2. */
+export const TEST_GATEWAYS = 'test/services/portal/fixtures/gateways.json';
+
 export interface PortalUnderTest extends Booted {
   fakes: Fakes;
   db: Database;
   lines: string[];
   post(path: string, json?: unknown, headers?: Record<string, string>): Promise<Answer>;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  /** A page outside the API document (`/gateway`, `/`), asked as a browser would, redirects not followed. */
+  page(path: string, headers?: Record<string, string>): Promise<Answer>;
 }
 
 // One in-memory database per test file (opening PGlite takes seconds); tests tell their rows
@@ -124,7 +129,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
   };
   const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
   const { logger, lines } = capturingLogger('portal');
-  const config = PortalConfig.parse({ LOGIN_FAILURE_FLOOR_MS: '0', ...env });
+  const config = PortalConfig.parse({ LOGIN_FAILURE_FLOOR_MS: '0', GATEWAYS_FILE: TEST_GATEWAYS, ...env });
   const { app } = await createApp(config, logger, {
     db,
     idp,
@@ -140,6 +145,10 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     lines,
     post: (path, json = {}, headers = {}) => booted.request('POST', path, { json, headers }),
     get: (path, headers = {}) => booted.request('GET', path, { headers }),
+    page: async (path, headers = {}) => {
+      const response = await fetch(`${booted.url}${path}`, { headers, redirect: 'manual' });
+      return { status: response.status, headers: response.headers, text: await response.text(), body: {} };
+    },
   };
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Issue 27: what the portal and the gateway service say to each other and to the page about a
+ * device behind a venue's gateway. Pure TypeScript, as the rest of the contract.
+ */
+
+/** How the page logs the device in at its gateway with a one-time credential. */
+export interface GatewayLogin {
+  /** The login URL from the gateway registry, never from the arrival's query. */
+  loginUrl: string;
+  method: 'GET' | 'POST';
+  fields: Record<string, string>;
+  expiresAt: string;
+}
+
+/**
+ * A captive device's arrival as the portal keeps it for the sign-in that follows (behind cookie
+ * `gw`) and then with the portal session: no MAC, only the deviceRef.
+ */
+export interface GatewayContext {
+  /** The controller profile (contract/controllers). */
+  profile: string;
+  nasId: string;
+  deviceRef: string;
+  /** The registry's login URL of this gateway that the arrival named. */
+  loginUrl: string;
+  challenge: string | null;
+  /** Where the person was going: a plain link after sign-in, never a redirect. */
+  returnUrl: string | null;
+}
+
+/** What the portal asks the gateway service for after a grant (POST /api/v1/credentials). */
+export interface CredentialRequest {
+  sessionId: string;
+  deviceRef: string;
+  nasId: string;
+  challenge?: string;
+}

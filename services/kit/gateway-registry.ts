@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { PROFILE_IDS, type ProfileId } from '../../contract/controllers/index.js';
+import type { Sealer } from './sealing.js';
+
+const sealed = z.string().startsWith('v1.');
+
+/** One line of the gateways file: a NAS that may send devices to the portal and ask RADIUS. */
+const GatewayEntry = z.strictObject({
+  nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
+  profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
+  address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
+  secret: sealed.describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts).'),
+  coaPort: z.number().int().min(1).max(65535).default(3799),
+  uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
+  loginUrls: z
+    .array(z.url({ protocol: /^https?$/ }).max(512))
+    .min(1)
+    .max(16)
+    .describe('The only addresses the page may hand this gateway\'s credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...).'),
+});
+
+export const GatewaysFile = z.strictObject({ gateways: z.array(GatewayEntry).min(1) });
+export type GatewaysFileEntry = z.input<typeof GatewayEntry>;
+
+/** A registered gateway, secrets opened. */
+export interface Gateway {
+  nasId: string;
+  profile: ProfileId;
+  address: string;
+  secret: string;
+  coaPort: number;
+  uamSecret: string | undefined;
+  /** Normalised (`new URL(...).href`). */
+  loginUrls: string[];
+}
+
+export type GatewayRegistry = ReadonlyMap<string, Gateway>;
+
+/** A URL as the registry compares it; undefined when it is none. */
+export function normalUrl(value: string): string | undefined {
+  try {
+    return new URL(value).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Issue 27: the gateways file, read by the portal and the gateway service alike; a file that does
+ * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start.
+ */
+export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegistry {
+  const parsed = GatewaysFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const gateways = new Map<string, Gateway>();
+  const loginUrls = new Set<string>();
+  for (const entry of parsed.gateways) {
+    if (gateways.has(entry.nasId)) throw new Error(`gateways file: nasId ${entry.nasId} twice`);
+    const urls = entry.loginUrls.map((url) => normalUrl(url) as string);
+    for (const url of urls) {
+      if (loginUrls.has(url)) throw new Error(`gateways file: login URL of ${entry.nasId} registered twice`);
+      loginUrls.add(url);
+    }
+    gateways.set(entry.nasId, {
+      nasId: entry.nasId,
+      profile: entry.profile,
+      address: entry.address,
+      secret: sealer.open(entry.secret),
+      coaPort: entry.coaPort,
+      uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
+      loginUrls: urls,
+    });
+  }
+  return gateways;
+}
+
+export type GatewayMatch =
+  | { kind: 'found'; gateway: Gateway; loginUrl: string }
+  | { kind: 'unknown-gateway' }
+  | { kind: 'other-controller' }
+  | { kind: 'unregistered-login-url' };
+
+/**
+ * The registered gateway an arrival names: by its NAS id, or (controllers that send none) by its
+ * login URL. Found only when the entry is of the arrival's controller and the login URL the
+ * arrival claims is one the entry registered; the answer's `loginUrl` is the registry's own.
+ */
+export function gatewayForArrival(registry: GatewayRegistry, profile: ProfileId, nasId: string | null, claimedLoginUrl: string | null): GatewayMatch {
+  const url = claimedLoginUrl === null ? undefined : normalUrl(claimedLoginUrl);
+  const gateway = nasId !== null ? registry.get(nasId) : [...registry.values()].find((g) => url !== undefined && g.loginUrls.includes(url));
+  if (gateway === undefined) return { kind: 'unknown-gateway' };
+  if (gateway.profile !== profile) return { kind: 'other-controller' };
+  const loginUrl = gateway.loginUrls.find((registered) => registered === url);
+  if (loginUrl === undefined) return { kind: 'unregistered-login-url' };
+  return { kind: 'found', gateway, loginUrl };
+}

@@ -1,0 +1,144 @@
+import type { Response } from 'express';
+import type { UiLanguage } from './ui/language.js';
+
+/**
+ * Issue 27: what an arrival from a gateway tells the person, in their language, as a small page
+ * of its own (no script, nothing from elsewhere): every controller state, and every refusal,
+ * before any password is typed. Text from a controller (CoovaChilli's `reply`) is escaped.
+ */
+export type ArrivalPage =
+  | { kind: 'connected'; timeLeftSeconds: number | null; returnUrl: string | null }
+  | { kind: 'failed'; reason: string | null; canRetry: boolean }
+  | { kind: 'logoff' }
+  | { kind: 'already' }
+  | { kind: 'malformed'; names: string[] }
+  | { kind: 'unknown-gateway' }
+  | { kind: 'unregistered-login-address' }
+  | { kind: 'unverified' }
+  | { kind: 'rate-limited' };
+
+const TEXT = {
+  en: {
+    connected: 'You are connected',
+    connectedBody: 'Your device is online.',
+    timeLeft: 'Time left: {minutes} min',
+    continueTo: 'Continue to {host}',
+    failed: 'The Wi-Fi did not let you in',
+    gatewaySaid: 'The Wi-Fi gateway said: {reason}',
+    retry: 'Try again',
+    reopen: 'Open any web page to come back to the sign-in, then try again.',
+    logoff: 'You are logged off',
+    logoffBody: 'Open any web page to sign in again.',
+    already: 'You are already connected',
+    alreadyBody: 'Your device is online; there is nothing more to do.',
+    refused: 'This sign-in link cannot be used',
+    malformed: 'The Wi-Fi gateway sent details this portal cannot read ({names}). Nothing was kept: reconnect to the Wi-Fi and open any web page.',
+    'unknown-gateway': 'This Wi-Fi gateway is not registered with this portal. Do not enter a password here; ask the venue\'s staff.',
+    'unregistered-login-address': 'This link would send your sign-in to an address that is not the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
+    unverified: 'This link was not signed by the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
+    'rate-limited': 'Too many sign-in links from your network right now. Wait a minute, then try again.',
+    reasons: {
+      'already-logged-in': 'You are already logged in.',
+      'not-configured-for-web-auth': 'This Wi-Fi is not set up for sign-in through this page.',
+      'user-name-in-use': 'This sign-in is already in use.',
+      excluded: 'The Wi-Fi has blocked this device.',
+      'wrong-user-name-or-password': 'The one-time sign-in code was not accepted.',
+    } as Record<string, string>,
+  },
+  vi: {
+    connected: 'Bạn đã kết nối',
+    connectedBody: 'Thiết bị của bạn đã vào mạng.',
+    timeLeft: 'Thời gian còn lại: {minutes} phút',
+    continueTo: 'Tiếp tục tới {host}',
+    failed: 'Mạng Wi-Fi chưa cho bạn vào',
+    gatewaySaid: 'Thiết bị mạng báo: {reason}',
+    retry: 'Thử lại',
+    reopen: 'Hãy mở một trang web bất kỳ để quay lại trang đăng nhập, rồi thử lại.',
+    logoff: 'Bạn đã đăng xuất',
+    logoffBody: 'Mở một trang web bất kỳ để đăng nhập lại.',
+    already: 'Bạn đã được kết nối',
+    alreadyBody: 'Thiết bị của bạn đã vào mạng; bạn không cần làm gì thêm.',
+    refused: 'Không thể dùng liên kết đăng nhập này',
+    malformed: 'Thiết bị mạng gửi thông tin mà cổng đăng nhập không đọc được ({names}). Không có gì được lưu: hãy kết nối lại Wi-Fi và mở một trang web bất kỳ.',
+    'unknown-gateway': 'Thiết bị mạng này chưa được đăng ký với cổng đăng nhập. Đừng nhập mật khẩu ở đây; hãy hỏi nhân viên tại địa điểm.',
+    'unregistered-login-address': 'Liên kết này sẽ gửi thông tin đăng nhập tới một địa chỉ không phải thiết bị mạng của địa điểm. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    unverified: 'Liên kết này không được thiết bị mạng của địa điểm xác nhận. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    'rate-limited': 'Có quá nhiều liên kết đăng nhập từ mạng của bạn lúc này. Hãy đợi một phút rồi thử lại.',
+    reasons: {
+      'already-logged-in': 'Bạn đã đăng nhập rồi.',
+      'not-configured-for-web-auth': 'Mạng Wi-Fi này chưa được thiết lập để đăng nhập qua trang này.',
+      'user-name-in-use': 'Lượt đăng nhập này đang được dùng.',
+      excluded: 'Mạng Wi-Fi đã chặn thiết bị này.',
+      'wrong-user-name-or-password': 'Mã đăng nhập dùng một lần không được chấp nhận.',
+    } as Record<string, string>,
+  },
+} as const;
+
+const STATUS: Record<ArrivalPage['kind'], number> = {
+  connected: 200,
+  failed: 200,
+  logoff: 200,
+  already: 200,
+  malformed: 400,
+  'unknown-gateway': 403,
+  'unregistered-login-address': 403,
+  unverified: 403,
+  'rate-limited': 429,
+};
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+
+function content(page: ArrivalPage, text: (typeof TEXT)[UiLanguage]): { title: string; paragraphs: string[] } {
+  switch (page.kind) {
+    case 'connected': {
+      const paragraphs = [escape(text.connectedBody)];
+      if (page.timeLeftSeconds !== null) paragraphs.push(escape(fill(text.timeLeft, { minutes: String(Math.ceil(page.timeLeftSeconds / 60)) })));
+      if (page.returnUrl !== null) {
+        // A plain link the person may follow, never a redirect.
+        paragraphs.push(`<a href="${escape(page.returnUrl)}" rel="noreferrer noopener">${escape(fill(text.continueTo, { host: new URL(page.returnUrl).host }))}</a>`);
+      }
+      return { title: text.connected, paragraphs };
+    }
+    case 'failed': {
+      const reason = page.reason === null ? null : (text.reasons[page.reason] ?? fill(text.gatewaySaid, { reason: page.reason }));
+      const paragraphs = reason === null ? [] : [escape(reason)];
+      paragraphs.push(page.canRetry ? `<a href="/">${escape(text.retry)}</a>` : escape(text.reopen));
+      return { title: text.failed, paragraphs };
+    }
+    case 'logoff':
+      return { title: text.logoff, paragraphs: [escape(text.logoffBody)] };
+    case 'already':
+      return { title: text.already, paragraphs: [escape(text.alreadyBody)] };
+    case 'malformed':
+      return { title: text.refused, paragraphs: [escape(fill(text.malformed, { names: page.names.join(', ') }))] };
+    default:
+      return { title: text.refused, paragraphs: [escape(text[page.kind])] };
+  }
+}
+
+/** The page as HTML in `language`, with the status it answers with. */
+export function renderArrivalPage(page: ArrivalPage, language: UiLanguage): { status: number; html: string } {
+  const { title, paragraphs } = content(page, TEXT[language]);
+  const html = `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head>
+<body><main><h1>${escape(title)}</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+</main></body></html>
+`;
+  return { status: STATUS[page.kind], html };
+}
+
+/** Sends the page: nothing from elsewhere, never framed, never cached. */
+export function sendArrivalPage(res: Response, page: ArrivalPage, language: UiLanguage): void {
+  const { status, html } = renderArrivalPage(page, language);
+  res.status(status).set({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  });
+  res.vary('Accept-Language');
+  res.end(html);
+}

@@ -1,0 +1,3 @@
+-- Issue 27: a gateway context names its controller profile (contract/controllers) instead of a
+-- style, and its login URL is the gateway registry's.
+ALTER TABLE gateway_contexts RENAME COLUMN style TO profile;
