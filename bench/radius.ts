@@ -51,7 +51,8 @@ function radiusClient(port: number) {
   return {
     send(code: string, attributes: [string, string | number | Buffer][]): Promise<string> {
       identifier = (identifier + 1) % 256;
-      const packet = radius.encode({ code, secret: SECRET, identifier, attributes });
+      // Access-Requests carry a Message-Authenticator (FreeRADIUS drops them otherwise: BlastRADIUS).
+      const packet = radius.encode({ code, secret: SECRET, identifier, attributes, add_message_authenticator: code === 'Access-Request' });
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no answer')), 5000);
         pending = (message) => {

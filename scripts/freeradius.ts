@@ -42,9 +42,12 @@ export interface FreeradiusOptions {
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
+// BlastRADIUS (CVE-2024-3596): every Access-Request must carry a Message-Authenticator, or it is
+// dropped. (`limit_proxy_state`, the softer setting for NASes that cannot send one, exists only
+// from FreeRADIUS 3.2.5; Debian bookworm's 3.2.1+deb12u1 has `require_message_authenticator`.)
 function clientsConf(clients: RadiusClient[]): string {
   return clients
-    .map((c) => `client ${c.name} {\n\tipaddr = ${c.address}\n\tsecret = ${quote(c.secret)}\n\tshortname = ${c.name}\n\tnas_type = other\n\trequire_message_authenticator = no\n}\n`)
+    .map((c) => `client ${c.name} {\n\tipaddr = ${c.address}\n\tsecret = ${quote(c.secret)}\n\tshortname = ${c.name}\n\tnas_type = other\n\trequire_message_authenticator = yes\n}\n`)
     .join('\n');
 }
 

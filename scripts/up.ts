@@ -21,7 +21,7 @@ function radiusBanner(): string {
   try a gateway login (session -> grant -> one-time credential -> radclient Access-Request, Accounting Start):
     node --import tsx scripts/radius-try.ts
   or by hand, with a credential from POST http://127.0.0.1:3004/api/v1/credentials:
-    echo 'User-Name = "<username>", User-Password = "<password>", Calling-Station-Id = "AA-BB-CC-DD-EE-FF"' | radclient -x ${radius.address}:${radius.authPort} auth ${radius.demo.secret}
+    echo 'User-Name = "<username>", User-Password = "<password>", Calling-Station-Id = "AA-BB-CC-DD-EE-FF", Message-Authenticator = 0x00' | radclient -x ${radius.address}:${radius.authPort} auth ${radius.demo.secret}
 `;
 }
 const stop = async () => {

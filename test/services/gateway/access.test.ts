@@ -113,6 +113,14 @@ test.serial('an unknown NAS is refused: unknown to FreeRADIUS (no answer) or to 
   }
 });
 
+test.serial('BlastRADIUS: an Access-Request without Message-Authenticator is dropped, the same one with it answered', async (t) => {
+  const { world, radius, credential } = await setup(t);
+  const { username, password } = await credential(await grantedSession(world));
+  const attributes = [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`, `NAS-Identifier = "${NAS}"`];
+  t.is((await radclient(radius.authPort, 'auth', NAS_SECRET, [...attributes, '!Message-Authenticator'], 1, 0)).code, 'none', 'dropped, never answered');
+  t.is((await radclient(radius.authPort, 'auth', NAS_SECRET, attributes)).code, 'Access-Accept', 'the credential was not used up by the dropped request');
+});
+
 test.serial('the gateway service down means Access-Reject (fail closed)', async (t) => {
   const world = await sessionWorld(t);
   await grantedSession(world);

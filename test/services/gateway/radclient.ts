@@ -19,18 +19,25 @@ export interface RadiusAnswer {
   attributes: Record<string, string>;
 }
 
+/** What every controller puts in an Access-Request since BlastRADIUS (radclient computes it for 0x00). */
+export const MESSAGE_AUTHENTICATOR = 'Message-Authenticator = 0x00';
+
 /**
  * Sends one packet with Debian's radclient (the gateway's side of RADIUS) and parses what came
- * back. `attributes` are radclient's input lines (`User-Name = "x"`).
+ * back. `attributes` are radclient's input lines (`User-Name = "x"`); an Access-Request gets a
+ * Message-Authenticator unless `attributes` says `Message-Authenticator` itself (or `!` to omit).
  */
 export function radclient(port: number, type: 'auth' | 'acct' | 'disconnect', secret: string, attributes: string[], timeoutSeconds = 5, retries = 3): Promise<RadiusAnswer> {
+  const lines = type === 'auth' && !attributes.some((line) => line.includes('Message-Authenticator')) ? [...attributes, MESSAGE_AUTHENTICATOR] : attributes.filter((line) => line !== '!Message-Authenticator');
   return new Promise((resolve, reject) => {
     const child = spawn('radclient', ['-x', '-r', String(retries), '-t', String(timeoutSeconds), `127.0.0.1:${port}`, type, secret], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.stdin.end(`${attributes.join('\n')}\n`);
+    // radclient may exit before reading its input (a line it cannot parse): its answer is then 'none'.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(`${lines.join('\n')}\n`);
     child.once('close', () => {
       const received = /^Received (\S+) Id \d+/m.exec(output);
       const answer: RadiusAnswer = { code: received?.[1] ?? 'none', attributes: {} };
