@@ -24,6 +24,8 @@ export interface GatewayContext {
   /** The registry's login URL of this gateway that the arrival named. */
   loginUrl: string;
   challenge: string | null;
+  /** MikroTik's CHAP id (hex, one octet); null for other controllers. */
+  chapId: string | null;
   /** Where the person was going: a plain link after sign-in, never a redirect. */
   returnUrl: string | null;
 }
@@ -34,4 +36,5 @@ export interface CredentialRequest {
   deviceRef: string;
   nasId: string;
   challenge?: string;
+  chapId?: string;
 }

@@ -5,11 +5,15 @@
  */
 import { ciscoWlc } from './cisco-wlc.js';
 import { coovachilli } from './coovachilli.js';
+import { mikrotik } from './mikrotik.js';
+import { pfsense } from './pfsense.js';
 import type { ControllerProfile } from './types.js';
 
 export const CONTROLLER_PROFILES = {
   coovachilli,
   'cisco-wlc': ciscoWlc,
+  mikrotik,
+  pfsense,
 } as const satisfies Record<string, ControllerProfile>;
 
 export type ProfileId = keyof typeof CONTROLLER_PROFILES;

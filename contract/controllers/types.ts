@@ -104,12 +104,18 @@ export interface ControllerProfile {
     readonly method: 'GET' | 'POST';
     readonly chap: ChapScheme;
     /** The fields the page submits to the registered login URL; `returnUrl` as the arrival gave it. */
-    fields(credential: IssuedCredential, returnUrl: string | null): Record<string, string>;
+    fields(credential: IssuedCredential, returnUrl: string | null, loginUrl: string): Record<string, string>;
   };
   /** The Access-Accept's attributes for these limits (FreeRADIUS names, `reply:` added by the service). */
   replyAttributes(limits: SessionLimits): Record<string, number | string>;
   /** What its Disconnect-Request must carry for the controller to find the session. */
   readonly disconnect: readonly SessionAttribute[];
+  /**
+   * Whether the controller asks RADIUS again for a device it already let in, with the same
+   * credential (pfSense "reauthenticate connected users"): accepted from the same NAS and device
+   * while the session lives.
+   */
+  readonly reauthenticates?: boolean;
 }
 
 export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

@@ -39,7 +39,7 @@ function passwordMatches(attributes: RadiusAttributes, expected: string): boolea
  * Issue 17, Access-Request: accept only a valid, unused credential of a GRANTED, unexpired session
  * whose device is the one asking (Calling-Station-Id), at the gateway it was issued for. Anything
  * else, the session service's silence included, is a reject (fail closed). The credential is used
- * up only by an accept.
+ * up only by an accept; a controller whose profile `reauthenticates` may present it again.
  */
 export async function decideAccess(deps: AccessDeps, nasId: string, attributes: RadiusAttributes, correlationId: string): Promise<Reply> {
   const gateway = deps.gateways.get(nasId);
@@ -63,13 +63,16 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const expiresAt = session.expiresAt === null ? Number.NaN : Date.parse(session.expiresAt);
   const seconds = Math.floor((expiresAt - now.getTime()) / 1000);
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
-  if (!(await deps.credentials.consume(hash, now))) return reject(NOT_VALID);
+  const profile = CONTROLLER_PROFILES[gateway.profile];
+  // Issue 27: a controller that re-asks for a device it let in (pfSense) gets the same answer
+  // while the session lives; the checks above (NAS, device, live session) hold for it too.
+  if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash)))) return reject(NOT_VALID);
   const limits = limitsFor(deps.settings.QOS_TABLE, session.tier, session.qosClass);
   return {
     status: 200,
     body: {
       ...replyOf(
-        CONTROLLER_PROFILES[gateway.profile].replyAttributes({
+        profile.replyAttributes({
           sessionSeconds: seconds,
           idleSeconds: deps.settings.IDLE_TIMEOUT_SECONDS,
           interimSeconds: deps.settings.ACCT_INTERIM_SECONDS,

@@ -80,6 +80,20 @@ export function createCredentialStore(db: Queryable) {
     },
 
     /**
+     * Issue 27: whether a used credential still stands for its connection (pfSense re-asks RADIUS
+     * every minute with it): used, not revoked, its session not ended. Its 120 s to first use do
+     * not bound this; the caller checks the session is still GRANTED for the same device and NAS.
+     */
+    async stillInUse(usernameHash: string): Promise<boolean> {
+      const rows = await db.query(
+        `SELECT 1 FROM credentials c WHERE c.username_hash = $1 AND c.used_at IS NOT NULL AND c.revoked_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM ended_sessions e WHERE e.session_id = c.session_id)`,
+        [usernameHash],
+      );
+      return rows.length === 1;
+    },
+
+    /**
      * Issue 27: whether a credential of this session was used at this NAS, i.e. whether the NAS
      * got the Access-Accept carrying the session as `Class`. Only then is its accounting's Class
      * believed; a yes is remembered (it cannot turn into a no).

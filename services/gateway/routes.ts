@@ -56,7 +56,7 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
         const expiresAt = new Date(Math.min(now.getTime() + deps.ttlSeconds * 1000, sessionEnd));
         await deps.credentials.issue({ usernameHash: usernameHash(username), sessionId: body.sessionId, deviceRef: body.deviceRef, nasId: gateway.nasId, issuedAt: now, expiresAt });
         const chap = CONTROLLER_PROFILES[gateway.profile].login.chap;
-        const chapResponse = chapAnswerFor(chap, password, { challenge: body.challenge ?? null, uamSecret: gateway.uamSecret });
+        const chapResponse = chapAnswerFor(chap, password, { challenge: body.challenge ?? null, chapId: body.chapId ?? null, uamSecret: gateway.uamSecret });
         return { status: 201, body: { username, password, ...(chapResponse === undefined ? {} : { chapResponse }), nasId: gateway.nasId, expiresAt: expiresAt.toISOString() } };
       },
     }),

@@ -12,10 +12,16 @@ const md5 = (...parts: (Buffer | string)[]): Buffer => {
  * in contract/controllers name); undefined when the scheme has none or the arrival gave no challenge.
  * - `coova-uam`: the chilli sends CHAP-Challenge = MD5(challenge + UAM secret) (the raw challenge
  *   without a secret) with CHAP ident 0, so the page answers MD5(0x00 + password + that), hex.
+ * - `mikrotik`: the router's md5.js answers MD5(chap-id + password + chap-challenge), hex; the
+ *   router sends it on as CHAP-Password with ident chap-id and CHAP-Challenge chap-challenge.
  */
-export function chapAnswerFor(scheme: ChapScheme, password: string, arrival: { challenge: string | null; uamSecret: string | undefined }): string | undefined {
+export function chapAnswerFor(scheme: ChapScheme, password: string, arrival: { challenge: string | null; chapId?: string | null; uamSecret: string | undefined }): string | undefined {
   if (scheme === 'none' || arrival.challenge === null) return undefined;
   const challenge = Buffer.from(arrival.challenge, 'hex');
+  if (scheme === 'mikrotik') {
+    if (arrival.chapId === undefined || arrival.chapId === null) return undefined;
+    return md5(Buffer.from(arrival.chapId, 'hex'), password, challenge).toString('hex');
+  }
   const chapChallenge = arrival.uamSecret === undefined ? challenge : md5(challenge, arrival.uamSecret);
   return md5(Buffer.from([0]), password, chapChallenge).toString('hex');
 }

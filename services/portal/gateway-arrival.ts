@@ -48,6 +48,6 @@ export function readGatewayArrival(deps: ArrivalDeps, query: Record<string, unkn
   return {
     kind: 'context',
     arrival,
-    context: { profile: profileId, nasId: match.gateway.nasId, deviceRef, loginUrl: match.loginUrl, challenge: arrival.challenge, returnUrl: arrival.returnUrl },
+    context: { profile: profileId, nasId: match.gateway.nasId, deviceRef, loginUrl: match.loginUrl, challenge: arrival.challenge, chapId: arrival.chapId, returnUrl: arrival.returnUrl },
   };
 }

@@ -17,6 +17,7 @@ interface Row {
   device_ref: string;
   login_url: string;
   challenge: string | null;
+  chap_id: string | null;
   return_url: string | null;
   [column: string]: unknown;
 }
@@ -26,9 +27,9 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
     async put(context) {
       const id = newSid();
       await db.query(
-        `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, return_url, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.returnUrl, new Date(now().getTime() + ttlMs)],
+        `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, chap_id, return_url, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, new Date(now().getTime() + ttlMs)],
       );
       return id;
     },
@@ -36,7 +37,7 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
       await db.query('DELETE FROM gateway_contexts WHERE expires_at <= $1', [now()]);
       const row = (await db.query<Row>('SELECT * FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]))[0];
       if (row === undefined) return undefined;
-      return { profile: row.profile, nasId: row.nas_id, deviceRef: row.device_ref, loginUrl: row.login_url, challenge: row.challenge, returnUrl: row.return_url };
+      return { profile: row.profile, nasId: row.nas_id, deviceRef: row.device_ref, loginUrl: row.login_url, challenge: row.challenge, chapId: row.chap_id, returnUrl: row.return_url };
     },
     async drop(id) {
       await db.query('DELETE FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]);

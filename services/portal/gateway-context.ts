@@ -10,6 +10,6 @@ export type { GatewayContext, GatewayLogin };
 export function gatewayLogin(context: GatewayContext, credential: { username: string; password: string; chapResponse?: string; expiresAt: string }): GatewayLogin {
   const profile = CONTROLLER_PROFILES[context.profile as ProfileId];
   if (profile === undefined) throw new Error('a gateway context names no known controller profile');
-  const fields = profile.login.fields(credential, context.returnUrl);
+  const fields = profile.login.fields(credential, context.returnUrl, context.loginUrl);
   return { loginUrl: context.loginUrl, method: profile.login.method, fields, expiresAt: credential.expiresAt };
 }

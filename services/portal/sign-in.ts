@@ -103,8 +103,8 @@ export async function completeSignIn(
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
     if (device.gateway !== null) {
-      const { nasId, challenge } = device.gateway;
-      const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }) }, correlationId);
+      const { nasId, challenge, chapId } = device.gateway;
+      const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) }, correlationId);
       if (issued.kind === 'unreachable' || issued.status !== 201) throw upstreamFailure('gateway service');
       login = gatewayLogin(device.gateway, issued.body as { username: string; password: string; chapResponse?: string; expiresAt: string });
     }

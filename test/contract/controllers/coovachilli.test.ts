@@ -67,8 +67,8 @@ test('the CoovaChilli login is a GET of username and the CHAP response (never th
   t.is(withSecret, md5(Buffer.from([0]), 'pw', md5(Buffer.from(challenge, 'hex'), 's3cret')).toString('hex'));
   t.is(chapAnswerFor('coova-uam', 'pw', { challenge, uamSecret: undefined }), md5(Buffer.from([0]), 'pw', Buffer.from(challenge, 'hex')).toString('hex'));
   t.is(profile.login.method, 'GET');
-  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: withSecret! }, 'http://example.com/'), { username: 'u', response: withSecret, userurl: 'http://example.com/' });
-  t.throws(() => profile.login.fields({ username: 'u', password: 'pw' }, null), { message: /chapResponse/ });
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: withSecret! }, 'http://example.com/', 'http://10.1.0.1:3990/logon'), { username: 'u', response: withSecret, userurl: 'http://example.com/' });
+  t.throws(() => profile.login.fields({ username: 'u', password: 'pw' }, null, 'http://10.1.0.1:3990/logon'), { message: /chapResponse/ });
 });
 
 test('CoovaChilli limits go out as WISPr attributes; its Disconnect names the session by User-Name', (t) => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
+import type { ProfileId } from '../../../contract/controllers/index.js';
 import { createSealer, deviceRefFor, listen } from '../../../services/kit/index.js';
 import { createApp as createSessionApp } from '../../../services/session/app.js';
 import { SessionConfig } from '../../../services/session/config.js';
@@ -34,11 +35,20 @@ export function tempDir(t: ExecutionContext, prefix: string): string {
   return dir;
 }
 
-/** A gateways file with one NAS whose CoA listener is `coaPort`. */
-export function gatewaysFile(t: ExecutionContext, coaPort: number): string {
+/** Each controller's login address in the test gateways file. */
+export const LOGIN_URLS: Record<ProfileId, string> = {
+  coovachilli: 'http://10.1.0.1:3990/logon',
+  'cisco-wlc': 'https://192.0.2.1/login.html',
+  mikrotik: 'http://10.5.50.1/login',
+  pfsense: 'https://fw.example.net:8003/index.php?zone=guest',
+};
+
+/** A gateways file with one NAS of `profile` (CoovaChilli with a UAM secret by default) whose CoA listener is `coaPort`. */
+export function gatewaysFile(t: ExecutionContext, coaPort: number, profile: ProfileId = 'coovachilli'): string {
   const sealer = createSealer(SEAL_KEY);
   const file = join(tempDir(t, 'wifi-gateways-'), 'gateways.json');
-  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, uamSecret: sealer.seal(UAM_SECRET), loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+  const uam = profile === 'coovachilli' ? { uamSecret: sealer.seal(UAM_SECRET) } : {};
+  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, profile, address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, ...uam, loginUrls: [LOGIN_URLS[profile]] }] }));
   return file;
 }
 

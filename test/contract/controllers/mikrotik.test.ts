@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
+import { octalEscapesToHex } from '../../../contract/controllers/mikrotik.js';
+import { chapAnswerFor } from '../../../services/kit/index.js';
+
+// Issue 27: MikroTik Hotspot's external-page redirect (captures/mikrotik.json names the source).
+interface Capture { state: ArrivalState; what: string; url: string }
+const CAPTURES = JSON.parse(readFileSync(new URL('./captures/mikrotik.json', import.meta.url), 'utf8')) as { chapIdHex: string; challengeHex: string; captures: Capture[] };
+const profile = CONTROLLER_PROFILES.mikrotik;
+const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
+
+for (const capture of CAPTURES.captures) {
+  test(`MikroTik ${capture.what}: recognised, read as ${capture.state}, octal CHAP values as hex`, (t) => {
+    const query = queryOf(capture.url);
+    t.is(profileOfArrival(query), 'mikrotik');
+    const read = profile.arrival.read(query);
+    if (!read.ok) return t.fail(read.problems.join(', '));
+    t.like(read.arrival, { state: capture.state, nasId: null, mac: 'AA:BB:CC:00:11:22', loginUrl: 'http://10.5.50.1/login', chapId: CAPTURES.chapIdHex, challenge: CAPTURES.challengeHex, returnUrl: 'http://example.com/news' });
+    t.is(read.arrival.reason, capture.state === 'failed' ? 'invalid username or password' : null);
+  });
+}
+
+test('octal escapes: every octet, printable characters as themselves, anything else refused', (t) => {
+  t.is(octalEscapesToHex('\\000\\377\\101'), '00ff41');
+  t.is(octalEscapesToHex('A\\101'), '4141');
+  t.is(octalEscapesToHex('\\400'), undefined, 'over one octet');
+  t.is(octalEscapesToHex('\\12'), undefined, 'two digits');
+  t.is(octalEscapesToHex('\u0001'), undefined);
+});
+
+for (const [what, change, named] of [
+  ['a chap-challenge of 15 octets', { 'chap-challenge': '\\001'.repeat(15) }, 'chap-challenge'],
+  ['a chap-id of two octets', { 'chap-id': '\\001\\002' }, 'chap-id'],
+  ['no MAC', { mac: undefined }, 'mac'],
+  ['a login address that is not http(s)', { 'link-login-only': 'javascript:alert(1)' }, 'link-login-only'],
+  ['a return address that is not http(s)', { 'link-orig': 'data:text/html,x' }, 'link-orig'],
+] as const) {
+  test(`MikroTik ${what} is refused, naming ${named}`, (t) => {
+    const query: Record<string, string> = queryOf(CAPTURES.captures[0]!.url);
+    for (const [key, value] of Object.entries(change)) {
+      if (value === undefined) delete query[key];
+      else query[key] = value;
+    }
+    t.deepEqual(profile.arrival.read(query), { ok: false, problems: [named] });
+  });
+}
+
+test('the MikroTik login is a POST to /login of username and MD5(chap-id + password + chap-challenge), never the password', (t) => {
+  const answer = chapAnswerFor('mikrotik', 'pw', { challenge: CAPTURES.challengeHex, chapId: CAPTURES.chapIdHex, uamSecret: undefined });
+  const expected = createHash('md5').update(Buffer.from(CAPTURES.chapIdHex, 'hex')).update('pw').update(Buffer.from(CAPTURES.challengeHex, 'hex')).digest('hex');
+  t.is(answer, expected);
+  t.is(chapAnswerFor('mikrotik', 'pw', { challenge: CAPTURES.challengeHex, chapId: null, uamSecret: undefined }), undefined, 'no chap-id, no answer');
+  t.is(profile.login.method, 'POST');
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: expected }, 'http://example.com/', 'http://10.5.50.1/login'), { username: 'u', password: expected, dst: 'http://example.com/', popup: 'false' });
+  t.throws(() => profile.login.fields({ username: 'u', password: 'pw' }, null, 'http://10.5.50.1/login'), { message: /chapResponse/ });
+});
+
+test('MikroTik limits go out as Mikrotik-Rate-Limit, upload first; its Disconnect names User-Name and Framed-IP-Address', (t) => {
+  t.deepEqual(profile.replyAttributes({ sessionSeconds: 100, idleSeconds: 600, interimSeconds: 300, upBitsPerSecond: 1000, downBitsPerSecond: 2000 }), {
+    'Session-Timeout': 100, 'Acct-Interim-Interval': 300, 'Idle-Timeout': 600, 'Mikrotik-Rate-Limit': '1000/2000',
+  });
+  t.true(profile.disconnect.includes('User-Name') && profile.disconnect.includes('Framed-IP-Address'));
+});

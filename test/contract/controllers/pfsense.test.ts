@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
+import { normalizeMac } from '../../../contract/mac.js';
+
+// Issue 27: pfSense's captive portal forwarding to this portal from a custom portal page
+// (captures/pfsense.json names the source).
+interface Capture { state: ArrivalState; what: string; url: string }
+const CAPTURES = JSON.parse(readFileSync(new URL('./captures/pfsense.json', import.meta.url), 'utf8')) as { captures: Capture[] };
+const profile = CONTROLLER_PROFILES.pfsense;
+const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
+
+for (const capture of CAPTURES.captures) {
+  test(`pfSense ${capture.what}: recognised, read as ${capture.state}`, (t) => {
+    const query = queryOf(capture.url);
+    t.is(profileOfArrival(query), 'pfsense');
+    const read = profile.arrival.read(query);
+    if (!read.ok) return t.fail(read.problems.join(', '));
+    t.like(read.arrival, { state: capture.state, nasId: null, loginUrl: 'https://fw.example.net:8003/index.php?zone=guest', challenge: null, returnUrl: 'http://example.com/news' });
+    if (capture.state === 'login') t.is(normalizeMac(read.arrival.mac ?? ''), 'aabbcc001122');
+    else t.like(read.arrival, { mac: null, reason: 'Invalid credentials specified.' });
+  });
+}
+
+test('pfSense: the MAC with a single dash is one MAC for every party', (t) => {
+  t.is(normalizeMac('aabbcc-001122'), 'aabbcc001122');
+  t.is(normalizeMac('AABBCC-001122'), 'aabbcc001122');
+  t.is(normalizeMac('aabbcc-00112'), undefined);
+});
+
+for (const [what, change, named] of [
+  ['a zone that is no pfSense zone name', { zone: '../etc' }, 'zone'],
+  ['a portal URL that is not http(s)', { portal_action: 'javascript:alert(1)' }, 'portal_action'],
+  ['a first visit without a MAC', { mac: undefined }, 'mac'],
+] as const) {
+  test(`pfSense ${what} is refused, naming ${named}`, (t) => {
+    const query: Record<string, string> = queryOf(CAPTURES.captures[0]!.url);
+    for (const [key, value] of Object.entries(change)) {
+      if (value === undefined) delete query[key];
+      else query[key] = value;
+    }
+    t.deepEqual(profile.arrival.read(query), { ok: false, problems: [named] });
+  });
+}
+
+test('the pfSense login posts auth_user, auth_pass, the registered zone, redirurl and accept; it re-authenticates', (t) => {
+  t.is(profile.login.method, 'POST');
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, 'http://example.com/', 'https://fw.example.net:8003/index.php?zone=guest'), {
+    auth_user: 'u', auth_pass: 'p', zone: 'guest', redirurl: 'http://example.com/', accept: 'Login',
+  });
+  t.true(profile.reauthenticates);
+  t.true(profile.disconnect.includes('Calling-Station-Id'));
+});
