@@ -3,6 +3,19 @@ import type { CredentialStore } from './credential-store.js';
 import { usernameHash } from './credentials.js';
 import { count, octets, text, type RadiusAttributes } from './radius-request.js';
 
+/** Issue 27: the attributes a controller's Disconnect-Request may have to name the session by, as the NAS sent them. */
+export const IDENTITY_ATTRIBUTES = ['User-Name', 'Calling-Station-Id', 'Framed-IP-Address', 'NAS-IP-Address', 'NAS-Identifier'] as const;
+export type SessionIdentity = Partial<Record<(typeof IDENTITY_ATTRIBUTES)[number], string>>;
+
+function identityOf(attributes: RadiusAttributes): SessionIdentity {
+  const identity: SessionIdentity = {};
+  for (const name of IDENTITY_ATTRIBUTES) {
+    const value = text(attributes, name);
+    if (value !== undefined && value.length <= 253) identity[name] = value;
+  }
+  return identity;
+}
+
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
 const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
 const GIGAWORD = 2 ** 32;
@@ -14,7 +27,7 @@ const GIGAWORD = 2 ** 32;
  * this NAS. Other packets (Accounting-On/Off) and packets
  * of no session of ours are acknowledged and ignored: a NAS would resend them forever otherwise.
  */
-export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, nasId: string, attributes: RadiusAttributes, now: Date): Promise<'recorded' | 'ignored'> {
+export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, now: Date): Promise<'recorded' | 'ignored'> {
   const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
   const acctSessionId = text(attributes, 'Acct-Session-Id');
   if (status === undefined || !STATUSES.has(status) || acctSessionId === undefined || acctSessionId.length > 253) return 'ignored';
@@ -37,6 +50,8 @@ export async function recordAccounting(connections: ConnectionStore, credentials
       inputOctets: count(attributes, 'Acct-Input-Octets') + count(attributes, 'Acct-Input-Gigawords') * GIGAWORD,
       outputOctets: count(attributes, 'Acct-Output-Octets') + count(attributes, 'Acct-Output-Gigawords') * GIGAWORD,
       sessionTime: count(attributes, 'Acct-Session-Time'),
+      // Sealed: a MAC (Calling-Station-Id) and the user name never rest in clear.
+      sealedIdentity: status === 'Stop' ? null : seal(JSON.stringify(identityOf(attributes))),
     },
     now,
   );

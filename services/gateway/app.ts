@@ -27,14 +27,15 @@ export const MIGRATIONS = new URL('./migrations/', import.meta.url);
  * Disconnect-Requests.
  */
 export async function createApp(config: GatewayConfig, logger: Logger, deps: GatewayDeps = {}): Promise<ServiceInstance> {
-  const gateways = loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
+  const sealer = createSealer(config.GATEWAY_SEAL_KEY);
+  const gateways = loadGatewayRegistry(config.GATEWAYS_FILE, sealer);
   const db = deps.db ?? (await openDatabase('gateway', config, MIGRATIONS));
   const now = deps.now ?? (() => new Date());
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
   const connections = createConnectionStore(db);
   const access = { gateways, credentials, peer, now, settings: config };
-  const sender = every(100, () => sendDueDisconnects(connections, gateways, deps.send ?? sendDisconnect, config, now, logger), logger, 'disconnect');
+  const sender = every(100, () => sendDueDisconnects(connections, gateways, (sealed) => sealer.open(sealed), deps.send ?? sendDisconnect, config, now, logger), logger, 'disconnect');
   const follower = every(config.FEED_POLL_MS, async () => {
     if (((await followFeed(connections, peer, now, newCorrelationId())) ?? 0) > 0) sender.kick();
   }, logger, 'feed');
@@ -44,7 +45,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKey: config.GATEWAY_API_KEY, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
-      ...radiusRoutes(config.RADIUS_API_KEY, access, connections),
+      ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text)),
     ],
   });
   return {

@@ -1,6 +1,6 @@
 import type { Database } from '../kit/store/index.js';
 
-export type DisconnectStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';
+export type DisconnectStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'GONE' | 'NO_ANSWER';
 
 export interface Usage {
   nasId: string;
@@ -11,6 +11,8 @@ export interface Usage {
   inputOctets: number;
   outputOctets: number;
   sessionTime: number;
+  /** Issue 27: the session's identifying attributes, sealed (null on a Stop: erased). */
+  sealedIdentity: string | null;
 }
 
 export interface ConnectionRecord {
@@ -62,6 +64,8 @@ export interface DueDisconnect {
   acctSessionId: string;
   sessionId: string;
   attempt: number;
+  /** The sealed identifying attributes from accounting, if the connection still runs. */
+  sealedIdentity: string | null;
 }
 
 /**
@@ -78,8 +82,8 @@ export function createConnectionStore(db: Database) {
     async record(usage: Usage, now: Date): Promise<void> {
       await db.query(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
-           input_octets, output_octets, session_time, disconnect_status, disconnect_next_at)
-         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9,
+           input_octets, output_octets, session_time, identity, disconnect_status, disconnect_next_at)
+         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
          ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
@@ -87,8 +91,9 @@ export function createConnectionStore(db: Database) {
            stopped_at = COALESCE(c.stopped_at, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END),
            input_octets = GREATEST(c.input_octets, EXCLUDED.input_octets),
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
-           session_time = GREATEST(c.session_time, EXCLUDED.session_time)`,
-        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime],
+           session_time = GREATEST(c.session_time, EXCLUDED.session_time),
+           identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END`,
+        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity],
       );
     },
 
@@ -128,19 +133,19 @@ export function createConnectionStore(db: Database) {
 
     /** Takes the due Disconnects, each leased until `leaseUntil` (another sender, or a restart, takes it after). */
     async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<DueDisconnect[]> {
-      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; disconnect_attempts: number }>(
+      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; disconnect_attempts: number; identity: string | null }>(
         `UPDATE connections SET disconnect_next_at = $2, disconnect_attempts = disconnect_attempts + 1
          WHERE (nas_id, acct_session_id) IN (
            SELECT nas_id, acct_session_id FROM connections
            WHERE disconnect_status = 'PENDING' AND disconnect_next_at <= $1
            ORDER BY disconnect_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING nas_id, acct_session_id, session_id, disconnect_attempts`,
+         RETURNING nas_id, acct_session_id, session_id, disconnect_attempts, identity`,
         [now, leaseUntil, limit],
       );
-      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts }));
+      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts, sealedIdentity: r.identity }));
     },
 
-    /** The answer to one attempt: final (ACKED, NAKED, NO_ANSWER) or another try at `retryAt`. */
+    /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */
     async settle(nasId: string, acctSessionId: string, outcome: { status: Exclude<DisconnectStatus, 'PENDING'> } | { retryAt: Date }, now: Date): Promise<void> {
       if ('retryAt' in outcome) {
         await db.query(
@@ -150,7 +155,9 @@ export function createConnectionStore(db: Database) {
         return;
       }
       await db.query(
-        `UPDATE connections SET disconnect_status = $3, disconnect_done_at = $4, disconnect_next_at = NULL
+        `UPDATE connections SET disconnect_status = $3, disconnect_done_at = $4, disconnect_next_at = NULL,
+           stopped_at = CASE WHEN $3 = 'GONE' THEN COALESCE(stopped_at, $4) ELSE stopped_at END,
+           identity = CASE WHEN $3 = 'NAKED' OR $3 = 'NO_ANSWER' THEN identity END
          WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,
         [nasId, acctSessionId, outcome.status, now],
       );

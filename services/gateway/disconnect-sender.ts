@@ -1,6 +1,8 @@
-import type { GatewayRegistry, Logger } from '../kit/index.js';
-import type { ConnectionStore } from './connection-store.js';
-import type { DisconnectAnswer, DisconnectTarget } from './disconnect.js';
+import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
+import type { Gateway, GatewayRegistry, Logger } from '../kit/index.js';
+import type { SessionIdentity } from './accounting.js';
+import type { ConnectionStore, DueDisconnect } from './connection-store.js';
+import { SESSION_CONTEXT_NOT_FOUND, type DisconnectAttributes, type DisconnectReply, type DisconnectTarget } from './disconnect.js';
 
 export interface SenderSettings {
   DISCONNECT_TIMEOUT_MS: number;
@@ -8,26 +10,45 @@ export interface SenderSettings {
   DISCONNECT_BACKOFF_MS: number;
 }
 
-export type Send = (target: DisconnectTarget, acctSessionId: string, timeoutMs: number) => Promise<DisconnectAnswer>;
+export type Send = (target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number) => Promise<DisconnectReply>;
+
+/**
+ * Issue 27: a Disconnect-Request as the gateway's controller needs it to find the session: its
+ * Acct-Session-Id always, and each attribute its profile names, as the NAS itself sent it in
+ * accounting (NAS-Identifier falls back to the registry's NAS id; Event-Timestamp is now).
+ */
+export function disconnectAttributes(gateway: Gateway, item: DueDisconnect, identity: SessionIdentity, at: Date): DisconnectAttributes {
+  const attributes: DisconnectAttributes = [['Acct-Session-Id', item.acctSessionId]];
+  for (const name of CONTROLLER_PROFILES[gateway.profile].disconnect) {
+    if (name === 'Acct-Session-Id') continue;
+    if (name === 'Event-Timestamp') attributes.push([name, at]);
+    else if (name === 'NAS-Identifier') attributes.push([name, identity['NAS-Identifier'] ?? gateway.nasId]);
+    else if (identity[name] !== undefined) attributes.push([name, identity[name]]);
+  }
+  return attributes;
+}
 
 /**
  * One pass over the due Disconnects: each is leased (so a crash mid-send retries it after the
- * lease), sent, and settled: ACK and NAK are final, silence retries with doubling backoff until
- * DISCONNECT_ATTEMPTS, then NO_ANSWER is recorded.
+ * lease), sent, and settled: ACK and NAK are final (a NAK with Error-Cause 503 means the NAS has
+ * no such session: GONE), silence retries with doubling backoff until DISCONNECT_ATTEMPTS, then
+ * NO_ANSWER is recorded.
  */
-export async function sendDueDisconnects(store: ConnectionStore, gateways: GatewayRegistry, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
+export async function sendDueDisconnects(store: ConnectionStore, gateways: GatewayRegistry, open: (sealed: string) => string, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
   const at = now();
   const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
   const due = await store.takeDue(at, lease, 32);
   await Promise.all(
     due.map(async (item) => {
       const gateway = gateways.get(item.nasId);
-      const answer = gateway === undefined
-        ? 'NO_ANSWER'
-        : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret, nasId: gateway.nasId }, item.acctSessionId, settings.DISCONNECT_TIMEOUT_MS);
-      log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer }, 'disconnect');
-      if (answer === 'ACK' || answer === 'NAK') {
-        await store.settle(item.nasId, item.acctSessionId, { status: answer === 'ACK' ? 'ACKED' : 'NAKED' }, now());
+      const identity = item.sealedIdentity === null ? {} : (JSON.parse(open(item.sealedIdentity)) as SessionIdentity);
+      const reply: DisconnectReply = gateway === undefined
+        ? { answer: 'NO_ANSWER' }
+        : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
+      log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
+      if (reply.answer === 'ACK' || reply.answer === 'NAK') {
+        const status = reply.answer === 'ACK' ? 'ACKED' : reply.errorCause === SESSION_CONTEXT_NOT_FOUND ? 'GONE' : 'NAKED';
+        await store.settle(item.nasId, item.acctSessionId, { status }, now());
       } else if (gateway === undefined || item.attempt >= settings.DISCONNECT_ATTEMPTS) {
         await store.settle(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' }, now());
       } else {

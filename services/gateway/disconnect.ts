@@ -1,56 +1,59 @@
 import { createSocket } from 'node:dgram';
-import { createHash, createHmac, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import radius from 'radius';
 
 const DISCONNECT_ACK = 41;
 const DISCONNECT_NAK = 42;
+const MESSAGE_AUTHENTICATOR = 80;
+const ERROR_CAUSE = 101;
 
 export type DisconnectAnswer = 'ACK' | 'NAK' | 'NO_ANSWER';
+
+/** What came back: the answer, and a NAK's Error-Cause (RFC 5176 3.6) when it carried one. */
+export interface DisconnectReply {
+  answer: DisconnectAnswer;
+  errorCause?: number;
+}
+
+/** RFC 5176 3.6: Error-Cause 503, the NAS has no session matching the request. */
+export const SESSION_CONTEXT_NOT_FOUND = 503;
 
 export interface DisconnectTarget {
   address: string;
   port: number;
   secret: string;
-  nasId: string;
 }
 
+/** A Disconnect-Request's attributes in the `radius` package's form (name, value). */
+export type DisconnectAttributes = [string, string | number | Date][];
+
 /**
- * Sends one RFC 5176 Disconnect-Request (with Message-Authenticator) for a gateway session and
- * waits up to `timeoutMs` for a Disconnect-ACK or -NAK that carries our identifier and verifies
- * under the NAS's secret; anything else is ignored, silence is NO_ANSWER.
+ * Sends one RFC 5176 Disconnect-Request (with Message-Authenticator) naming a gateway session by
+ * `attributes` and waits up to `timeoutMs` for a Disconnect-ACK or -NAK that carries our
+ * identifier and verifies under the NAS's secret (Response Authenticator, and its
+ * Message-Authenticator when it has one); anything else is ignored, silence is NO_ANSWER.
  */
-export function sendDisconnect(target: DisconnectTarget, acctSessionId: string, timeoutMs: number): Promise<DisconnectAnswer> {
+export function sendDisconnect(target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
   const identifier = randomInt(256);
-  const request = signed(
-    radius.encode({
-      code: 'Disconnect-Request',
-      secret: target.secret,
-      identifier,
-      attributes: [
-        ['Acct-Session-Id', acctSessionId],
-        ['NAS-Identifier', target.nasId],
-      ],
-      add_message_authenticator: true,
-    }),
-    target.secret,
-  );
+  const request = signed(radius.encode({ code: 'Disconnect-Request', secret: target.secret, identifier, attributes, add_message_authenticator: true }), target.secret);
   const socket = createSocket(target.address.includes(':') ? 'udp6' : 'udp4');
-  return new Promise<DisconnectAnswer>((resolve) => {
-    const done = (answer: DisconnectAnswer) => {
+  return new Promise<DisconnectReply>((resolve) => {
+    const done = (reply: DisconnectReply) => {
       clearTimeout(timer);
       socket.close();
-      resolve(answer);
+      resolve(reply);
     };
-    const timer = setTimeout(() => done('NO_ANSWER'), timeoutMs);
-    socket.on('error', () => done('NO_ANSWER'));
+    const timer = setTimeout(() => done({ answer: 'NO_ANSWER' }), timeoutMs);
+    socket.on('error', () => done({ answer: 'NO_ANSWER' }));
     socket.on('message', (message) => {
       if (message.length < 20 || message.readUInt8(1) !== identifier || !answersRequest(request, message, target.secret)) return;
       const code = message.readUInt8(0);
-      if (code === DISCONNECT_ACK) done('ACK');
-      else if (code === DISCONNECT_NAK) done('NAK');
+      const errorCause = attributeOf(message, ERROR_CAUSE);
+      if (code === DISCONNECT_ACK) done({ answer: 'ACK' });
+      else if (code === DISCONNECT_NAK) done({ answer: 'NAK', ...(errorCause?.length === 4 ? { errorCause: errorCause.readUInt32BE(0) } : {}) });
     });
     socket.send(request, target.port, target.address, (error) => {
-      if (error) done('NO_ANSWER');
+      if (error) done({ answer: 'NO_ANSWER' });
     });
   });
 }
@@ -71,11 +74,33 @@ function signed(packet: Buffer, secret: string): Buffer {
   return out;
 }
 
-/** RFC 2865 3 / RFC 5176 3.5: Response Authenticator = MD5(code + id + length + Request Authenticator + attributes + secret). */
+/** The value of the first attribute of `type` in a packet, or undefined (also when the attributes are malformed). */
+function attributeOf(packet: Buffer, type: number): Buffer | undefined {
+  const length = Math.min(packet.readUInt16BE(2), packet.length);
+  for (let at = 20; at + 2 <= length; ) {
+    const size = packet.readUInt8(at + 1);
+    if (size < 2 || at + size > length) return undefined;
+    if (packet.readUInt8(at) === type) return packet.subarray(at + 2, at + size);
+    at += size;
+  }
+  return undefined;
+}
+
+/**
+ * RFC 2865 3 / RFC 5176 3.5: Response Authenticator = MD5(code + id + length + Request
+ * Authenticator + attributes + secret); a Message-Authenticator in the answer (RFC 3579 3.2) is
+ * HMAC-MD5 over the answer with the Request Authenticator in place and itself zeroed.
+ */
 function answersRequest(request: Buffer, response: Buffer, secret: string): boolean {
   const length = response.readUInt16BE(2);
   if (length < 20 || length > response.length) return false;
   const copy = Buffer.from(response.subarray(0, length));
   request.copy(copy, 4, 4, 20);
-  return createHash('md5').update(copy).update(secret).digest().equals(response.subarray(4, 20));
+  if (!createHash('md5').update(copy).update(secret).digest().equals(response.subarray(4, 20))) return false;
+  const given = attributeOf(copy, MESSAGE_AUTHENTICATOR);
+  if (given === undefined) return true;
+  if (given.length !== 16) return false;
+  const presented = Buffer.from(given);
+  given.fill(0);
+  return timingSafeEqual(createHmac('md5', secret).update(copy).digest(), presented);
 }

@@ -8,7 +8,7 @@ import { AcceptBody, RadiusAttributes, RejectBody } from './radius-request.js';
 const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
 /** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
-export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore): Route[] {
+export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string): Route[] {
   const key = requireApiKey(apiKey);
   return [
     route({
@@ -32,7 +32,7 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       steps: [key],
       responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
       handle: async ({ body, query }) => {
-        await recordAccounting(connections, access.credentials, String(query['nas']), body, access.now());
+        await recordAccounting(connections, access.credentials, seal, String(query['nas']), body, access.now());
         return { status: 204, body: undefined };
       },
     }),

@@ -30,5 +30,5 @@ export const Connection = z.object({
   inputOctets: z.number().int(),
   outputOctets: z.number().int(),
   sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
-  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due.'),
+  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
 });

@@ -95,9 +95,9 @@ export async function startRadiusServer(t: ExecutionContext, restUrl: string): P
 }
 
 /** A second FreeRADIUS as the NAS's receiving side (RFC 5176 `coa` listener), debug on so the test sees each packet. */
-export async function startNas(t: ExecutionContext, coaPort: number, nakSessionIds: string[] = [], secret = NAS_SECRET): Promise<RunningFreeradius> {
+export async function startNas(t: ExecutionContext, coaPort: number, nakSessionIds: string[] = [], secret = NAS_SECRET, strict: { requires?: string[]; goneSessionIds?: string[] } = {}): Promise<RunningFreeradius> {
   const dir = tempDir(t, 'wifi-nas-');
-  writeFreeradiusConfig({ dir, role: 'nas', coaPort, clients: [{ name: 'gateway-service', address: '127.0.0.1', secret }], nakSessionIds });
+  writeFreeradiusConfig({ dir, role: 'nas', coaPort, clients: [{ name: 'gateway-service', address: '127.0.0.1', secret }], nakSessionIds, ...strict });
   const running = await startFreeradius(dir, { debug: true });
   t.teardown(() => running.stop());
   return running;
