@@ -36,7 +36,9 @@ async function changes(service: SessionClient, after?: string): Promise<{ change
 }
 
 // On a PostgreSQL server the feed waits for every older transaction of the whole server (other
-// tests' databases included), so a change shows up once those end: tests wait for it.
+// tests' databases included), so a change shows up once those end: tests wait for it. The tests of
+// this file run one at a time: one of them holds a transaction open on purpose, which held the
+// others' feeds back past their wait on a loaded machine.
 const settled = (service: SessionClient, count: number, after?: string) =>
   waitFor(() => changes(service, after), (page) => page.changes.length >= count, { timeoutMs: 10_000 });
 
@@ -50,7 +52,7 @@ async function granted(service: SessionClient, clock: TestClock): Promise<string
 for (const backend of ['memory', 'postgres'] as const) {
   const open = async (): Promise<Database> => openSessionDb(backend, backend === 'postgres' ? database() : undefined);
 
-  test(`${backend}: the feed hands out create, grant and revoke in order, then nothing after its cursor`, async (t) => {
+  test.serial(`${backend}: the feed hands out create, grant and revoke in order, then nothing after its cursor`, async (t) => {
     const db = await open();
     t.teardown(() => db.close());
     const clock = new TestClock();
@@ -66,7 +68,7 @@ for (const backend of ['memory', 'postgres'] as const) {
     t.deepEqual((await settled(service, 1, page.next)).changes.map((c) => c.sessionId), [String(later.body['sessionId'])]);
   });
 
-  test(`${backend}: an expiry nobody read still reaches the feed`, async (t) => {
+  test.serial(`${backend}: an expiry nobody read still reaches the feed`, async (t) => {
     const db = await open();
     t.teardown(() => db.close());
     const clock = new TestClock();
@@ -77,7 +79,7 @@ for (const backend of ['memory', 'postgres'] as const) {
     t.deepEqual((await settled(service, 1, next)).changes.map((c) => [c.sessionId, c.state, c.reason]), [[sessionId, 'EXPIRED', 'EXPIRES_AT_PASSED']]);
   });
 
-  test(`${backend}: limit pages through the feed`, async (t) => {
+  test.serial(`${backend}: limit pages through the feed`, async (t) => {
     const db = await open();
     t.teardown(() => db.close());
     const clock = new TestClock();
@@ -91,7 +93,7 @@ for (const backend of ['memory', 'postgres'] as const) {
   });
 }
 
-test('postgres: a change whose transaction is still open holds back every later one until it commits', async (t) => {
+test.serial('postgres: a change whose transaction is still open holds back every later one until it commits', async (t) => {
   const db = await openSessionDb('postgres', database());
   t.teardown(() => db.close());
   const clock = new TestClock();
