@@ -21,9 +21,11 @@ async function post(url: string, key: string, body: unknown): Promise<Record<str
   return answer;
 }
 
-const session = await post(`${config.SESSION_URL}/api/v1/sessions`, config.SESSION_API_KEY, { subjectId: randomUUID(), deviceRef });
+// The session service's tools key (issue 29 item 7): this script plays the portal's part, under its own key.
+const sessionKey = process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key';
+const session = await post(`${config.SESSION_URL}/api/v1/sessions`, sessionKey, { subjectId: randomUUID(), deviceRef });
 const sessionId = String(session['sessionId']);
-await post(`${config.SESSION_URL}/api/v1/sessions/${sessionId}/grant`, config.SESSION_API_KEY, {
+await post(`${config.SESSION_URL}/api/v1/sessions/${sessionId}/grant`, sessionKey, {
   entitlementId: `ent-${randomUUID()}`, entitlementType: 'WIFI_CUSTOMER_BASIC', tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString(),
 });
 const credential = await post(`http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/credentials`, config.GATEWAY_API_KEY, { sessionId, deviceRef, nasId: gateway.nasId });

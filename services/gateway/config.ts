@@ -16,7 +16,7 @@ export const GatewayConfig = z.object({
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
   CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
-  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key of the session service.'),
+  GATEWAY_SESSION_KEY: z.string().min(8).default('dev-session-gateway-key').describe('The gateway service\'s own key to the session service (scopes read, changes).'),
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),

@@ -16,7 +16,7 @@ export const PortalConfig = z.object({
   PORTAL_EMPLOYEE_CLIENT_SECRET: z.string().min(1).default('dev-portal-employee-api-secret').describe('Secret of client wifi-portal-employee-api.'),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
-  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key the portal sends to the session service.'),
+  PORTAL_SESSION_KEY: z.string().min(8).default('dev-session-portal-key').describe('The portal\'s own key to the session service (scopes create, grant, revoke, read).'),
   GATEWAY_URL: z.url().default('http://127.0.0.1:3004').describe('Gateway service base URL (one-time gateway credentials, connection state).'),
   GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends to the gateway service.'),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),

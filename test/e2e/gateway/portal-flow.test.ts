@@ -22,7 +22,7 @@ const NAS_SECRET = 'demo-nas-secret';
 const AUTH_PORT = Number(process.env['RADIUS_AUTH_PORT'] ?? 1812);
 const ACCT_PORT = Number(process.env['RADIUS_ACCT_PORT'] ?? 1813);
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
-const SESSION_KEY = { 'X-API-Key': process.env['SESSION_API_KEY'] ?? 'dev-session-key' };
+const SESSION_KEY = { 'X-API-Key': process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key' };
 const gatewaySettings = loadConfig(GatewayConfig, process.env);
 const demoNas = loadGateways(gatewaySettings.GATEWAYS_FILE, createSealer(gatewaySettings.GATEWAY_SEAL_KEY)).get(NAS);
 if (demoNas?.uamSecret === undefined) throw new Error(`${NAS} with a UAM secret is missing from ${gatewaySettings.GATEWAYS_FILE}`);

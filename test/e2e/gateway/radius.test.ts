@@ -13,7 +13,7 @@ const ACCT_PORT = Number(process.env.RADIUS_ACCT_PORT ?? 1813);
 const NAS = 'demo-nas';
 const SECRET = 'demo-nas-secret';
 const MAC = '02-E2-E2-00-00-01';
-const session = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-key' };
+const session = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-tools-key' };
 const gateway = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-key' };
 
 async function post(url: string, headers: Record<string, string>, body?: unknown) {
