@@ -77,7 +77,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     HR_API_KEY: secrets.HR_API_KEY,
     DECISION_URL: balancedUrl(ports, 'decision'),
     SESSION_URL: balancedUrl(ports, 'session'),
-    SESSION_API_KEY: secrets.SESSION_KEYCLOAK_KEY,
+    SESSION_API_KEY: secrets.SESSION_API_KEY,
   };
   const realm = realmForCluster(realmTemplate, keycloakEnv);
   refuseDevelopmentSecrets(keycloakEnv, realm);

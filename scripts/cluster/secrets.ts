@@ -17,10 +17,11 @@ const GENERATED = {
   HR_API_KEY: word,
   HR_CITIZEN_HASH_KEY: word,
   LOYALTY_API_KEY: word,
-  // Issue 29 item 7: each caller of the session service has its own key.
+  // Issue 29 item 7: each caller of the session service has its own key; Keycloak's keeps the
+  // name Keycloak reads it under (SESSION_API_KEY).
+  SESSION_API_KEY: word,
   SESSION_PORTAL_KEY: word,
   SESSION_GATEWAY_KEY: word,
-  SESSION_KEYCLOAK_KEY: word,
   GATEWAY_API_KEY: word,
   RADIUS_API_KEY: word,
   GATEWAY_SEAL_KEY: base64Key,

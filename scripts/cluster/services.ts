@@ -25,7 +25,7 @@ export function sessionKeys(secrets: ClusterSecrets): string {
   return [
     `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read`,
     `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes`,
-    `keycloak:${secrets.SESSION_KEYCLOAK_KEY}:revoke-subject`,
+    `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
   ].join(';');
 }
 
