@@ -104,7 +104,7 @@ export interface PortalUnderTest extends Booted {
 let shared: Promise<Database> | undefined;
 const sharedDb = () => (shared ??= openTestDatabase('memory', { service: 'portal', migrations: MIGRATIONS }));
 
-export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), env: Record<string, string> = {}): Promise<PortalUnderTest> {
+export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), env: Record<string, string> = {}, now?: () => Date): Promise<PortalUnderTest> {
   const db = await sharedDb();
   const { calls } = fakes;
   const idp: IdpClient = {
@@ -130,6 +130,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     idp,
     upstreams,
     accounts,
+    ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
   });
   const booted = await boot(t, app);
