@@ -95,6 +95,9 @@ const MUTATIONS: Mutation[] = [
   // Issue 29 item 9: a second sign-in ends the first also after its sid expired.
   { rule: 'portal psid: the psid cookie names the sign-in to end once sid expired', file: 'services/portal/portal-session.ts', from: "...(replaces === 'another' ? [readPreviousKey(req)] : [])", to: '...[]', tests: ['test/services/portal/session-flow.test.ts'] },
   { rule: 'portal psid: a sign-in kept for ending is no sign-in', file: 'services/portal/portal-session-store.ts', from: '(liveOnly && row.expires_at.getTime() <= at.getTime())', to: '(liveOnly && false)', tests: ['test/services/portal/session-flow.test.ts'] },
+  // Issue 29 item 6: strangers cannot lock employees out.
+  { rule: 'employee address limit: employee sign-ins are limited per client address', file: 'services/portal/sign-in-routes.ts', from: 'steps: [sameOriginJson, perAddress.step],', to: 'steps: [sameOriginJson],', tests: ['test/services/portal/employee-address-limit.test.ts'] },
+  { rule: 'employee address limit: the limit is counted per address, not for everyone', file: 'services/portal/sign-in-routes.ts', from: "(req) => req.ip ?? req.socket.remoteAddress ?? 'unknown'", to: "() => 'everyone'", tests: ['test/services/portal/employee-address-limit.test.ts'] },
   // Issue 18: the production cluster (each failover mutation is one cluster run, ~8 minutes).
   { rule: 'cluster: Keycloak refuses development secrets in production', file: 'scripts/cluster/secrets.ts', from: 'if (kept.length > 0) throw new DevelopmentSecretError(kept);', to: 'if (kept.length < 0) throw new DevelopmentSecretError(kept);', tests: ['test/cluster/production-secrets.test.ts'] },
   { rule: 'cluster: nginx passes a request that found its peer dead on to the other peer', file: 'scripts/cluster/nginx.ts', from: "failures = 'error timeout') =>", to: "failures = 'off') =>", tests: ['test/cluster/failover.test.ts'] },

@@ -21,6 +21,8 @@ export interface Fakes {
   /** The deviceRef of every session create, in order. */
   createdDevices: string[];
   grant: GrantOutcome;
+  /** The employee grant instead of `grant`: a fake Keycloak asking a real HR (issue 29 item 6). */
+  employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
   evaluate: PeerAnswer;
@@ -109,7 +111,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
   const { calls } = fakes;
   const idp: IdpClient = {
     passwordGrant: async (username) => (calls.push(`idp.password ${username}`), fakes.grant),
-    employeeGrant: async (employeeId) => (calls.push(`idp.employee ${employeeId}`), fakes.grant),
+    employeeGrant: async (employeeId, citizenId) => (calls.push(`idp.employee ${employeeId}`), fakes.employeeGrant === undefined ? fakes.grant : fakes.employeeGrant(employeeId, citizenId)),
     refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
     logout: async () => (calls.push('idp.logout'), true),
   };
