@@ -48,7 +48,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
     case 'gateway':
       return {
         ...common,
-        GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
+        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections`,
         RADIUS_API_KEY: secrets.RADIUS_API_KEY,
         GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         GATEWAYS_FILE: ctx.gatewaysFile,

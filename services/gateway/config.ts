@@ -1,14 +1,19 @@
 import { z } from 'zod';
-import { commonSettings, envInt } from '../kit/index.js';
+import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
 import { storeSettings } from '../kit/store/index.js';
 import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
+
+/** What a key of the portal API may do: issue one-time credentials, read connection state. */
+export const GATEWAY_SCOPES = ['credentials', 'connections'] as const;
+export type GatewayScope = (typeof GATEWAY_SCOPES)[number];
 
 const base64Key = (fallback: string) => z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').default(fallback);
 
 export const GatewayConfig = z.object({
   ...commonSettings,
   ...storeSettings,
-  GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends in X-API-Key (credentials, connection state).'),
+  // Issue 29 item 7: one key per caller of the portal API (the portal; tools), several during a rotation.
+  GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe('Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).'),
   RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe('Key FreeRADIUS\'s rest module sends in X-API-Key.'),
   GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateways (NAS id, address, sealed secret, CoA port).'),
   GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe('AES-256-GCM key the gateways file\'s secrets are sealed with.'),

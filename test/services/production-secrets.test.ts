@@ -15,7 +15,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
   ['session', SessionConfig, ['SESSION_API_KEYS']],
   ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY']],
   ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'PORTAL_SESSION_KEY', 'PORTAL_TOKEN_KEY', 'GATEWAY_API_KEY', 'DEVICE_REF_KEY']],
-  ['gateway', GatewayConfig, ['GATEWAY_API_KEY', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY']],
+  ['gateway', GatewayConfig, ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY']],
 ];
 
 // Key lists (kit/api-key.ts) of this site: one caller each, with a scope the service knows.
@@ -23,6 +23,7 @@ const OWN_KEY_LISTS: Record<string, string> = {
   HR_API_KEYS: 'keycloak:hr-key-of-this-site:verify',
   LOYALTY_API_KEYS: 'entitlement:loyalty-key-of-this-site:lookup',
   SESSION_API_KEYS: 'portal:session-portal-key-of-this-site:create,grant,revoke,read',
+  GATEWAY_API_KEYS: 'portal:gateway-key-of-this-site:credentials,connections',
 };
 const ownValue = (name: string) => OWN_KEY_LISTS[name] ?? (name === 'PORTAL_TOKEN_KEY' || name === 'GATEWAY_SEAL_KEY' ? Buffer.alloc(32, 7).toString('base64') : `${name.toLowerCase()}-of-this-site`);
 
