@@ -5,7 +5,7 @@ import { compare, machine, startServer, warm, writeResult } from './lib/load.js'
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const body = { employeeId: 'A-1001', citizenId: '079201001234' };
-const headers = { 'X-API-Key': 'dev-hr-key' };
+const headers = { 'X-API-Key': 'dev-hr-tools-key' };
 
 const bare = await startServer('bench/servers/bare.ts', 3991);
 const hr = await startServer('services/hr/main.ts', 3992, { HR_GLOBAL_LIMIT: '100000000' });

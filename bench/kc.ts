@@ -82,7 +82,7 @@ const calls: Record<string, Call> = {
   customerPassword: grant({ grant_type: 'password', ...CLIENT, username: 'carol@example.com', password: 'carol-demo-pass' }),
   employee: grant({ grant_type: 'password', ...EMPLOYEE_CLIENT, ...EMPLOYEE }),
   hrVerify: () =>
-    post(`${HR}/api/v1/employees/verify`, JSON.stringify(EMPLOYEE), { 'Content-Type': 'application/json', 'X-API-Key': 'dev-hr-key' }),
+    post(`${HR}/api/v1/employees/verify`, JSON.stringify(EMPLOYEE), { 'Content-Type': 'application/json', 'X-API-Key': 'dev-hr-tools-key' }),
 };
 
 async function timed(call: Call): Promise<number> {

@@ -26,8 +26,8 @@ const NAS = 'bench-nas';
 const SECRET = 'bench-nas-secret';
 const defaults = GatewayConfig.parse({});
 const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-radius-'));
-const sessionHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-key' };
-const gatewayHeaders = { 'content-type': 'application/json', 'X-API-Key': defaults.GATEWAY_API_KEY };
+const sessionHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-tools-key' };
+const gatewayHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-tools-key' };
 
 const mac = (i: number) => `02-00-00-00-${(i >> 8).toString(16).padStart(2, '0')}-${(i & 255).toString(16).padStart(2, '0')}`;
 const quantile = (values: number[], q: number) => {

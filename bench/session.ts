@@ -11,7 +11,7 @@ import { machine, startServer, writeResult } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WORKERS = 16;
-const headers = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-key' };
+const headers = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-tools-key' };
 
 async function cycleAgainst(url: string): Promise<boolean> {
   const created = await fetch(`${url}/api/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ subjectId: randomUUID(), deviceRef: 'dev-bench' }) });

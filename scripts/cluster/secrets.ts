@@ -17,7 +17,11 @@ const GENERATED = {
   HR_API_KEY: word,
   HR_CITIZEN_HASH_KEY: word,
   LOYALTY_API_KEY: word,
+  // Issue 29 item 7: each caller of the session service has its own key; Keycloak's keeps the
+  // name Keycloak reads it under (SESSION_API_KEY).
   SESSION_API_KEY: word,
+  SESSION_PORTAL_KEY: word,
+  SESSION_GATEWAY_KEY: word,
   GATEWAY_API_KEY: word,
   RADIUS_API_KEY: word,
   GATEWAY_SEAL_KEY: base64Key,
@@ -53,7 +57,7 @@ const KEYCLOAK_DEVELOPMENT_VALUES: Record<string, string[]> = {
   WIFI_PORTAL_EMPLOYEE_API_SECRET: ['', 'dev-portal-employee-api-secret'],
   SVC_OPERATOR_PASSWORD: ['', 'operator-demo-pass'],
   HR_API_KEY: ['', 'dev-hr-key'],
-  SESSION_API_KEY: ['', 'dev-session-key'],
+  SESSION_API_KEY: ['', 'dev-session-key', 'dev-session-keycloak-key'],
 };
 
 /** Names of the Keycloak settings in `env` still at a development value. */

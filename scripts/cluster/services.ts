@@ -19,6 +19,15 @@ export interface ServiceContext {
   gatewaysFile: string;
 }
 
+/** The session service's key list: the portal, the gateway service and Keycloak's svc-admin, each with its scopes. */
+export function sessionKeys(secrets: ClusterSecrets): string {
+  return [
+    `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read`,
+    `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes`,
+    `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
+  ].join(';');
+}
+
 /** Each service's own settings in the cluster (README "Configuration" has them all). */
 export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<string, string> {
   const { ports, secrets } = ctx;
@@ -26,25 +35,26 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
   const idp = publicUrl(ports);
   switch (name) {
     case 'hr':
-      return { ...common, HR_API_KEY: secrets.HR_API_KEY, HR_CITIZEN_HASH_KEY: secrets.HR_CITIZEN_HASH_KEY };
+      return { ...common, HR_API_KEYS: `keycloak:${secrets.HR_API_KEY}:verify`, HR_CITIZEN_HASH_KEY: secrets.HR_CITIZEN_HASH_KEY };
     case 'decision':
       return { ...common, DMN_DIR: ctx.dmnDir };
     case 'loyalty':
       // Per instance; the cluster has two, so the platform-wide ceiling is twice this.
-      return { ...common, LOYALTY_API_KEY: secrets.LOYALTY_API_KEY, LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000' };
+      return { ...common, LOYALTY_API_KEYS: `entitlement:${secrets.LOYALTY_API_KEY}:lookup`, LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000' };
     case 'session':
-      return { ...common, SESSION_API_KEY: secrets.SESSION_API_KEY };
+      // Issue 29 item 7: one key per caller, each with only its scopes.
+      return { ...common, SESSION_API_KEYS: sessionKeys(secrets) };
     case 'gateway':
       return {
         ...common,
-        GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
+        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections`,
         RADIUS_API_KEY: secrets.RADIUS_API_KEY,
         GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         GATEWAYS_FILE: ctx.gatewaysFile,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
         CREDENTIAL_KEY: secrets.CREDENTIAL_KEY,
         SESSION_URL: balancedUrl(ports, 'session'),
-        SESSION_API_KEY: secrets.SESSION_API_KEY,
+        GATEWAY_SESSION_KEY: secrets.SESSION_GATEWAY_KEY,
       };
     case 'entitlement':
       return {
@@ -67,7 +77,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         PORTAL_EMPLOYEE_CLIENT_SECRET: secrets.WIFI_PORTAL_EMPLOYEE_API_SECRET,
         ENTITLEMENT_URL: balancedUrl(ports, 'entitlement'),
         SESSION_URL: balancedUrl(ports, 'session'),
-        SESSION_API_KEY: secrets.SESSION_API_KEY,
+        PORTAL_SESSION_KEY: secrets.SESSION_PORTAL_KEY,
         GATEWAY_URL: balancedUrl(ports, 'gateway'),
         GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,

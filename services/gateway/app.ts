@@ -44,7 +44,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     logger,
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
-      ...portalRoutes({ apiKey: config.GATEWAY_API_KEY, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
+      ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text)),
     ],
   });

@@ -1,14 +1,19 @@
 import { z } from 'zod';
-import { commonSettings, envInt } from '../kit/index.js';
+import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
 import { storeSettings } from '../kit/store/index.js';
 import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
+
+/** What a key of the portal API may do: issue one-time credentials, read connection state. */
+export const GATEWAY_SCOPES = ['credentials', 'connections'] as const;
+export type GatewayScope = (typeof GATEWAY_SCOPES)[number];
 
 const base64Key = (fallback: string) => z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').default(fallback);
 
 export const GatewayConfig = z.object({
   ...commonSettings,
   ...storeSettings,
-  GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends in X-API-Key (credentials, connection state).'),
+  // Issue 29 item 7: one key per caller of the portal API (the portal; tools), several during a rotation.
+  GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe('Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).'),
   RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe('Key FreeRADIUS\'s rest module sends in X-API-Key.'),
   GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (NAS id, controller profile, address, sealed secrets, CoA port, login URLs); the portal reads the same file.'),
   GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe('AES-256-GCM key the gateways file\'s secrets are sealed with.'),
@@ -16,7 +21,7 @@ export const GatewayConfig = z.object({
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
   CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
-  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key of the session service.'),
+  GATEWAY_SESSION_KEY: z.string().min(8).default('dev-session-gateway-key').describe('The gateway service\'s own key to the session service (scopes read, changes).'),
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { ApiError, chapAnswerFor, requireApiKey, route, type Gateway, type GatewayRegistry, type Route } from '../kit/index.js';
+import { ApiError, chapAnswerFor, requireApiKey, route, type CallerKey, type Gateway, type GatewayRegistry, type Route } from '../kit/index.js';
+import type { GatewayScope } from './config.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { CredentialStore } from './credential-store.js';
 import { newUsername, passwordFor, usernameHash } from './credentials.js';
@@ -8,7 +9,7 @@ import { Connection, Credential, CredentialRequest, SESSION_ID_PATTERN } from '.
 import type { SessionPeer } from './session-client.js';
 
 export interface PortalApiDeps {
-  apiKey: string;
+  apiKeys: readonly CallerKey<GatewayScope>[];
   gateways: GatewayRegistry;
   credentials: CredentialStore;
   connections: ConnectionStore;
@@ -26,7 +27,7 @@ function gatewayFor(gateways: GatewayRegistry, nasId: string | undefined): Gatew
 
 /** What the portal calls: a one-time credential after a grant, and the connection state of a session. */
 export function portalRoutes(deps: PortalApiDeps): Route[] {
-  const key = requireApiKey(deps.apiKey);
+  const key = (scope: GatewayScope) => requireApiKey(deps.apiKeys, scope);
   return [
     route({
       method: 'post',
@@ -34,7 +35,7 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
       summary: 'Issues a one-time gateway credential for a GRANTED session and its device (single use, at most 120 s).',
       security: 'apiKey',
       body: CredentialRequest,
-      steps: [key],
+      steps: [key('credentials')],
       responses: {
         201: { description: 'The credential; its password is shown only here.', schema: Credential },
         403: { description: 'FORBIDDEN: the session belongs to another device.' },
@@ -66,10 +67,11 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
       summary: 'Whether the gateway confirmed the session (accounting Start) and its usage; the newest gateway session counts.',
       security: 'apiKey',
       params: { sessionId: z.string().regex(SESSION_ID_PATTERN) },
-      steps: [key],
+      steps: [key('connections')],
       responses: {
         200: { description: 'The connection state (NONE before any Start).', schema: Connection },
         400: { description: 'INVALID_REQUEST: a malformed session id.' },
+        403: { description: 'FORBIDDEN: the key lacks the connections scope.' },
         404: { description: 'NOT_FOUND: the address names no session (`..` and the like resolve elsewhere).' },
       },
       handle: async ({ req }) => {

@@ -18,8 +18,8 @@ export interface SessionPeer {
 }
 
 /** The session service over HTTP (spec 4.4 and its change feed); no answer is `unavailable`, never a grant. */
-export function sessionPeer(config: { SESSION_URL: string; SESSION_API_KEY: string; SESSION_TIMEOUT_MS: number }): SessionPeer {
-  const headers = { 'X-API-Key': config.SESSION_API_KEY };
+export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: string; SESSION_TIMEOUT_MS: number }): SessionPeer {
+  const headers = { 'X-API-Key': config.GATEWAY_SESSION_KEY };
   const get = async (path: string, correlationId: string) => {
     try {
       return await callJson({ method: 'GET', url: `${config.SESSION_URL}${path}`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS });

@@ -28,7 +28,7 @@ export function createApp(config: HrConfig, logger: Logger, deps: HrDeps = {}): 
     summary: 'Check an (employeeId, citizenId) pair against HR records.',
     security: 'apiKey',
     body: EmployeeVerifyRequest,
-    steps: [requireApiKey(config.HR_API_KEY), limits.global],
+    steps: [requireApiKey(config.HR_API_KEYS, 'verify'), limits.global],
     responses: {
       200: { description: 'Verification result; inspect verified and active.', schema: EmployeeVerifyResponse },
       400: { description: 'INVALID_REQUEST' },

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { commonSettings, envInt } from '../kit/index.js';
+import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
 
 export const HrConfig = z.object({
   ...commonSettings,
-  HR_API_KEY: z.string().min(8).default('dev-hr-key').describe('Key callers send in X-API-Key.'),
+  // Issue 29 item 7: one key per caller (Keycloak's employee authenticator; tools such as the benchmarks), several during a rotation.
+  HR_API_KEYS: apiKeyList(['verify'], 'keycloak:dev-hr-key:verify;tools:dev-hr-tools-key:verify').describe('Keys callers send in X-API-Key: name:key:scope entries separated by ; or spaces (scope: verify).'),
   HR_FIXTURE: z.string().default('fixtures/hr-employees.json').describe('Employee fixture file (citizen numbers stored as HMAC).'),
   HR_CITIZEN_HASH_KEY: z.string().min(8).default('dev-hr-citizen-hash-key').describe('HMAC key the fixture\'s citizen hashes were made with.'),
   HR_FAILURE_LIMIT: envInt(5, 1, 1_000_000).describe('Failed verifications per employeeId per window before RATE_LIMITED.'),

@@ -48,12 +48,19 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   return result.data;
 }
 
-/** Settings holding a key or secret, by name (every service names them so). */
-const SECRET_SETTING = /(_KEY|_SECRET)$/;
+/** Settings holding a key, a key list (kit/api-key.ts) or a secret, by name (every service names them so). */
+const SECRET_SETTING = /(_KEYS?|_SECRET)$/;
+
+/** The secret strings a setting's value holds: the value itself, or each key of a key list. */
+function secretsIn(value: unknown): unknown[] {
+  if (!Array.isArray(value)) return [value];
+  return value.map((entry: unknown) => (typeof entry === 'object' && entry !== null && 'key' in entry ? entry.key : entry));
+}
 
 /**
  * The secret settings still at the default they ship with: those defaults are in the public
- * repository, so with NODE_ENV=production a service refuses to start on any of them.
+ * repository, so with NODE_ENV=production a service refuses to start on any of them (a key
+ * list on any one of its shipped keys).
  */
 export function developmentSecrets(schema: z.ZodType, config: Record<string, unknown>): string[] {
   if (!(schema instanceof z.ZodObject)) return [];
@@ -61,7 +68,9 @@ export function developmentSecrets(schema: z.ZodType, config: Record<string, unk
     .filter(([name]) => SECRET_SETTING.test(name))
     .filter(([name, field]) => {
       const shipped = field.safeParse(undefined);
-      return shipped.success && shipped.data !== undefined && shipped.data === config[name];
+      if (!shipped.success || shipped.data === undefined) return false;
+      const kept = secretsIn(config[name]);
+      return secretsIn(shipped.data).some((secret) => kept.includes(secret));
     })
     .map(([name]) => name);
 }

@@ -13,7 +13,7 @@ export { openApiDocument, type DocumentedRoute, type HttpMethod, type Security }
 export { parseBody } from './validate.js';
 
 // Steps and routes every service shares.
-export { API_KEY_HEADER, requireApiKey } from './api-key.js';
+export { API_KEY_HEADER, apiKeyList, requireApiKey, type CallerKey } from './api-key.js';
 export { createCeiling, type Ceiling } from './rate-ceiling.js';
 export { healthRoute, type Readiness } from './health.js';
 export { createFaultHarness, FaultRequest, type Fault, type FaultCodes, type FaultHarness } from './fault-harness.js';

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from './errors.js';
 
@@ -8,13 +8,16 @@ export interface Ceiling {
   reset(): void;
 }
 
-/** A global request ceiling over a fixed window (spec 8: HR verify, loyalty lookup). */
-export function createCeiling(limit: number, windowSeconds: number): Ceiling {
+/**
+ * A request ceiling over a fixed window: global (spec 8: HR verify, loyalty lookup), or one per
+ * `keyOf(req)`, e.g. the client address (issue 29 item 6: the portal's employee sign-ins).
+ */
+export function createCeiling(limit: number, windowSeconds: number, keyOf: (req: Request) => string = () => 'global'): Ceiling {
   let limiter = new RateLimiterMemory({ points: limit, duration: windowSeconds });
   return {
-    step: async (_req, res, next) => {
+    step: async (req, res, next) => {
       try {
-        await limiter.consume('global');
+        await limiter.consume(keyOf(req));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         res.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));

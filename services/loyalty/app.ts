@@ -22,7 +22,7 @@ export function createApp(config: LoyaltyConfig, logger: Logger, deps: LoyaltyDe
       summary: 'Member tier verdict for an email.',
       security: 'apiKey',
       body: LookupRequest,
-      steps: [requireApiKey(config.LOYALTY_API_KEY), ceiling.step],
+      steps: [requireApiKey(config.LOYALTY_API_KEYS, 'lookup'), ceiling.step],
       responses: {
         200: { description: 'Member or {found:false}.', schema: LookupResponse },
         400: { description: 'INVALID_REQUEST' },

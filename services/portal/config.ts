@@ -16,7 +16,7 @@ export const PortalConfig = z.object({
   PORTAL_EMPLOYEE_CLIENT_SECRET: z.string().min(1).default('dev-portal-employee-api-secret').describe('Secret of client wifi-portal-employee-api.'),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
-  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key the portal sends to the session service.'),
+  PORTAL_SESSION_KEY: z.string().min(8).default('dev-session-portal-key').describe('The portal\'s own key to the session service (scopes create, grant, revoke, read).'),
   GATEWAY_URL: z.url().default('http://127.0.0.1:3004').describe('Gateway service base URL (one-time gateway credentials, connection state).'),
   GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends to the gateway service.'),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
@@ -42,6 +42,9 @@ export const PortalConfig = z.object({
     .describe('Proxies whose X-Forwarded-For/-Proto/-Host are believed (Express "trust proxy": addresses, CIDR subnets, loopback); empty: none.'),
   EXPOSE_TOKEN: envFlag(false).describe('Demo only: include rawAccessToken in PortalSession responses.'),
   PORTAL_FLIGHT: z.string().min(1).default('poc').describe('Release label reported by /api/v1/meta.'),
+  // Issue 29 item 6: strangers cannot use up HR's global ceiling (the backstop) and lock employees out.
+  PORTAL_EMPLOYEE_ADDRESS_LIMIT: envInt(30, 1, 1_000_000).describe('Employee sign-in attempts per client address per window (the address as the trusted proxies report it); over it 429 RATE_LIMITED before any call.'),
+  PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS: envInt(60, 1, 86_400).describe('Window of the per-address employee sign-in limit.'),
   LOGIN_FAILURE_FLOOR_MS: envInt(250, 0, 5000).describe('Least time a refused sign-in takes, so refusals cannot be told apart by timing.'),
 });
 export type PortalConfig = z.output<typeof PortalConfig>;

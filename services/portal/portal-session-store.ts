@@ -3,6 +3,7 @@ import type { Session } from '../../contract/session.js';
 import type { Database } from '../kit/store/index.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { Sealer } from '../kit/index.js';
+import { PREVIOUS_LIFETIME_MS } from './cookies.js';
 import { sidHash } from './token-crypto.js';
 
 export interface PortalSessionData {
@@ -25,11 +26,17 @@ export interface StoredPortalSession extends PortalSessionData {
 
 export interface PortalSessionStore {
   put(sid: string, data: PortalSessionData, expiresAt: Date): Promise<void>;
-  /** The live session behind a cookie value; expired ones read as absent (and are removed). */
+  /** The live session behind a cookie value; expired ones read as absent. */
   get(sid: string): Promise<StoredPortalSession | undefined>;
+  /**
+   * Issue 29 item 9: a sign-in by its store key (the sid's hash, cookie `psid`), live or expired
+   * up to PREVIOUS_LIFETIME_MS ago, only so that the next sign-in in that browser can end it.
+   */
+  getToEnd(key: string): Promise<StoredPortalSession | undefined>;
   /** Keeps the network session as just read, for when the session service cannot be reached. */
   noteNetworkSession(sid: string, session: Session): Promise<void>;
   drop(sid: string): Promise<void>;
+  dropByKey(key: string): Promise<void>;
 }
 
 interface Row {
@@ -48,8 +55,38 @@ interface Row {
 }
 
 export function createPortalSessionStore(db: Database, cipher: Sealer, now: () => Date): PortalSessionStore {
-  const drop = async (sid: string) => {
-    await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]);
+  const dropByKey = async (key: string) => {
+    await db.query('DELETE FROM portal_sessions WHERE sid_hash = $1', [key]);
+  };
+  // An expired sign-in is kept PREVIOUS_LIFETIME_MS for ending only (getToEnd); get() never reads it.
+  const read = async (key: string, liveOnly: boolean): Promise<StoredPortalSession | undefined> => {
+    const at = now();
+    await db.query('DELETE FROM portal_sessions WHERE expires_at <= $1', [new Date(at.getTime() - PREVIOUS_LIFETIME_MS)]);
+    const row = (await db.query<Row>('SELECT * FROM portal_sessions WHERE sid_hash = $1', [key]))[0];
+    if (row === undefined || (liveOnly && row.expires_at.getTime() <= at.getTime())) return undefined;
+    let accessToken: string;
+    let refreshToken: string | null;
+    try {
+      accessToken = cipher.open(row.access_token_enc);
+      refreshToken = row.refresh_token_enc === null ? null : cipher.open(row.refresh_token_enc);
+    } catch {
+      // Sealed under another PORTAL_TOKEN_KEY (the key was changed) or damaged: the sign-in
+      // cannot be used any more, so it reads as signed out and is removed.
+      await dropByKey(key);
+      return undefined;
+    }
+    return {
+      subjectId: row.subject_id,
+      client: row.client,
+      accessToken,
+      refreshToken,
+      claims: row.claims,
+      entitlement: row.entitlement,
+      networkSessionId: row.network_session_id,
+      networkSession: row.network_session,
+      gateway: row.gateway,
+      expiresAt: row.expires_at,
+    };
   };
   return {
     async put(sid, data, expiresAt) {
@@ -73,38 +110,12 @@ export function createPortalSessionStore(db: Database, cipher: Sealer, now: () =
         ],
       );
     },
-    async get(sid) {
-      const at = now();
-      await db.query('DELETE FROM portal_sessions WHERE expires_at <= $1', [at]);
-      const row = (await db.query<Row>('SELECT * FROM portal_sessions WHERE sid_hash = $1', [sidHash(sid)]))[0];
-      if (row === undefined) return undefined;
-      let accessToken: string;
-      let refreshToken: string | null;
-      try {
-        accessToken = cipher.open(row.access_token_enc);
-        refreshToken = row.refresh_token_enc === null ? null : cipher.open(row.refresh_token_enc);
-      } catch {
-        // Sealed under another PORTAL_TOKEN_KEY (the key was changed) or damaged: the sign-in
-        // cannot be used any more, so it reads as signed out and is removed.
-        await drop(sid);
-        return undefined;
-      }
-      return {
-        subjectId: row.subject_id,
-        client: row.client,
-        accessToken,
-        refreshToken,
-        claims: row.claims,
-        entitlement: row.entitlement,
-        networkSessionId: row.network_session_id,
-        networkSession: row.network_session,
-        gateway: row.gateway,
-        expiresAt: row.expires_at,
-      };
-    },
+    get: (sid) => read(sidHash(sid), true),
+    getToEnd: (key) => read(key, false),
     async noteNetworkSession(sid, session) {
       await db.query('UPDATE portal_sessions SET network_session = $2 WHERE sid_hash = $1', [sidHash(sid), JSON.stringify(session)]);
     },
-    drop,
+    drop: (sid) => dropByKey(sidHash(sid)),
+    dropByKey,
   };
 }

@@ -2,10 +2,10 @@ import type { Request, Response } from 'express';
 import { asOf, Session } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
 import { connectionOf, type Connection } from './connection.js';
-import { readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
+import { readPreviousKey, readSid, SID_LIFETIME_MS, sidCookie } from './cookies.js';
 import type { IdpClient, PortalClient } from './idp-client.js';
 import type { PortalSessionData, PortalSessionStore } from './portal-session-store.js';
-import { newSid } from './token-crypto.js';
+import { newSid, sidHash } from './token-crypto.js';
 import { replyOf, type Upstreams } from './upstreams.js';
 
 /** A live sign-in behind the cookie, with its network session as read just now (or last known). */
@@ -82,15 +82,18 @@ export function createPortalSessions(deps: PortalSessionDeps): PortalSessions {
     },
 
     async open(req, res, data, device, correlationId, replaces = 'another') {
-      const previous = readSid(req);
-      if (previous !== undefined) {
-        const stored = replaces === 'another' ? await store.get(previous) : undefined;
+      // The sign-in this one replaces: by its live `sid`, or, once that cookie expired, by the
+      // `psid` cookie naming its store key (issue 29 item 9; why a cookie of its own: cookies.ts).
+      const sid = readSid(req);
+      const previous = new Set([...(sid === undefined ? [] : [sidHash(sid)]), ...(replaces === 'another' ? [readPreviousKey(req)] : [])].filter((key) => key !== undefined));
+      for (const key of previous) {
+        const stored = replaces === 'another' ? await store.getToEnd(key) : undefined;
         if (stored !== undefined && !(await endSignIn(stored, correlationId))) res.locals.log.warn({ sessionId: stored.networkSessionId }, 'the replaced sign-in could not be ended completely');
-        await store.drop(previous);
+        await store.dropByKey(key);
       }
-      const sid = newSid();
-      await store.put(sid, data, new Date(now().getTime() + SID_LIFETIME_MS));
-      cookie.set(req, res, sid, device);
+      const fresh = newSid();
+      await store.put(fresh, data, new Date(now().getTime() + SID_LIFETIME_MS));
+      cookie.set(req, res, fresh, device);
     },
 
     async end(req, res, correlationId, options = {}) {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
-import { ApiError, metricsRegistry, route, type Route } from '../kit/index.js';
+import { ApiError, createCeiling, metricsRegistry, route, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
@@ -55,6 +55,10 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   const { config, sessions } = deps;
   const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
+  // Issue 29 item 6: employee attempts per client address (req.ip: the address the trusted
+  // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
+  // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
+  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown');
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -141,12 +145,12 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       path: '/api/v1/auth/employee',
       summary: 'Employee sign-in with employee id and citizen number, verified live against HR by the identity provider.',
       body: EmployeeVerifyRequest,
-      steps: [sameOriginJson],
+      steps: [sameOriginJson, perAddress.step],
       responses: {
         200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
         ...signInErrors,
         403: { description: 'EMPLOYEE_INACTIVE, FORBIDDEN, or ENTITLEMENT_DENIED with reason' },
-        429: { description: 'RATE_LIMITED: too many failed submits for this employee id' },
+        429: { description: 'RATE_LIMITED: too many attempts from this client address, or too many failed submits for this employee id' },
         502: { description: 'UPSTREAM_UNAVAILABLE (identity provider, HR, entitlement or session); nothing granted' },
         504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
       },

@@ -45,7 +45,7 @@ export interface Upstreams {
 }
 
 export function createUpstreams(config: PortalConfig): Upstreams {
-  const sessionKey = { 'X-API-Key': config.SESSION_API_KEY };
+  const sessionKey = { 'X-API-Key': config.PORTAL_SESSION_KEY };
   const gatewayKey = { 'X-API-Key': config.GATEWAY_API_KEY };
   const sessions = `${config.SESSION_URL}/api/v1/sessions`;
   return {

@@ -20,7 +20,7 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const app = createServiceApp({
     service: 'session',
     logger,
-    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, config.SESSION_API_KEY, now)],
+    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, config.SESSION_API_KEYS, now)],
     // The gateway service polls the change feed (issue 17): its lines would drown the rest.
     quietPaths: ['/api/v1/sessions/changes'],
   });

@@ -1,10 +1,19 @@
 import { z } from 'zod';
-import { commonSettings } from '../kit/index.js';
+import { apiKeyList, commonSettings } from '../kit/index.js';
 import { storeSettings } from '../kit/store/index.js';
+
+/** What a session-service key may do: one scope per kind of route. */
+export const SESSION_SCOPES = ['create', 'grant', 'revoke', 'read', 'changes', 'revoke-subject'] as const;
+export type SessionScope = (typeof SESSION_SCOPES)[number];
+
+// Development keys of `make up`: the portal, the gateway service, Keycloak's svc-admin and the tools
+// (scripts/radius-try.ts, benchmarks, end-to-end tests) each send their own.
+const DEVELOPMENT_KEYS = 'portal:dev-session-portal-key:create,grant,revoke,read;gateway:dev-session-gateway-key:read,changes;keycloak:dev-session-keycloak-key:revoke-subject;tools:dev-session-tools-key:create,grant,revoke,read';
 
 export const SessionConfig = z.object({
   ...commonSettings,
   ...storeSettings,
-  SESSION_API_KEY: z.string().min(8).default('dev-session-key').describe('Key callers send in X-API-Key.'),
+  // Issue 29 item 7: one key per caller, each with only what that caller does.
+  SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe('Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject); several entries per caller during a rotation.'),
 });
 export type SessionConfig = z.output<typeof SessionConfig>;

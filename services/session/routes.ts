@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { ApiError, idempotentReplays, readIdempotencyKey, requireApiKey, route, type Route } from '../kit/index.js';
+import { ApiError, idempotentReplays, readIdempotencyKey, requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
 import { PATH_ID_PATTERN } from '../../contract/index.js';
 import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
+import type { SessionScope } from './config.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 const answer = (status: number, session: SessionRecord, replayed = false) => {
@@ -26,16 +27,17 @@ const entitlementRequired: RequestHandler = (req, _res, next) => {
 const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this id.' });
 // Spec 2.1: the path pattern is enforced before any lookup (route() checks params before the body is read).
 const sessionIdPath = { sessionId: z.string().regex(PATH_ID_PATTERN, 'must match ^[A-Za-z0-9-]{1,64}$') };
-const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' } };
+const forbidden = { 403: { description: 'FORBIDDEN: the key is known but lacks this route\'s scope.' } };
+const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' }, ...forbidden };
 
 const changesQuery = {
   after: z.string().regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer').default(FEED_START).describe('Cursor of the last change handled; absent: from the start.'),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most changes in one answer.'),
 };
 
-/** Spec 4.4, the four session endpoints, and the change feed (issue 17); every one needs the API key. */
-export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string, now: () => Date): Route[] {
-  const key = requireApiKey(apiKey);
+/** Spec 4.4, the four session endpoints, and the change feed (issue 17); every one needs a key with its scope (issue 29 item 7). */
+export function sessionRoutes(store: SessionStore, db: Queryable, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
+  const key = (scope: SessionScope) => requireApiKey(keys, scope);
   return [
     route({
       method: 'get',
@@ -43,8 +45,8 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'State changes of every session after a cursor, oldest first (expiries included); followers store the cursor.',
       security: 'apiKey',
       query: changesQuery,
-      steps: [key],
-      responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' } },
+      steps: [key('changes')],
+      responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' }, ...forbidden },
       handle: async ({ query: { after, limit }, correlationId }) => {
         return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
       },
@@ -56,7 +58,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       security: 'apiKey',
       params: { subjectId: z.uuid('must be a UUID') },
       body: RevokeSubjectRequest,
-      steps: [key],
+      steps: [key('revoke-subject')],
       responses: {
         200: { description: 'The sessions this call revoked (none when nothing was open: revoking again changes nothing).', schema: SubjectRevoked },
         ...common,
@@ -71,7 +73,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'Opens a network session in state CREATED; it grants nothing.',
       security: 'apiKey',
       body: CreateSessionRequest,
-      steps: [key],
+      steps: [key('create')],
       responses: {
         201: { description: 'Created.', schema: Session },
         200: { description: 'Replay of the same Idempotency-Key: the original session.', schema: Session },
@@ -91,7 +93,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'Reads a session; a GRANTED session past expiresAt reads (and is stored) as EXPIRED.',
       security: 'apiKey',
       params: sessionIdPath,
-      steps: [key],
+      steps: [key('read')],
       responses: { 200: { description: 'The session.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
       handle: async ({ params: { sessionId }, correlationId }) => {
         const session = await store.read(sessionId, correlationId);
@@ -106,7 +108,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       security: 'apiKey',
       params: sessionIdPath,
       body: GrantRequest,
-      steps: [key],
+      steps: [key('grant')],
       bodySteps: [entitlementRequired],
       responses: {
         200: { description: 'Granted, or `replayed: true` for the same entitlement.', schema: Session },
@@ -139,7 +141,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, apiKey: string
       summary: 'Revokes the session; revoking again is a no-op.',
       security: 'apiKey',
       params: sessionIdPath,
-      steps: [key],
+      steps: [key('revoke')],
       responses: { 200: { description: 'The session after the revoke.', schema: Session }, ...common, 404: { description: 'NOT_FOUND' } },
       handle: async ({ params: { sessionId }, correlationId }) => {
         const outcome = await store.revoke(sessionId, correlationId);

@@ -16,7 +16,7 @@ const DEVELOPMENT: [string, string][] = [
   ['WIFI_PORTAL_EMPLOYEE_API_SECRET', 'dev-portal-employee-api-secret'],
   ['SVC_OPERATOR_PASSWORD', 'operator-demo-pass'],
   ['HR_API_KEY', 'dev-hr-key'],
-  ['SESSION_API_KEY', 'dev-session-key'],
+  ['SESSION_API_KEY', 'dev-session-keycloak-key'],
 ];
 
 test('the generated secrets of a run hold no development value, and the realm copy made with them holds no development client secret', (t) => {

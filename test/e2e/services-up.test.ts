@@ -14,7 +14,7 @@ for (const [name, url] of [['hr', URLS.hr], ['loyalty', URLS.loyalty], ['decisio
 test('the HR process verifies a demo employee over real HTTP with its default key', async (t) => {
   const response = await fetch(`${URLS.hr}/api/v1/employees/verify`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-API-Key': 'dev-hr-key' },
+    headers: { 'content-type': 'application/json', 'X-API-Key': 'dev-hr-tools-key' },
     body: JSON.stringify({ employeeId: 'B-2001', citizenId: '079202003456' }),
   });
   t.is(response.status, 200);
@@ -24,7 +24,7 @@ test('the HR process verifies a demo employee over real HTTP with its default ke
 test('the loyalty process answers a demo member over real HTTP with its default key', async (t) => {
   const response = await fetch(`${URLS.loyalty}/api/v1/members/lookup`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-API-Key': 'dev-loyalty-key' },
+    headers: { 'content-type': 'application/json', 'X-API-Key': 'dev-loyalty-tools-key' },
     body: JSON.stringify({ email: 'silver@demo.example' }),
   });
   t.is(response.status, 200);

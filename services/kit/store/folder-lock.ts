@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** The embedded store cannot be used as asked; the message names the folder and what to do. */
@@ -13,13 +13,15 @@ interface Owner {
   host: string;
 }
 
-/** Field 22 of /proc/<pid>/stat, after the parenthesised command name (which may hold spaces). */
-function startTimeOf(pid: number): string | null {
+/** The fields of /proc/<pid>/stat after the parenthesised command name (which may hold spaces). */
+function statOf(pid: number): { state: string | null; startTime: string | null } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Field 3 (state) and field 22 (start time).
+    return { state: fields[0] ?? null, startTime: fields[19] ?? null };
   } catch {
-    return null;
+    return { state: null, startTime: null };
   }
 }
 
@@ -30,8 +32,11 @@ function alive(owner: Owner): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const now = startTimeOf(owner.pid);
-  return owner.startTime === null || now === null || now === owner.startTime;
+  const now = statOf(owner.pid);
+  // Issue 29 item 5: a zombie (Z, or X while being reaped) has exited; only its parent has not
+  // collected it yet, so a supervisor restarting right after kill -9 must not wait for that.
+  if (now.state === 'Z' || now.state === 'X') return false;
+  return owner.startTime === null || now.startTime === null || now.startTime === owner.startTime;
 }
 
 function readOwner(path: string): Owner | undefined {
@@ -61,20 +66,43 @@ export interface FolderLock {
 }
 
 /**
+ * Creates `path` holding `content`, or fails with EEXIST when it exists: the content is written
+ * and synced to a file of this process first, then linked to `path` in one step (link(2), like
+ * O_EXCL, never replaces a file). So the lock is never seen empty or half-written: such a lock
+ * could only be a crashed writer's, and a second process would take it for stale.
+ */
+function createWhole(path: string, content: string): void {
+  const draft = `${path}.${process.pid}.tmp`;
+  const fd = openSync(draft, 'w', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(draft, path);
+  } finally {
+    unlinkSync(draft);
+  }
+}
+
+/**
  * One process per embedded data folder: two PGlite processes on one folder damage its
  * write-ahead log. The lock is a file beside the folder naming its owner's pid and start time,
- * created exclusively; a lock whose owner is gone (kill -9) is taken over at once.
+ * created whole and exclusively (createWhole); a lock whose owner is gone (kill -9, or a zombie
+ * its parent has not reaped) is taken over at once.
+ * Why not an OS lock (flock) that the kernel drops at exit: Node has no flock without a native
+ * addon, and a pid file also tells the operator and the backup command who holds the folder.
  * Hand-written on purpose: proper-lockfile and similar judge a lock by its age, so a restart
  * after kill -9 would wait out the stale period, and a stalled event loop could lose a live lock.
  */
 export function lockFolder(dir: string): FolderLock {
   const path = `${dir}.lock`;
-  const mine: Owner = { pid: process.pid, startTime: startTimeOf(process.pid), host: hostname() };
+  const mine: Owner = { pid: process.pid, startTime: statOf(process.pid).startTime, host: hostname() };
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, JSON.stringify(mine));
-      closeSync(fd);
+      createWhole(path, JSON.stringify(mine));
       return {
         release: () => {
           if (readOwner(path)?.pid === mine.pid) unlinkSync(path);
@@ -85,8 +113,8 @@ export function lockFolder(dir: string): FolderLock {
     }
     const owner = readOwner(path);
     if (owner !== undefined && alive(owner)) throw inUse(dir, owner);
-    // Stale: move it aside atomically; if what moved is not the stale record just judged (another
-    // starter took the folder in between), put it back and report the folder in use.
+    // Stale: move it aside atomically; if what moved is a live owner (another starter took the
+    // folder in between), put it back and report the folder in use.
     const aside = `${path}.stale-${process.pid}`;
     try {
       renameSync(path, aside);
@@ -94,7 +122,7 @@ export function lockFolder(dir: string): FolderLock {
       continue; // someone else moved it first: try again
     }
     const moved = readOwner(aside);
-    if (moved !== undefined && owner !== undefined && moved.pid !== owner.pid && alive(moved)) {
+    if (moved !== undefined && alive(moved)) {
       renameSync(aside, path);
       throw inUse(dir, moved);
     }

@@ -1,7 +1,7 @@
 export type { Database, DatabaseKind, Queryable, Row } from './database.js';
 export { migrate, readMigrations, type Migration } from './migrations.js';
 export { openDatabase, storeSettings, type StoreConfig } from './open-database.js';
-export { lockFolder, ownerOf, StoreError } from './folder-lock.js';
+export { lockFolder, ownerOf, StoreError, type FolderLock } from './folder-lock.js';
 export { backupFileOf } from './pglite-backup.js';
 export { openPglite } from './pglite-database.js';
 export { openPostgres } from './postgres-database.js';

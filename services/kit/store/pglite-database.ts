@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.js';
-import { lockFolder, StoreError } from './folder-lock.js';
+import { lockFolder, StoreError, type FolderLock } from './folder-lock.js';
 import { answerBackupRequests } from './pglite-backup.js';
 import { preparedQueries } from './pglite-prepared.js';
 
@@ -14,11 +14,13 @@ const cannotOpen = (dir: string, error: unknown) =>
 /**
  * PGlite: PostgreSQL compiled to WebAssembly, running in this process on a folder (or in
  * memory when `dataDir` is undefined). One process owns a folder (folder-lock.ts), so each
- * service has its own; the owner answers backup requests (pglite-backup.ts).
+ * service has its own; the owner answers backup requests (pglite-backup.ts). `options.lock`: the
+ * folder's lock, taken already by the caller (the restore command, which holds it while it moves
+ * the old folder aside); closing releases it.
  */
-export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database & { dump?: () => Promise<Blob> }> {
+export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob; lock?: FolderLock } = {}): Promise<Database & { dump?: () => Promise<Blob> }> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const lock = dataDir === undefined ? undefined : lockFolder(dataDir);
+  const lock = dataDir === undefined ? undefined : (options.lock ?? lockFolder(dataDir));
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir, options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });

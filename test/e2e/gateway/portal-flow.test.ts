@@ -20,7 +20,7 @@ const NAS_SECRET = 'demo-nas-secret';
 const AUTH_PORT = Number(process.env['RADIUS_AUTH_PORT'] ?? 1812);
 const ACCT_PORT = Number(process.env['RADIUS_ACCT_PORT'] ?? 1813);
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
-const SESSION_KEY = { 'X-API-Key': process.env['SESSION_API_KEY'] ?? 'dev-session-key' };
+const SESSION_KEY = { 'X-API-Key': process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key' };
 const { coaPort: COA_PORT, uamSecret: UAM_SECRET } = demoNas();
 
 // Locally administered MACs, new every run, one per device of this file.

@@ -13,8 +13,8 @@ const ACCT_PORT = Number(process.env.RADIUS_ACCT_PORT ?? 1813);
 const NAS = 'demo-nas';
 const SECRET = 'demo-nas-secret';
 const MAC = '02-E2-E2-00-00-01';
-const session = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-key' };
-const gateway = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-key' };
+const session = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-tools-key' };
+const gateway = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-tools-key' };
 
 async function post(url: string, headers: Record<string, string>, body?: unknown) {
   const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });

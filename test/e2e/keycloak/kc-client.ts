@@ -56,7 +56,7 @@ async function hrPost(path: string, body?: unknown): Promise<void> {
 export async function hrVerify(employeeId: string, citizenId: string): Promise<TokenReply> {
   const response = await fetch(`${HR_URL}/api/v1/employees/verify`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': process.env['HR_API_KEY'] ?? 'dev-hr-key' },
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': process.env['HR_TOOLS_KEY'] ?? 'dev-hr-tools-key' },
     body: JSON.stringify({ employeeId, citizenId }),
   });
   const text = await response.text();

@@ -59,7 +59,7 @@ test.serial('a revocation at the session service shows in the portal\'s session 
   const browser = new PortalBrowser();
   const login = await browser.login('bob@example.com', 'bob-demo-pass');
   const sessionId = String((login.body['session'] as Record<string, unknown>)['sessionId']);
-  await fetch(`${process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003'}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-key' } });
+  await fetch(`${process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003'}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } });
   t.like((await browser.session()).body, { authenticated: true, session: { state: 'REVOKED' } });
 });
 

@@ -9,7 +9,7 @@ import { kcDriver } from './kc-driver.js';
 async function sessionCall(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${URLS.session}${path}`, {
     method,
-    headers: { 'X-API-Key': process.env['SESSION_API_KEY'] ?? 'dev-session-key', 'content-type': 'application/json' },
+    headers: { 'X-API-Key': process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key', 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return (await response.json()) as Record<string, unknown>;

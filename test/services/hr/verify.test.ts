@@ -48,6 +48,14 @@ test('a missing, wrong or empty X-API-Key gets 401 UNAUTHORIZED', async (t) => {
   assertError(t, await verify(ACTIVE, { 'X-API-Key': '' }), 401, 'UNAUTHORIZED');
 });
 
+test('each caller has its own key (Keycloak, tools), both accepted; a rotation accepts the old and the new key (issue 29 item 7)', async (t) => {
+  const { verify } = await hrService(t);
+  for (const key of ['dev-hr-key', 'dev-hr-tools-key']) t.is((await verify(ACTIVE, { 'X-API-Key': key })).status, 200);
+  const rotating = await hrService(t, { HR_API_KEYS: 'keycloak:hr-key-old-1:verify keycloak:hr-key-new-1:verify' });
+  for (const key of ['hr-key-old-1', 'hr-key-new-1']) t.is((await rotating.verify(ACTIVE, { 'X-API-Key': key })).status, 200);
+  assertError(t, await rotating.verify(ACTIVE, { 'X-API-Key': 'dev-hr-key' }), 401, 'UNAUTHORIZED');
+});
+
 const BAD_REQUESTS: Array<[string, unknown]> = [
   ['a missing employeeId', { citizenId: ACTIVE.citizenId }],
   ['a missing citizenId', { employeeId: ACTIVE.employeeId }],

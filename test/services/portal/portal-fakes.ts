@@ -21,6 +21,8 @@ export interface Fakes {
   /** The deviceRef of every session create, in order. */
   createdDevices: string[];
   grant: GrantOutcome;
+  /** The employee grant instead of `grant`: a fake Keycloak asking a real HR (issue 29 item 6). */
+  employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
   evaluate: PeerAnswer;
@@ -109,12 +111,12 @@ export interface PortalUnderTest extends Booted {
 let shared: Promise<Database> | undefined;
 const sharedDb = () => (shared ??= openTestDatabase('memory', { service: 'portal', migrations: MIGRATIONS }));
 
-export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), env: Record<string, string> = {}): Promise<PortalUnderTest> {
+export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), env: Record<string, string> = {}, now?: () => Date): Promise<PortalUnderTest> {
   const db = await sharedDb();
   const { calls } = fakes;
   const idp: IdpClient = {
     passwordGrant: async (username) => (calls.push(`idp.password ${username}`), fakes.grant),
-    employeeGrant: async (employeeId) => (calls.push(`idp.employee ${employeeId}`), fakes.grant),
+    employeeGrant: async (employeeId, citizenId) => (calls.push(`idp.employee ${employeeId}`), fakes.employeeGrant === undefined ? fakes.grant : fakes.employeeGrant(employeeId, citizenId)),
     refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
     logout: async () => (calls.push('idp.logout'), true),
   };
@@ -135,6 +137,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     idp,
     upstreams,
     accounts,
+    ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
   });
   const booted = await boot(t, app);

@@ -77,6 +77,24 @@ test('a second sign-in in the same browser ends the first as a logout would: net
   t.like((await portal.get('/api/v1/auth/session', { cookie: cookieOf(reply) })).body, { authenticated: true });
 });
 
+test('a second sign-in in the same browser ends the first also after the one-hour sid cookie expired (the psid cookie names it)', async (t) => {
+  let clock = Date.now();
+  const portal = await bootPortal(t, defaultFakes(), {}, () => new Date(clock));
+  const first = await portal.post('/api/v1/auth/login', BOB);
+  const [sid, previous] = [cookieOf(first), cookieOf(first, 'psid')];
+  t.regex(first.headers.getSetCookie().find((cookie) => cookie.startsWith('psid=')) ?? '', /HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/);
+  clock += 61 * 60_000; // the browser has dropped `sid`; `psid` lives a day
+  t.like((await portal.get('/api/v1/auth/session', { cookie: sid })).body, { authenticated: false }, 'an expired sid is no sign-in');
+  t.like((await portal.get('/api/v1/auth/session', { cookie: `sid=${previous.slice('psid='.length)}` })).body, { authenticated: false }, 'psid never acts as a sid');
+  portal.fakes.calls.length = 0;
+  const second = await portal.post('/api/v1/auth/login', BOB, { cookie: previous });
+  t.is(second.status, 200, second.text);
+  t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'session.grant', 'session.revoke', 'idp.logout']);
+  portal.fakes.calls.length = 0;
+  t.is((await portal.post('/api/v1/auth/login', BOB, { cookie: previous })).status, 200);
+  t.false(portal.fakes.calls.includes('session.revoke'), 'an ended sign-in is ended once');
+});
+
 test('a refused second sign-in leaves the first one as it was', async (t) => {
   const portal = await bootPortal(t);
   const first = cookieOf(await portal.post('/api/v1/auth/login', BOB));

@@ -3,7 +3,7 @@ import type { Database } from '../../../services/kit/store/index.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { bootSession, grantBody, KEY, openSessionDb, subject, TestClock, type SessionClient } from './session-service.js';
+import { bootSession, FEED_KEY, grantBody, openSessionDb, subject, TestClock, type SessionClient } from './session-service.js';
 
 // Issue 17: the change feed the gateway follows, on PGlite and on a PostgreSQL server.
 let server: PostgresServer;
@@ -30,7 +30,7 @@ interface Change {
 }
 
 async function changes(service: SessionClient, after?: string): Promise<{ changes: Change[]; next: string }> {
-  const answer = await service.request('GET', `/api/v1/sessions/changes${after === undefined ? '' : `?after=${after}`}`, { headers: KEY });
+  const answer = await service.request('GET', `/api/v1/sessions/changes${after === undefined ? '' : `?after=${after}`}`, { headers: FEED_KEY });
   if (answer.status !== 200) throw new Error(answer.text);
   return answer.body as unknown as { changes: Change[]; next: string };
 }
@@ -86,7 +86,7 @@ for (const backend of ['memory', 'postgres'] as const) {
     const service = await bootSession(t, db, clock);
     await granted(service, clock);
     await settled(service, 2);
-    const first = await service.request('GET', '/api/v1/sessions/changes?limit=1', { headers: KEY });
+    const first = await service.request('GET', '/api/v1/sessions/changes?limit=1', { headers: FEED_KEY });
     t.is((first.body['changes'] as Change[]).length, 1);
     const rest = await changes(service, String(first.body['next']));
     t.deepEqual(rest.changes.map((c) => c.state), ['GRANTED']);
@@ -123,7 +123,7 @@ test('a malformed cursor or limit is a 400, a missing key a 401', async (t) => {
   const db = await openSessionDb('memory');
   t.teardown(() => db.close());
   const service = await bootSession(t, db);
-  assertError(t, await service.request('GET', '/api/v1/sessions/changes?after=abc', { headers: KEY }), 400, 'INVALID_REQUEST');
-  assertError(t, await service.request('GET', '/api/v1/sessions/changes?limit=0', { headers: KEY }), 400, 'INVALID_REQUEST');
+  assertError(t, await service.request('GET', '/api/v1/sessions/changes?after=abc', { headers: FEED_KEY }), 400, 'INVALID_REQUEST');
+  assertError(t, await service.request('GET', '/api/v1/sessions/changes?limit=0', { headers: FEED_KEY }), 400, 'INVALID_REQUEST');
   assertError(t, await service.request('GET', '/api/v1/sessions/changes'), 401, 'UNAUTHORIZED');
 });

@@ -319,7 +319,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
     @HostAccess.Export
     public String sessionServicePost(String path, String body, int timeoutMs) {
         String base = System.getenv().getOrDefault("SESSION_URL", "http://localhost:3003").replaceAll("/+$", "");
-        String key = System.getenv().getOrDefault("SESSION_API_KEY", "dev-session-key");
+        String key = System.getenv().getOrDefault("SESSION_API_KEY", "dev-session-keycloak-key");
         return HttpFacade.postJson(base + path, Json.write(Map.of("X-API-Key", key)), body, timeoutMs);
     }
 
