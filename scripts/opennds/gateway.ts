@@ -17,6 +17,11 @@ import { dnsmasqLeases, openndsConfig, type Lease, type OpenndsOptions } from '.
 
 export const OPENNDS = '/usr/bin/opennds';
 
+// openNDS and its scripts run with the system's PATH only: under npm or npx, PATH starts with
+// node_modules/.bin, whose `nft` is @vercel/nft's CLI, and openNDS probes `nft` (nftables) on
+// every check: each probe then started Node (17 s of start-up under load instead of 1).
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
 // Runs as `sh -c SCRIPT sh <folder>` after `ip netns exec` and `unshare --mount`.
 const LAUNCH = `set -e
 D="$1"
@@ -26,7 +31,7 @@ mkdir -p /run/tmpfiles.d /run/ndst
 mount --bind "$D" /run/ndst
 mount -t tmpfs ndst-tmp /tmp
 ln -s /run/ndst/dhcp.leases /tmp/dhcp.leases
-export PATH="/run/ndst/bin:$PATH"
+export PATH="/run/ndst/bin:${SYSTEM_PATH}"
 exec ${OPENNDS} -f -c /etc/opennds/opennds.conf
 `;
 
@@ -65,7 +70,7 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const pid = child.pid;
-  const ndsctl = (...args: string[]) => run('nsenter', ['-t', String(pid), '-n', '-m', 'ndsctl', ...args]);
+  const ndsctl = (...args: string[]) => run('nsenter', ['-t', String(pid), '-n', '-m', 'env', `PATH=${SYSTEM_PATH}`, 'ndsctl', ...args]);
   const stop = async () => {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });

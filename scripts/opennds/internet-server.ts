@@ -3,10 +3,9 @@
 // The web port answers every GET with a marker body and the asker's address, so a test can tell
 // the real server from openNDS's interception. The optional FAS port stands for a remote FAS: it
 // prints each request's URL as a JSON line ({"fas": url}) for the parent and answers 200.
-// "ready" on stdout once both listen.
+// "ready" on stdout once both listen. A program, not a module: import nothing from it.
 import { createServer } from 'node:http';
-
-export const INTERNET_MARKER = 'ndst-internet-ok';
+import { INTERNET_MARKER } from './internet-marker.js';
 
 const [webPort, fasPort] = process.argv.slice(2).map(Number);
 
