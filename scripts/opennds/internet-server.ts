@@ -17,6 +17,13 @@ function listen(port: number, handler: Parameters<typeof createServer>[1]): Prom
 
 const listening = [
   listen(webPort ?? 80, (request, response) => {
+    // /bytes/<n>: n bytes of body, to use up a data quota.
+    const size = /^\/bytes\/(\d{1,9})$/.exec(request.url ?? '')?.[1];
+    if (size !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', connection: 'close' });
+      response.end(Buffer.alloc(Number(size), 0x61));
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
     response.end(`${INTERNET_MARKER} ${request.socket.remoteAddress ?? ''} ${request.url ?? ''}\n`);
   }),

@@ -16,6 +16,7 @@ const GATEWAY_NAME = 'ndst-venue-1';
 const FAS_PORT = 8090;
 const FAS_PATH = '/opennds/fas';
 const DEADLINE_MS = 5000;
+const CHECK_INTERVAL_S = 2;
 
 const skipReason = await enforcementSkipReason();
 
@@ -81,6 +82,8 @@ if (skipReason !== undefined) {
         {
           interface: LAN_INTERFACE,
           gatewayName: GATEWAY_NAME,
+          // Quotas and timeouts are checked every checkinterval: short, so the quota test is quick.
+          checkIntervalSeconds: CHECK_INTERVAL_S,
           fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 2, key: FASKEY },
         },
         topology.clients,
@@ -173,5 +176,20 @@ if (skipReason !== undefined) {
     t.is((await need().gateway.ndsctl('deauth', client.ip)).code, 0);
     await waitFor('client blocked after deauth', async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true), DEADLINE_MS);
     t.pass();
+  });
+
+  test.serial('a download quota given with ndsctl auth cuts the client off once used, within a few check intervals', async (t) => {
+    const client = clientAt(0);
+    // ndsctl auth <ip> <minutes> <upload kbit/s> <download kbit/s> <upload kB> <download kB>: 0 is no limit.
+    const auth = await need().gateway.ndsctl('auth', client.ip, '0', '0', '0', '0', '100');
+    t.is(auth.code, 0, auth.stdout);
+    await waitFor('client reaches the server', async () => (reachesInternet(await get(client, internetUrl())) ? true : undefined), DEADLINE_MS);
+    const download = await get(client, `http://${need().topology.internet.ip}/bytes/1000000`);
+    t.is(download.status, 200, 'the quota is enforced at the next check, not within a transfer');
+    const usedAt = Date.now();
+    await waitFor('client cut off after its quota', async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true), 4 * CHECK_INTERVAL_S * 1000 + DEADLINE_MS, 250);
+    t.log(`quota used -> cut off: ${Date.now() - usedAt} ms (checkinterval ${CHECK_INTERVAL_S} s)`);
+    t.true(need().gateway.output().includes(`Download quota reached, deauthenticating: ${client.ip}`), 'openNDS says why (LOG_NOTICE, debuglevel 1)');
+    t.is((await get(clientAt(1), internetUrl())).status, 307, 'the other client was never let through');
   });
 }
