@@ -1,4 +1,4 @@
-// Debian's openNDS run inside a gateway network namespace, in a private mount namespace of its
+// Debian's openNDS run inside a gateway network namespace, in private mount and PID namespaces of its
 // own, so that nothing it writes outlives the run:
 // - /etc is an overlay whose upper layer is this run's folder: openNDS's scripts read the config
 //   from the fixed /etc/opennds/opennds.conf and edit /etc/hosts and /etc/dnsmasq.conf;
@@ -8,7 +8,7 @@
 //   is) and `systemctl` does nothing (its dnsconfig.sh restarts the host's dnsmasq otherwise).
 // ndsctl runs in the same namespaces through nsenter. Stopped by its pid, then the folder goes.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopChild } from '../child-process.js';
@@ -32,6 +32,7 @@ mount --bind "$D" /run/ndst
 mount -t tmpfs ndst-tmp /tmp
 ln -s /run/ndst/dhcp.leases /tmp/dhcp.leases
 export PATH="/run/ndst/bin:${SYSTEM_PATH}"
+if [ -e /run/ndst/ca.pem ]; then export SSL_CERT_FILE=/run/ndst/ca.pem; fi
 exec ${OPENNDS} -f -c /etc/opennds/opennds.conf
 `;
 
@@ -58,9 +59,19 @@ function prepareFolder(options: OpenndsOptions, leases: readonly Lease[]): strin
 }
 
 /** Starts openNDS in `ns`; resolves once ndsctl answers and its web server listens. */
-export async function startGateway(ns: string, options: OpenndsOptions, leases: readonly Lease[]): Promise<RunningGateway> {
+export interface GatewayRunOptions {
+  /** A PEM file the gateway's PHP (authmon, level 3) trusts, through SSL_CERT_FILE: a test FAS's certificate. */
+  trustCaFile?: string;
+}
+
+export async function startGateway(ns: string, options: OpenndsOptions, leases: readonly Lease[], extra: GatewayRunOptions = {}): Promise<RunningGateway> {
   const dir = prepareFolder(options, leases);
-  const child = spawn('ip', ['netns', 'exec', ns, 'unshare', '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', LAUNCH, 'sh', dir], {
+  if (extra.trustCaFile !== undefined) copyFileSync(extra.trustCaFile, join(dir, 'ca.pem'));
+  // A PID namespace too: openNDS runs `kill $(pgrep -f usr/lib/opennds/authmon.sh)` on start and
+  // stop (main.c), which on a shared PID space ends every other openNDS's authmon on the machine.
+  // openNDS is PID 1 there, so when it exits the kernel ends what it left running; it gets
+  // SIGTERM when unshare (the pid we hold) is stopped.
+  const child = spawn('ip', ['netns', 'exec', ns, 'unshare', '--mount', '--propagation', 'private', '--pid', '--fork', '--mount-proc', '--kill-child=SIGTERM', '--', '/bin/sh', '-c', LAUNCH, 'sh', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -70,7 +81,7 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const pid = child.pid;
-  const ndsctl = (...args: string[]) => run('nsenter', ['-t', String(pid), '-n', '-m', 'env', `PATH=${SYSTEM_PATH}`, 'ndsctl', ...args]);
+  const ndsctl = (...args: string[]) => run('nsenter', ['-t', String(pid), '-n', '-m', `--pid=/proc/${pid}/ns/pid_for_children`, 'env', `PATH=${SYSTEM_PATH}`, 'ndsctl', ...args]);
   const stop = async () => {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });

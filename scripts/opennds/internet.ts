@@ -10,17 +10,36 @@ import { waitFor } from './command.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 
+/** One authmon call as the FAS received it (payload base64-decoded). */
+export interface AuthmonRequest {
+  action: string;
+  gatewayhash: string;
+  payload: string;
+}
+
 export interface RunningInternet {
-  /** Request URLs (path and query) the FAS port received, oldest first. */
+  /** Request URLs (path and query) the FAS port received from browsers, oldest first. */
   fasRequests: string[];
+  authmonRequests: AuthmonRequest[];
+  /** Queues "rhid minutes up down upquota downquota custom" for the gateway's next authmon poll. */
+  authorise(entry: string): void;
   stop(): Promise<void>;
 }
 
-export async function startInternet(ns: string, ports: { web: number; fas?: number }): Promise<RunningInternet> {
-  const args = ['netns', 'exec', ns, process.execPath, '--import', 'tsx', join(HERE, 'internet-server.ts'), String(ports.web)];
-  if (ports.fas !== undefined) args.push(String(ports.fas));
-  const child = spawn('ip', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface InternetOptions {
+  web: number;
+  fas?: number;
+  /** PEM files: the FAS port speaks https (FAS level 3). */
+  fasTls?: { certFile: string; keyFile: string };
+}
+
+export async function startInternet(ns: string, options: InternetOptions): Promise<RunningInternet> {
+  const args = ['netns', 'exec', ns, process.execPath, '--import', 'tsx', join(HERE, 'internet-server.ts'), String(options.web)];
+  if (options.fas !== undefined) args.push(String(options.fas));
+  if (options.fas !== undefined && options.fasTls !== undefined) args.push(options.fasTls.certFile, options.fasTls.keyFile);
+  const child = spawn('ip', args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const fasRequests: string[] = [];
+  const authmonRequests: AuthmonRequest[] = [];
   let ready = false;
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -28,7 +47,10 @@ export async function startInternet(ns: string, ports: { web: number; fas?: numb
   });
   createInterface({ input: child.stdout }).on('line', (line) => {
     if (line === 'ready') ready = true;
-    else if (line.startsWith('{')) fasRequests.push((JSON.parse(line) as { fas: string }).fas);
+    if (!line.startsWith('{')) return;
+    const message = JSON.parse(line) as { fas?: string; authmon?: AuthmonRequest };
+    if (message.fas !== undefined) fasRequests.push(message.fas);
+    if (message.authmon !== undefined) authmonRequests.push(message.authmon);
   });
   const stop = () => stopChild(child);
   try {
@@ -40,5 +62,10 @@ export async function startInternet(ns: string, ports: { web: number; fas?: numb
     await stop();
     throw error;
   }
-  return { fasRequests, stop };
+  return {
+    fasRequests,
+    authmonRequests,
+    authorise: (entry) => child.stdin.write(`${JSON.stringify({ authorise: entry })}\n`),
+    stop,
+  };
 }

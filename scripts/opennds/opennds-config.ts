@@ -23,6 +23,8 @@ export interface OpenndsOptions {
   fas?: FasOptions;
   /** Seconds between openNDS's client checks (idle, quota, session timeout); 15 by default. */
   checkIntervalSeconds?: number;
+  /** Seconds between authmon's polls of a level 3 FAS (1-59; openNDS: 10). */
+  authmonPollSeconds?: number;
   /** Minutes; 0 means none. */
   sessionTimeoutMinutes?: number;
   debugLevel?: 0 | 1 | 2 | 3;
@@ -60,6 +62,9 @@ export function openndsConfig(options: OpenndsOptions): string {
       word('fas_secure_enabled', fas.secureLevel),
       word('faskey', fas.key),
     );
+    // authmon.sh reads this with awk from any line of the file, while openNDS's own parser knows
+    // no such option (on OpenWrt it is a UCI option) and exits on it: so it goes in a comment.
+    if (options.authmonPollSeconds !== undefined) lines.push(`# ${word('nat_traversal_poll_interval', options.authmonPollSeconds)}`);
   }
   // The clients may reach the gateway for DNS and DHCP only (Debian's shipped rule set, minus
   // ssh/http/https to the router); empty sets keep openNDS's defaults.

@@ -1,11 +1,12 @@
 import test from 'ava';
 import { authUrl, type OpenndsFasQuery } from '../../contract/controllers/opennds.js';
 import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
-import { run, waitFor } from '../../scripts/opennds/command.js';
+import { waitFor } from '../../scripts/opennds/command.js';
 import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
 import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
 import { INTERNET_MARKER } from '../../scripts/opennds/internet-marker.js';
 import { createTopology, LAN_INTERFACE, removeTopology, type ClientHost, type Topology } from '../../scripts/opennds/topology.js';
+import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
 // Issue 28: Debian's openNDS 9.10 really enforcing, in network namespaces (two clients, the
@@ -26,22 +27,6 @@ interface Harness {
   gateway: RunningGateway;
 }
 let harness: Harness | undefined;
-
-interface Answer {
-  status: number;
-  location: string;
-  body: string;
-}
-
-// One GET from inside the client's namespace; a refused or timed-out request is status 0.
-async function get(client: ClientHost, url: string): Promise<Answer> {
-  const result = await run('ip', ['netns', 'exec', client.ns, 'curl', '-s', '-m', '3', '-w', '\n%{http_code} %{redirect_url}', url]);
-  const end = result.stdout.lastIndexOf('\n');
-  const [status = '0', location = ''] = result.stdout.slice(end + 1).split(' ');
-  return { status: Number(status), location, body: result.stdout.slice(0, Math.max(end, 0)) };
-}
-
-const reachesInternet = (answer: Answer) => answer.status === 200 && answer.body.startsWith(INTERNET_MARKER);
 
 function need(): Harness {
   if (harness === undefined) throw new Error('harness not started');

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { waitFor } from '../../scripts/opennds/command.js';
+import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
+import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
+import { selfSignedCertificate } from '../../scripts/opennds/tls-certificate.js';
+import { createTopology, LAN_INTERFACE, removeTopology, type ClientHost, type Topology } from '../../scripts/opennds/topology.js';
+import { get, reachesInternet } from './client-http.js';
+import { enforcementSkipReason } from './host-support.js';
+
+// Issue 28, FAS level 3: the query goes to an https FAS, and openNDS's authmon (a shell loop on
+// the gateway, PHP for https) polls the FAS for clients to authorise, so a remote FAS signs a
+// client in without any connection into the router. The FAS here is fas-stub.ts with its own
+// certificate, which only the gateway's PHP is told to trust (SSL_CERT_FILE).
+const FASKEY = 'ndst-level3-faskey-0123456789';
+const GATEWAY_NAME = 'ndst-venue-3';
+const FAS_PORT = 8443;
+const FAS_PATH = '/opennds/fas';
+const POLL_S = 1;
+// authmon sleeps 5 s before its first poll (authmon.sh), then polls every POLL_S.
+const FIRST_POLL_MS = 20_000;
+const DEADLINE_MS = 10_000;
+
+const skipReason = await enforcementSkipReason();
+
+interface Harness {
+  topology: Topology;
+  internet: RunningInternet;
+  gateway: RunningGateway;
+  certDir: string;
+}
+let harness: Harness | undefined;
+
+function need(): Harness {
+  if (harness === undefined) throw new Error('harness not started');
+  return harness;
+}
+
+function client(): ClientHost {
+  const host = need().topology.clients[0];
+  if (host === undefined) throw new Error('no client');
+  return host;
+}
+
+const internetUrl = () => `http://${need().topology.internet.ip}/hello`;
+
+if (skipReason !== undefined) {
+  test.skip(`openNDS FAS level 3 and authmon: ${skipReason}`, (t) => t.pass());
+} else {
+  test.before(async () => {
+    const topology = await createTopology({ clients: 1 });
+    const certDir = mkdtempSync(join(tmpdir(), 'ndst-cert-'));
+    let internet: RunningInternet | undefined;
+    try {
+      const tls = await selfSignedCertificate(certDir, topology.internet.ip);
+      internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT, fasTls: tls });
+      const gateway = await startGateway(
+        topology.gateway.ns,
+        {
+          interface: LAN_INTERFACE,
+          gatewayName: GATEWAY_NAME,
+          authmonPollSeconds: POLL_S,
+          fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 3, key: FASKEY },
+        },
+        topology.clients,
+        { trustCaFile: tls.certFile },
+      );
+      harness = { topology, internet, gateway, certDir };
+    } catch (error) {
+      await internet?.stop();
+      await removeTopology(topology);
+      rmSync(certDir, { recursive: true, force: true });
+      throw error;
+    }
+  });
+
+  test.after.always(async () => {
+    if (harness === undefined) return;
+    await harness.gateway.stop();
+    await harness.internet.stop();
+    await removeTopology(harness.topology);
+    rmSync(harness.certDir, { recursive: true, force: true });
+  });
+
+  test.afterEach.always((t) => {
+    if (!t.passed && harness !== undefined) t.log(`openNDS output (MACs removed):\n${harness.gateway.output().slice(-4000)}`);
+  });
+
+  test.serial('a level 3 FAS authorises a client through authmon\'s poll, with the session length it queued', async (t) => {
+    const host = client();
+    const captive = await get(host, internetUrl());
+    t.is(captive.status, 307);
+    const location = new URL(captive.location);
+    t.is(`${location.protocol}//${location.host}${location.pathname}`, `https://${need().topology.internet.ip}:${FAS_PORT}${FAS_PATH}`, 'level 3 enforces https');
+    const query = decryptFasQuery(location.searchParams.get('fas') ?? '', location.searchParams.get('iv') ?? '', FASKEY);
+    t.is(query?.clientip, host.ip);
+    t.is(query?.gatewayname, GATEWAY_NAME);
+    t.is((await get(host, captive.location, true)).status, 200, 'the https FAS is reachable before sign-in');
+
+    const firstView = await waitFor('authmon\'s first poll', async () => need().internet.authmonRequests.find((r) => r.action === 'view'), FIRST_POLL_MS, 200);
+    t.true(need().internet.authmonRequests.some((r) => r.action === 'clear'), 'authmon clears stale entries on start');
+    t.is(firstView.gatewayhash, createHash('sha256').update(GATEWAY_NAME).digest('hex'), 'gatewayhash = sha256(gatewayname): how a FAS tells gateways apart');
+    t.false(reachesInternet(await get(host, internetUrl())), 'still captive before the FAS queues it');
+
+    const rhid = rhidOf(query?.hid ?? '', FASKEY);
+    const queuedAt = Date.now();
+    // rhid, session minutes, upload/download kbit/s, upload/download kB (0: none), custom
+    need().internet.authorise(`${rhid} 30 0 0 0 0 ndst`);
+    await waitFor('client reaches the server after authmon', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), DEADLINE_MS, 200);
+    t.log(`queued at the FAS -> first byte through the gateway: ${Date.now() - queuedAt} ms (poll ${POLL_S} s)`);
+    await waitFor('authmon acknowledges the rhid', async () => need().internet.authmonRequests.find((r) => r.payload.includes(rhid)), DEADLINE_MS, 200);
+
+    const state = JSON.parse((await need().gateway.ndsctl('json', host.ip)).stdout) as { state?: string; session_end?: string; session_start?: string };
+    t.is(state.state, 'Authenticated');
+    t.is(Number(state.session_end) - Number(state.session_start), 30 * 60, 'the session length the FAS queued');
+  });
+}
