@@ -4,8 +4,8 @@
 //   from the fixed /etc/opennds/opennds.conf and edit /etc/hosts and /etc/dnsmasq.conf;
 // - /tmp and /run are private tmpfs (its client database, logs, ndsctl socket and lock);
 // - PATH starts with this run's bin/: `iptables` is iptables-legacy, the variant openNDS 9.10
-//   was written for (Debian's default alternative is iptables-nft, which passed the same tests
-//   once too; the system alternative stays as it is), and `systemctl` does nothing (its
+//   is said to need (DESIGN.md; Debian's default alternative, iptables-nft, passed the same
+//   tests once too; the system alternative stays as it is), and `systemctl` does nothing (its
 //   dnsconfig.sh restarts the host's dnsmasq otherwise).
 // ndsctl runs in the same namespaces through nsenter. Stopped by its pid, then the folder goes.
 import { spawn } from 'node:child_process';

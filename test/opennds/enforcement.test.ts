@@ -56,7 +56,8 @@ if (skipReason !== undefined) {
 } else {
   test.before(async () => {
     const startedAt = Date.now();
-    const topology = await createTopology({ clients: 2 });
+    // Clients 1 and 2 have DHCP leases; client 3 has none.
+    const topology = await createTopology({ clients: 3 });
     let internet: RunningInternet | undefined;
     try {
       const topologyMs = Date.now() - startedAt;
@@ -71,7 +72,7 @@ if (skipReason !== undefined) {
           checkIntervalSeconds: CHECK_INTERVAL_S,
           fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 2, key: FASKEY },
         },
-        topology.clients,
+        topology.clients.slice(0, 2),
       );
       harness = { topology, internet, gateway };
       process.stdout.write(`# openNDS harness up in ${Date.now() - startedAt} ms (namespaces ${topologyMs}, internet server ${internetMs}, openNDS the rest)\n`);
@@ -161,6 +162,15 @@ if (skipReason !== undefined) {
     t.is((await need().gateway.ndsctl('deauth', client.ip)).code, 0);
     await waitFor('client blocked after deauth', async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true), DEADLINE_MS);
     t.pass();
+  });
+
+  test.serial('a client without a DHCP lease is refused (403) and cannot be authorised', async (t) => {
+    const client = clientAt(2);
+    t.is((await get(client, internetUrl())).status, 403);
+    const auth = await need().gateway.ndsctl('auth', client.ip);
+    t.regex(auth.stdout, /Failed to authenticate/);
+    t.is((await get(client, internetUrl())).status, 403);
+    t.true(need().gateway.output().includes(`IP not allocated by dhcp [${client.ip}]`));
   });
 
   test.serial('a download quota given with ndsctl auth cuts the client off once used, within a few check intervals', async (t) => {
