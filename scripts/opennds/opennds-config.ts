@@ -23,6 +23,8 @@ export interface OpenndsOptions {
   fas?: FasOptions;
   /** Seconds between openNDS's client checks (idle, quota, session timeout); 15 by default. */
   checkIntervalSeconds?: number;
+  /** A BinAuth script openNDS calls on every auth and deauth (Debian ships /usr/lib/opennds/binauth_log.sh). */
+  binauth?: string;
   /** Seconds between authmon's polls of a level 3 FAS (1-59; openNDS: 10). */
   authmonPollSeconds?: number;
   /** Minutes; 0 means none. */
@@ -53,6 +55,7 @@ export function openndsConfig(options: OpenndsOptions): string {
     // override the FAS settings ("Preauth is Enabled - Overriding FAS configuration").
     word('login_option_enabled', options.fas === undefined ? 1 : 0),
   ];
+  if (options.binauth !== undefined) lines.push(word('binauth', options.binauth));
   if (options.fas !== undefined) {
     const fas = options.fas;
     lines.push(

@@ -64,6 +64,8 @@ if (skipReason !== undefined) {
           interface: LAN_INTERFACE,
           gatewayName: GATEWAY_NAME,
           authmonPollSeconds: POLL_S,
+          // Debian's BinAuth example: at level 3 it tells the FAS of every deauthentication.
+          binauth: '/usr/lib/opennds/binauth_log.sh',
           fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 3, key: FASKEY },
         },
         topology.clients,
@@ -117,5 +119,22 @@ if (skipReason !== undefined) {
     const state = JSON.parse((await need().gateway.ndsctl('json', host.ip)).stdout) as { state?: string; session_end?: string; session_start?: string };
     t.is(state.state, 'Authenticated');
     t.is(Number(state.session_end) - Number(state.session_start), 30 * 60, 'the session length the FAS queued');
+  });
+
+  test.serial('a deauthentication on the gateway reaches the FAS (BinAuth, auth_get=deauthed) with a token that names the session', async (t) => {
+    const host = client();
+    const query = await waitFor('the FAS arrival of the client', async () => {
+      const arrival = need().internet.fasRequests.at(-1);
+      if (arrival === undefined) return undefined;
+      const url = new URL(arrival, 'https://fas.invalid');
+      return decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
+    }, DEADLINE_MS);
+    t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
+    const notice = await waitFor('deauthed notice at the FAS', async () => need().internet.authmonRequests.find((r) => r.action === 'deauthed'), DEADLINE_MS, 200);
+    const fields = new Map(notice.payload.split(', ').map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]));
+    t.is(fields.get('method'), 'ndsctl_deauth', 'why the session ended');
+    t.is(createHash('sha256').update(fields.get('token') ?? '').digest('hex'), query.hid, 'sha256(token) is the hid the FAS saw on arrival: it finds its session');
+    t.is(notice.gatewayhash, createHash('sha256').update(GATEWAY_NAME).digest('hex'));
+    t.false(reachesInternet(await get(host, internetUrl())));
   });
 }
