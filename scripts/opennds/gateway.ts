@@ -89,6 +89,8 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   };
   try {
     if (pid === undefined) throw new Error('opennds did not start');
+    // openNDS opens the ndsctl socket after its firewall rules (main.c): until then the gateway
+    // forwards everything, so ready is ndsctl answering.
     await waitFor('openNDS ready (ndsctl status)', async () => {
       if (child.exitCode !== null) throw new Error(`opennds exited ${child.exitCode}:\n${output}`);
       const status = await ndsctl('status');
