@@ -29,7 +29,8 @@ export function run(file: string, args: readonly string[], timeoutMs = 15_000): 
 /** Runs a program and fails, with its (MAC-free) output, unless it exits 0. */
 export async function must(file: string, args: readonly string[], timeoutMs?: number): Promise<string> {
   const result = await run(file, args, timeoutMs);
-  if (result.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${result.code}: ${withoutMacs(result.stderr.trim() || result.stdout.trim())}`);
+  // The arguments too: `ip link add ... address <mac>` names a client's MAC.
+  if (result.code !== 0) throw new Error(withoutMacs(`${file} ${args.join(' ')} exited ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`));
   return result.stdout;
 }
 
