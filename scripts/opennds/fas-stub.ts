@@ -1,26 +1,23 @@
 // The stand-in FAS inside internet-server.ts. GET: the redirected browser's arrival, reported to
 // the parent. POST: openNDS's authmon (FAS level 3, post-request.php) asking with form fields
 // `auth_get`, `gatewayhash` and a base64 `payload`: "clear" on start, then "view" every poll with
-// payload "none" (answered "*" and the queued clients, each percent-encoded
-// "rhid minutes upload-kbit/s download-kbit/s upload-kB download-kB custom") or an ack list
-// "* rhid ..." of those it authorised (dropped from the queue, answered "ack"). The parent queues
-// clients by writing {"authorise": "..."} lines to stdin.
+// payload "none" (answered with the queued grants, contract authList) or an ack list "* rhid ..."
+// of those it authorised (dropped from the queue, answered "ack"). The parent queues grants by
+// writing {"authorise": AuthmonGrant} lines to stdin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
+import { ackedRhids, authList, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
 
-const queue: string[] = [];
+const queue: AuthmonGrant[] = [];
 
 createInterface({ input: process.stdin }).on('line', (line) => {
-  const message = JSON.parse(line) as { authorise?: string };
-  if (typeof message.authorise === 'string') queue.push(message.authorise);
+  const message = JSON.parse(line) as { authorise?: AuthmonGrant };
+  if (message.authorise !== undefined) queue.push(message.authorise);
 });
 
 function report(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
-
-// What PHP's rawurlencode leaves alone; authmon turns every %XX back with printf.
-const encoded = (entry: string) => encodeURIComponent(entry).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function answerAuthmon(form: URLSearchParams): string {
   const action = form.get('auth_get') ?? '';
@@ -31,14 +28,12 @@ function answerAuthmon(form: URLSearchParams): string {
     return '';
   }
   if (action !== 'view') return 'ack';
-  if (payload !== 'none') {
-    for (const rhid of payload.replace(/^\*/, '').trim().split(/\s+/)) {
-      const at = queue.findIndex((entry) => entry.split(' ')[0] === rhid);
-      if (at >= 0) queue.splice(at, 1);
-    }
-    return 'ack';
+  if (payload === 'none') return authList(queue);
+  for (const rhid of ackedRhids(payload) ?? []) {
+    const at = queue.findIndex((grant) => grant.rhid === rhid);
+    if (at >= 0) queue.splice(at, 1);
   }
-  return ['*', ...queue.map(encoded)].join(' ');
+  return 'ack';
 }
 
 export function fasHandler(request: IncomingMessage, response: ServerResponse): void {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import type { AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
 import { stopChild } from '../child-process.js';
 import { waitFor } from './command.js';
 
@@ -21,8 +22,8 @@ export interface RunningInternet {
   /** Request URLs (path and query) the FAS port received from browsers, oldest first. */
   fasRequests: string[];
   authmonRequests: AuthmonRequest[];
-  /** Queues "rhid minutes up down upquota downquota custom" for the gateway's next authmon poll. */
-  authorise(entry: string): void;
+  /** Queues a grant for the gateway's next authmon poll. */
+  authorise(grant: AuthmonGrant): void;
   stop(): Promise<void>;
 }
 
@@ -65,7 +66,7 @@ export async function startInternet(ns: string, options: InternetOptions): Promi
   return {
     fasRequests,
     authmonRequests,
-    authorise: (entry) => child.stdin.write(`${JSON.stringify({ authorise: entry })}\n`),
+    authorise: (grant) => child.stdin.write(`${JSON.stringify({ authorise: grant })}\n`),
     stop,
   };
 }

@@ -10,6 +10,15 @@ export function rhidOf(hid: string, faskey: string): string {
   return createHash('sha256').update(`${hid}${faskey}`).digest('hex');
 }
 
+/**
+ * openNDS's hid of a client (src/client_list.c): hex SHA-256 of its 8-hex-digit token, no key.
+ * A BinAuth deauthentication notice names the token: this finds the session that arrived with
+ * that hid.
+ */
+export function hidOfToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 // openNDS encrypts with PHP's openssl_encrypt and the faskey as the key: PHP pads a short key
 // with NUL bytes and cuts a long one to the cipher's 32 bytes.
 function phpAesKey(faskey: string): Buffer {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { parseDeauthNotice } from '../../contract/controllers/opennds-authmon.js';
+import { decryptFasQuery, hidOfToken, rhidOf } from '../../services/kit/opennds-crypto.js';
 import { waitFor } from '../../scripts/opennds/command.js';
 import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
 import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
@@ -110,8 +111,8 @@ if (skipReason !== undefined) {
 
     const rhid = rhidOf(query?.hid ?? '', FASKEY);
     const queuedAt = Date.now();
-    // rhid, session minutes, upload/download kbit/s, upload/download kB (0: none), custom
-    need().internet.authorise(`${rhid} 30 0 0 0 0 ndst`);
+    const custom = Buffer.from('ndst-session').toString('base64');
+    need().internet.authorise({ rhid, sessionMinutes: 30, uploadKbitPerSecond: 0, downloadKbitPerSecond: 0, uploadQuotaKB: 0, downloadQuotaKB: 0, custom });
     await waitFor('client reaches the server after authmon', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), DEADLINE_MS, 200);
     t.log(`queued at the FAS -> first byte through the gateway: ${Date.now() - queuedAt} ms (poll ${POLL_S} s)`);
     await waitFor('authmon acknowledges the rhid', async () => need().internet.authmonRequests.find((r) => r.payload.includes(rhid)), DEADLINE_MS, 200);
@@ -131,9 +132,11 @@ if (skipReason !== undefined) {
     }, DEADLINE_MS);
     t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
     const notice = await waitFor('deauthed notice at the FAS', async () => need().internet.authmonRequests.find((r) => r.action === 'deauthed'), DEADLINE_MS, 200);
-    const fields = new Map(notice.payload.split(', ').map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]));
-    t.is(fields.get('method'), 'ndsctl_deauth', 'why the session ended');
-    t.is(createHash('sha256').update(fields.get('token') ?? '').digest('hex'), query.hid, 'sha256(token) is the hid the FAS saw on arrival: it finds its session');
+    const parsed = parseDeauthNotice(notice.payload);
+    t.is(parsed?.method, 'ndsctl_deauth', 'why the session ended');
+    t.is(hidOfToken(parsed?.token ?? ''), query.hid, 'sha256(token) is the hid the FAS saw on arrival: it finds its session');
+    t.true((parsed?.sessionEnd ?? 0) >= (parsed?.sessionStart ?? 1), 'session times in the notice');
+    t.false(JSON.stringify(parsed).includes(host.mac), 'the parsed notice holds no MAC');
     t.is(notice.gatewayhash, createHash('sha256').update(GATEWAY_NAME).digest('hex'));
     t.false(reachesInternet(await get(host, internetUrl())));
   });
