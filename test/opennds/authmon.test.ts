@@ -23,7 +23,7 @@ const FAS_PORT = 8443;
 const FAS_PATH = '/opennds/fas';
 const POLL_S = 1;
 // authmon sleeps 5 s before its first poll (authmon.sh), then polls every POLL_S.
-const FIRST_POLL_MS = 20_000;
+const FIRST_POLL_MS = 30_000;
 const DEADLINE_MS = 10_000;
 
 const skipReason = await enforcementSkipReason();

@@ -3,6 +3,10 @@ import { run } from '../../scripts/opennds/command.js';
 import { INTERNET_MARKER } from '../../scripts/opennds/internet-marker.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 
+// Generous: openNDS answers a captive request by starting PHP to encrypt the FAS query, slow on a
+// loaded machine (the whole suite runs beside these tests).
+const TIMEOUT_S = 10;
+
 export interface Answer {
   status: number;
   location: string;
@@ -11,7 +15,7 @@ export interface Answer {
 
 /** One GET; a refused or timed-out request is status 0. `insecure` accepts the test FAS's own certificate. */
 export async function get(client: ClientHost, url: string, insecure = false): Promise<Answer> {
-  const args = ['netns', 'exec', client.ns, 'curl', '-s', '-m', '3', '-w', '\n%{http_code} %{redirect_url}'];
+  const args = ['netns', 'exec', client.ns, 'curl', '-s', '-m', String(TIMEOUT_S), '-w', '\n%{http_code} %{redirect_url}'];
   if (insecure) args.push('-k');
   const result = await run('ip', [...args, url]);
   const end = result.stdout.lastIndexOf('\n');
