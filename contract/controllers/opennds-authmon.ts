@@ -78,3 +78,23 @@ export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
   if (numbers.some((n) => !Number.isSafeInteger(n) || n < 0) || bytesIncoming === undefined || bytesOutgoing === undefined || sessionStart === undefined || sessionEnd === undefined) return undefined;
   return { method, token, bytesIncoming, bytesOutgoing, sessionStart, sessionEnd };
 }
+
+/**
+ * The revocation channel of scripts/opennds/router/revocation-poll.sh (ours, not openNDS's: it
+ * has no remote deauthentication), over `auth_get=custom`: the payload "revocations" is answered
+ * with "*" and the rhids to end; "revoked <rhid> ..." reports the ended ones.
+ */
+export const REVOCATIONS_REQUEST = 'revocations';
+
+export function revocationList(rhids: readonly string[]): string {
+  if (!rhids.every((rhid) => RHID.test(rhid))) throw new Error('revocation list: rhids are 64 hex digits');
+  return ['*', ...rhids].join(' ');
+}
+
+/** The rhids a "revoked ..." report names; undefined for any other payload. */
+export function revokedRhids(payload: string): string[] | undefined {
+  const words = payload.trim().split(/\s+/);
+  if (words[0] !== 'revoked') return undefined;
+  const rhids = words.slice(1);
+  return rhids.length > 0 && rhids.every((rhid) => RHID.test(rhid)) ? rhids : undefined;
+}

@@ -2,18 +2,31 @@
 // the parent. POST: openNDS's authmon (FAS level 3, post-request.php) asking with form fields
 // `auth_get`, `gatewayhash` and a base64 `payload`: "clear" on start, then "view" every poll with
 // payload "none" (answered with the queued grants, contract authList) or an ack list "* rhid ..."
-// of those it authorised (dropped from the queue, answered "ack"). The parent queues grants by
-// writing {"authorise": AuthmonGrant} lines to stdin.
+// of those it authorised (dropped from the queue, answered "ack"); `custom` carries the revocation
+// channel of router/revocation-poll.sh. The parent queues grants and revocations by writing
+// {"authorise": AuthmonGrant} and {"revoke": rhid} lines to stdin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
-import { ackedRhids, authList, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
+import { ackedRhids, authList, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
 
 const queue: AuthmonGrant[] = [];
+const revocations: string[] = [];
 
 createInterface({ input: process.stdin }).on('line', (line) => {
-  const message = JSON.parse(line) as { authorise?: AuthmonGrant };
+  const message = JSON.parse(line) as { authorise?: AuthmonGrant; revoke?: string };
   if (message.authorise !== undefined) queue.push(message.authorise);
+  if (message.revoke !== undefined) revocations.push(message.revoke);
 });
+
+// auth_get=custom: the revocation channel of router/revocation-poll.sh.
+function answerCustom(payload: string): string {
+  if (payload === REVOCATIONS_REQUEST) return revocationList(revocations);
+  for (const rhid of revokedRhids(payload) ?? []) {
+    const at = revocations.indexOf(rhid);
+    if (at >= 0) revocations.splice(at, 1);
+  }
+  return 'ack';
+}
 
 function report(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -27,6 +40,7 @@ function answerAuthmon(form: URLSearchParams): string {
     queue.length = 0;
     return '';
   }
+  if (action === 'custom') return answerCustom(payload);
   if (action !== 'view') return 'ack';
   if (payload === 'none') return authList(queue);
   for (const rhid of ackedRhids(payload) ?? []) {

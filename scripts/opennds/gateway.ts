@@ -8,7 +8,7 @@
 //   tests once too; the system alternative stays as it is), and `systemctl` does nothing (its
 //   dnsconfig.sh restarts the host's dnsmasq otherwise).
 // ndsctl runs in the same namespaces through nsenter. Stopped by its pid, then the folder goes.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,8 @@ export interface RunningGateway {
   output(): string;
   /** `ndsctl <args>` inside the gateway's network and mount namespaces. */
   ndsctl(...args: string[]): Promise<CommandResult>;
+  /** Starts a program inside the gateway's namespaces (a router-side script); stop it by its pid. */
+  spawnInside(file: string, args: readonly string[]): ChildProcess;
   /** Replaces the DHCP lease file openNDS consults. */
   setLeases(leases: readonly Lease[]): void;
   stop(): Promise<void>;
@@ -82,7 +84,10 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const pid = child.pid;
-  const ndsctl = (...args: string[]) => run('nsenter', ['-t', String(pid), '-n', '-m', `--pid=/proc/${pid}/ns/pid_for_children`, 'env', `PATH=${SYSTEM_PATH}`, 'ndsctl', ...args]);
+  // The environment openNDS's own children get: a script run here calls the FAS as authmon does.
+  const environment = [`PATH=${SYSTEM_PATH}`, ...(extra.trustCaFile === undefined ? [] : ['SSL_CERT_FILE=/run/ndst/ca.pem'])];
+  const inside = (file: string, args: readonly string[]) => ['-t', String(pid), '-n', '-m', `--pid=/proc/${pid}/ns/pid_for_children`, 'env', ...environment, file, ...args];
+  const ndsctl = (...args: string[]) => run('nsenter', inside('ndsctl', args));
   const stop = async () => {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
@@ -104,6 +109,7 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
     pid,
     output: () => output,
     ndsctl,
+    spawnInside: (file, args) => spawn('nsenter', inside(file, args), { stdio: ['ignore', 'ignore', 'pipe'] }),
     setLeases: (next) => writeFileSync(join(dir, 'dhcp.leases'), dnsmasqLeases(next, Math.floor(Date.now() / 1000) + 86_400)),
     stop,
   };

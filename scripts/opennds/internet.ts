@@ -24,6 +24,8 @@ export interface RunningInternet {
   authmonRequests: AuthmonRequest[];
   /** Queues a grant for the gateway's next authmon poll. */
   authorise(grant: AuthmonGrant): void;
+  /** Lists an rhid for router/revocation-poll.sh's next poll. */
+  revoke(rhid: string): void;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startInternet(ns: string, options: InternetOptions): Promi
     fasRequests,
     authmonRequests,
     authorise: (grant) => child.stdin.write(`${JSON.stringify({ authorise: grant })}\n`),
+    revoke: (rhid) => child.stdin.write(`${JSON.stringify({ revoke: rhid })}\n`),
     stop,
   };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import test from 'ava';
-import { ackedRhids, authList, parseDeauthNotice, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
+import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
 
 const RHID = 'a'.repeat(64);
 const GRANT: AuthmonGrant = { rhid: RHID, sessionMinutes: 60, uploadKbitPerSecond: 2000, downloadKbitPerSecond: 10000, uploadQuotaKB: 0, downloadQuotaKB: 500000, custom: 'c2Vzcy0x' };
@@ -36,4 +36,14 @@ test('a deauthentication notice parses without the MAC; an unknown method or tok
   t.is(parseDeauthNotice(payload.replace('downquota_deauth', 'client_auth')), undefined);
   t.is(parseDeauthNotice(payload.replace('token=0a1b2c3d', 'token=xyz')), undefined);
   t.is(parseDeauthNotice(payload.replace('bytes_incoming=1048576', 'bytes_incoming=-1')), undefined);
+});
+
+test('the revocation channel: "*" and the rhids to end; a "revoked" report names the ended ones', (t) => {
+  t.is(revocationList([RHID]), `* ${RHID}`);
+  t.is(revocationList([]), '*');
+  t.throws(() => revocationList(['; reboot']));
+  t.deepEqual(revokedRhids(`revoked ${RHID}`), [RHID]);
+  t.is(revokedRhids('revoked'), undefined);
+  t.is(revokedRhids(`revoked ${RHID} x`), undefined);
+  t.is(revokedRhids(REVOCATIONS_REQUEST), undefined);
 });

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parseDeauthNotice } from '../../contract/controllers/opennds-authmon.js';
 import { decryptFasQuery, hidOfToken, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { stopChild } from '../../scripts/child-process.js';
 import { waitFor } from '../../scripts/opennds/command.js';
 import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
 import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
@@ -25,6 +27,7 @@ const POLL_S = 1;
 // authmon sleeps 5 s before its first poll (authmon.sh), then polls every POLL_S.
 const FIRST_POLL_MS = 30_000;
 const DEADLINE_MS = 10_000;
+const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
 
 const skipReason = await enforcementSkipReason();
 
@@ -122,7 +125,7 @@ if (skipReason !== undefined) {
     t.is(Number(state.session_end) - Number(state.session_start), 30 * 60, 'the session length the FAS queued');
   });
 
-  test.serial('a deauthentication on the gateway reaches the FAS (BinAuth, auth_get=deauthed) with a token that names the session', async (t) => {
+  test.serial('a revocation at the FAS ends the session through revocation-poll.sh within 15 s, and BinAuth reports it back naming the session', async (t) => {
     const host = client();
     const query = await waitFor('the FAS arrival of the client', async () => {
       const arrival = need().internet.fasRequests.at(-1);
@@ -130,7 +133,18 @@ if (skipReason !== undefined) {
       const url = new URL(arrival, 'https://fas.invalid');
       return decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
     }, DEADLINE_MS);
-    t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
+    t.true(reachesInternet(await get(host, internetUrl())), 'authorised by the previous test');
+    const rhid = rhidOf(query.hid, FASKEY);
+    const poller = need().gateway.spawnInside('/bin/sh', [REVOCATION_POLL, String(POLL_S)]);
+    try {
+      const revokedAt = Date.now();
+      need().internet.revoke(rhid);
+      await waitFor('client cut off after the revocation', async () => (reachesInternet(await get(host, internetUrl())) ? undefined : true), 15_000, 200);
+      t.log(`revoked at the FAS -> cut off at the gateway: ${Date.now() - revokedAt} ms (poll ${POLL_S} s)`);
+      await waitFor('the poller reports the rhid ended', async () => need().internet.authmonRequests.find((r) => r.action === 'custom' && r.payload === `revoked ${rhid}`), DEADLINE_MS, 200);
+    } finally {
+      await stopChild(poller);
+    }
     const notice = await waitFor('deauthed notice at the FAS', async () => need().internet.authmonRequests.find((r) => r.action === 'deauthed'), DEADLINE_MS, 200);
     const parsed = parseDeauthNotice(notice.payload);
     t.is(parsed?.method, 'ndsctl_deauth', 'why the session ended');
@@ -138,6 +152,5 @@ if (skipReason !== undefined) {
     t.true((parsed?.sessionEnd ?? 0) >= (parsed?.sessionStart ?? 1), 'session times in the notice');
     t.false(JSON.stringify(parsed).includes(host.mac), 'the parsed notice holds no MAC');
     t.is(notice.gatewayhash, createHash('sha256').update(GATEWAY_NAME).digest('hex'));
-    t.false(reachesInternet(await get(host, internetUrl())));
   });
 }
