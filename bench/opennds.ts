@@ -6,9 +6,7 @@
 // when it is, sign-in -> first byte adds the portal's and authmon's (poll interval) share.
 import { loadavg } from 'node:os';
 import { waitFor } from '../scripts/opennds/command.js';
-import { startGateway } from '../scripts/opennds/gateway.js';
-import { startInternet } from '../scripts/opennds/internet.js';
-import { createTopology, LAN_INTERFACE, removeTopology } from '../scripts/opennds/topology.js';
+import { startHarness } from '../scripts/opennds/harness.js';
 import { get, reachesInternet } from '../test/opennds/client-http.js';
 import { enforcementSkipReason } from '../test/opennds/host-support.js';
 import { machine, writeResult } from './lib/load.js';
@@ -24,10 +22,8 @@ if (skip !== undefined) {
   process.exit(1);
 }
 
-const topology = await createTopology({ clients: 1 });
-const internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT });
-const fas = { remoteIp: topology.internet.ip, port: FAS_PORT, path: '/fas', secureLevel: 2 as const, key: 'bench-faskey' };
-const gateway = await startGateway(topology.gateway.ns, { interface: LAN_INTERFACE, gatewayName: 'bench-gw', fas }, topology.clients);
+const harness = await startHarness({ clients: 1, gatewayName: 'bench-gw', fas: { port: FAS_PORT, path: '/fas', secureLevel: 2, key: 'bench-faskey' } });
+const { topology, gateway } = harness;
 const authToFirstByte: number[] = [];
 const deauthToCutOff: number[] = [];
 try {
@@ -46,9 +42,7 @@ try {
     deauthToCutOff.push(performance.now() - start);
   }
 } finally {
-  await gateway.stop();
-  await internet.stop();
-  await removeTopology(topology);
+  await harness.stop();
 }
 const summary = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)), p95: Math.round(quantile(values, 0.95)), runs: values.length });
 const result = { machine: machine(), loadAverage: loadavg().map((x) => Math.round(x * 100) / 100), authToFirstByteMs: summary(authToFirstByte), deauthToCutOffMs: summary(deauthToCutOff) };

@@ -2,32 +2,16 @@
 // the enforcement test builds it, left running until Ctrl-C, with the commands a person runs to
 // see a client's network closed, opened and closed again. The FAS is the harness's stand-in for
 // now (issue 28: the portal's FAS route is not wired yet); removes everything on exit.
-import { startGateway, type RunningGateway } from './opennds/gateway.js';
-import { startInternet } from './opennds/internet.js';
-import { createTopology, LAN_INTERFACE, removeTopology, type Topology } from './opennds/topology.js';
+import { startHarness } from './opennds/harness.js';
 
-const FAS_PORT = 8090;
-const stops: Array<() => Promise<void>> = [];
-
-async function startAll(): Promise<{ topology: Topology; gateway: RunningGateway }> {
-  const topology = await createTopology({ clients: 2 });
-  stops.push(() => removeTopology(topology));
-  const internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT });
-  stops.push(internet.stop);
-  const fas = { remoteIp: topology.internet.ip, port: FAS_PORT, path: '/opennds/fas', secureLevel: 2 as const, key: 'try-faskey' };
-  const gateway = await startGateway(topology.gateway.ns, { interface: LAN_INTERFACE, gatewayName: 'try-gateway', fas }, topology.clients);
-  stops.push(gateway.stop);
-  return { topology, gateway };
-}
-
-const startup = startAll();
-// Ctrl-C during start-up too: start-up finishes (or fails), then each part that exists stops.
+const startup = startHarness({ clients: 2, gatewayName: 'try-gateway', fas: { port: 8090, path: '/opennds/fas', secureLevel: 2, key: 'try-faskey' } });
+// Ctrl-C during start-up too: start-up finishes (a failed one has undone itself), then it stops.
 let stopping = false;
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  await startup.catch(() => undefined);
-  for (const part of stops.reverse()) await part().catch(() => undefined);
+  const harness = await startup.catch(() => undefined);
+  await harness?.stop();
   process.exit(code);
 }
 process.on('SIGINT', () => void stop(0));

@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parseDeauthNotice } from '../../contract/controllers/opennds-authmon.js';
 import { decryptFasQuery, hidOfToken, rhidOf } from '../../services/kit/opennds-crypto.js';
 import { stopChild } from '../../scripts/child-process.js';
 import { waitFor } from '../../scripts/opennds/command.js';
-import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
-import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
-import { selfSignedCertificate } from '../../scripts/opennds/tls-certificate.js';
-import { createTopology, LAN_INTERFACE, removeTopology, type ClientHost, type Topology } from '../../scripts/opennds/topology.js';
+import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
+import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
@@ -31,12 +26,6 @@ const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revo
 
 const skipReason = await enforcementSkipReason();
 
-interface Harness {
-  topology: Topology;
-  internet: RunningInternet;
-  gateway: RunningGateway;
-  certDir: string;
-}
 let harness: Harness | undefined;
 
 function need(): Harness {
@@ -56,40 +45,17 @@ if (skipReason !== undefined) {
   test.skip(`openNDS FAS level 3 and authmon: ${skipReason}`, (t) => t.pass());
 } else {
   test.before(async () => {
-    const topology = await createTopology({ clients: 1 });
-    const certDir = mkdtempSync(join(tmpdir(), 'ndst-cert-'));
-    let internet: RunningInternet | undefined;
-    try {
-      const tls = await selfSignedCertificate(certDir, topology.internet.ip);
-      internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT, fasTls: tls });
-      const gateway = await startGateway(
-        topology.gateway.ns,
-        {
-          interface: LAN_INTERFACE,
-          gatewayName: GATEWAY_NAME,
-          authmonPollSeconds: POLL_S,
-          // Debian's BinAuth example: at level 3 it tells the FAS of every deauthentication.
-          binauth: '/usr/lib/opennds/binauth_log.sh',
-          fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 3, key: FASKEY },
-        },
-        topology.clients,
-        { trustCaFile: tls.certFile },
-      );
-      harness = { topology, internet, gateway, certDir };
-    } catch (error) {
-      await internet?.stop();
-      await removeTopology(topology);
-      rmSync(certDir, { recursive: true, force: true });
-      throw error;
-    }
+    harness = await startHarness({
+      clients: 1,
+      gatewayName: GATEWAY_NAME,
+      fas: { port: FAS_PORT, path: FAS_PATH, secureLevel: 3, key: FASKEY },
+      // Debian's BinAuth example: at level 3 it tells the FAS of every deauthentication.
+      gateway: { authmonPollSeconds: POLL_S, binauth: '/usr/lib/opennds/binauth_log.sh' },
+    });
   });
 
   test.after.always(async () => {
-    if (harness === undefined) return;
-    await harness.gateway.stop();
-    await harness.internet.stop();
-    await removeTopology(harness.topology);
-    rmSync(harness.certDir, { recursive: true, force: true });
+    await harness?.stop();
   });
 
   test.afterEach.always((t) => {

@@ -2,10 +2,9 @@ import test from 'ava';
 import { authUrl, type OpenndsFasQuery } from '../../contract/controllers/opennds.js';
 import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
 import { waitFor } from '../../scripts/opennds/command.js';
-import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
-import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
+import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
 import { INTERNET_MARKER } from '../../scripts/opennds/internet-marker.js';
-import { createTopology, LAN_INTERFACE, removeTopology, type ClientHost, type Topology } from '../../scripts/opennds/topology.js';
+import { LAN_INTERFACE, type ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
@@ -21,11 +20,6 @@ const CHECK_INTERVAL_S = 2;
 
 const skipReason = await enforcementSkipReason();
 
-interface Harness {
-  topology: Topology;
-  internet: RunningInternet;
-  gateway: RunningGateway;
-}
 let harness: Harness | undefined;
 
 function need(): Harness {
@@ -56,38 +50,20 @@ if (skipReason !== undefined) {
 } else {
   test.before(async () => {
     const startedAt = Date.now();
-    // Clients 1 and 2 have DHCP leases; client 3 has none.
-    const topology = await createTopology({ clients: 3 });
-    let internet: RunningInternet | undefined;
-    try {
-      const topologyMs = Date.now() - startedAt;
-      internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT });
-      const internetMs = Date.now() - startedAt - topologyMs;
-      const gateway = await startGateway(
-        topology.gateway.ns,
-        {
-          interface: LAN_INTERFACE,
-          gatewayName: GATEWAY_NAME,
-          // Quotas and timeouts are checked every checkinterval: short, so the quota test is quick.
-          checkIntervalSeconds: CHECK_INTERVAL_S,
-          fas: { remoteIp: topology.internet.ip, port: FAS_PORT, path: FAS_PATH, secureLevel: 2, key: FASKEY },
-        },
-        topology.clients.slice(0, 2),
-      );
-      harness = { topology, internet, gateway };
-      process.stdout.write(`# openNDS harness up in ${Date.now() - startedAt} ms (namespaces ${topologyMs}, internet server ${internetMs}, openNDS the rest)\n`);
-    } catch (error) {
-      await internet?.stop();
-      await removeTopology(topology);
-      throw error;
-    }
+    harness = await startHarness({
+      // Clients 1 and 2 have DHCP leases; client 3 has none.
+      clients: 3,
+      leased: 2,
+      gatewayName: GATEWAY_NAME,
+      fas: { port: FAS_PORT, path: FAS_PATH, secureLevel: 2, key: FASKEY },
+      // Quotas and timeouts are checked every checkinterval: short, so the quota test is quick.
+      gateway: { checkIntervalSeconds: CHECK_INTERVAL_S },
+    });
+    process.stdout.write(`# openNDS harness up in ${Date.now() - startedAt} ms\n`);
   });
 
   test.after.always(async () => {
-    if (harness === undefined) return;
-    await harness.gateway.stop();
-    await harness.internet.stop();
-    await removeTopology(harness.topology);
+    await harness?.stop();
   });
 
   test.afterEach.always((t) => {

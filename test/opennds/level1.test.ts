@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
 import { parseLevel1Fas } from '../../contract/controllers/opennds.js';
-import { startGateway, type RunningGateway } from '../../scripts/opennds/gateway.js';
-import { startInternet, type RunningInternet } from '../../scripts/opennds/internet.js';
-import { createTopology, LAN_INTERFACE, removeTopology, type ClientHost, type Topology } from '../../scripts/opennds/topology.js';
+import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
+import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
@@ -16,36 +15,17 @@ const FAS_PORT = 8090;
 
 const skipReason = await enforcementSkipReason();
 
-interface Harness {
-  topology: Topology;
-  internet: RunningInternet;
-  gateway: RunningGateway;
-}
 let harness: Harness | undefined;
 
 if (skipReason !== undefined) {
   test.skip(`openNDS FAS level 1: ${skipReason}`, (t) => t.pass());
 } else {
   test.before(async () => {
-    const topology = await createTopology({ clients: 1 });
-    let internet: RunningInternet | undefined;
-    try {
-      internet = await startInternet(topology.internet.ns, { web: 80, fas: FAS_PORT });
-      const fas = { remoteIp: topology.internet.ip, port: FAS_PORT, path: '/fas', secureLevel: 1 as const, key: 'ndst-level1-faskey' };
-      const gateway = await startGateway(topology.gateway.ns, { interface: LAN_INTERFACE, gatewayName: 'ndst-venue-l1', fas }, topology.clients);
-      harness = { topology, internet, gateway };
-    } catch (error) {
-      await internet?.stop();
-      await removeTopology(topology);
-      throw error;
-    }
+    harness = await startHarness({ clients: 1, gatewayName: 'ndst-venue-l1', fas: { port: FAS_PORT, path: '/fas', secureLevel: 1, key: 'ndst-level1-faskey' } });
   });
 
   test.after.always(async () => {
-    if (harness === undefined) return;
-    await harness.gateway.stop();
-    await harness.internet.stop();
-    await removeTopology(harness.topology);
+    await harness?.stop();
   });
 
   test('level 1: the client can read its hid, which hides only a 32-bit token that opens the authdir without any FAS', async (t) => {
