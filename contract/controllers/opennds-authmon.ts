@@ -1,0 +1,100 @@
+/**
+ * openNDS 9.10's level 3 exchange with a FAS, as its scripts speak it (authmon.sh and
+ * post-request.php poll the FAS; binauth_log.sh reports ends): form fields `auth_get`,
+ * `gatewayhash` (sha256 of `gatewayname`) and `payload` (base64). Pure: no Node APIs.
+ */
+
+export const AUTHMON_ACTIONS = ['clear', 'view', 'list', 'deauthed', 'custom'] as const;
+export type AuthmonAction = (typeof AUTHMON_ACTIONS)[number];
+
+/** One client the FAS tells authmon to authorise; 0 means openNDS's default (session) or no limit. */
+export interface AuthmonGrant {
+  rhid: string;
+  sessionMinutes: number;
+  uploadKbitPerSecond: number;
+  downloadKbitPerSecond: number;
+  uploadQuotaKB: number;
+  downloadQuotaKB: number;
+  /** Handed to BinAuth; base64, so it holds no space or comma (authmon splits on both). */
+  custom: string;
+}
+
+const RHID = /^[0-9a-f]{64}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function entry(grant: AuthmonGrant): string {
+  const limits = [grant.sessionMinutes, grant.uploadKbitPerSecond, grant.downloadKbitPerSecond, grant.uploadQuotaKB, grant.downloadQuotaKB];
+  if (!RHID.test(grant.rhid) || limits.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error('authmon grant: rhid must be 64 hex digits, limits whole numbers >= 0');
+  if (grant.custom === '' || grant.custom.length > 255 || !BASE64.test(grant.custom)) throw new Error('authmon grant: custom must be 1-255 base64 characters');
+  // authmon turns each %XX back with printf and splits the result into ndsctl's arguments.
+  return encodeURIComponent([grant.rhid, ...limits, grant.custom].join(' '));
+}
+
+/** The answer to `auth_get=view` with payload `none`: "*", then each grant percent-encoded. */
+export function authList(grants: readonly AuthmonGrant[]): string {
+  return ['*', ...grants.map(entry)].join(' ');
+}
+
+/**
+ * The rhids authmon acknowledges with `auth_get=view` and payload "* rhid rhid ...": authorised
+ * at the gateway, to drop from the FAS's list. Undefined for any other payload.
+ */
+export function ackedRhids(payload: string): string[] | undefined {
+  const words = payload.trim().split(/\s+/);
+  if (words[0] !== '*') return undefined;
+  const rhids = words.slice(1);
+  return rhids.every((rhid) => RHID.test(rhid)) ? rhids : undefined;
+}
+
+/** Why openNDS ended a session (BinAuth methods, docs/source/binauth.rst). */
+export const DEAUTH_METHODS = ['client_deauth', 'idle_deauth', 'timeout_deauth', 'downquota_deauth', 'upquota_deauth', 'ndsctl_deauth', 'shutdown_deauth'] as const;
+export type DeauthMethod = (typeof DEAUTH_METHODS)[number];
+
+const isDeauthMethod = (value: string | undefined): value is DeauthMethod => DEAUTH_METHODS.some((known) => known === value);
+
+/** An `auth_get=deauthed` notice without the client's MAC, which is dropped here. */
+export interface DeauthNotice {
+  method: DeauthMethod;
+  /** sha256(token) is the `hid` the FAS saw on arrival: how it finds its session. */
+  token: string;
+  bytesIncoming: number;
+  bytesOutgoing: number;
+  sessionStart: number;
+  sessionEnd: number;
+}
+
+/** Parses binauth_log.sh's "method=..., clientmac=..., bytes_incoming=..., ..." payload; undefined when malformed. */
+export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
+  const fields = new Map<string, string>();
+  for (const item of payload.split(', ')) {
+    const at = item.indexOf('=');
+    if (at > 0) fields.set(item.slice(0, at), item.slice(at + 1));
+  }
+  const method = fields.get('method');
+  const token = fields.get('token');
+  const numbers = ['bytes_incoming', 'bytes_outgoing', 'session_start', 'session_end'].map((name) => Number(fields.get(name) ?? 'x'));
+  if (!isDeauthMethod(method) || token === undefined || !/^[0-9a-f]{8}$/.test(token)) return undefined;
+  const [bytesIncoming, bytesOutgoing, sessionStart, sessionEnd] = numbers;
+  if (numbers.some((n) => !Number.isSafeInteger(n) || n < 0) || bytesIncoming === undefined || bytesOutgoing === undefined || sessionStart === undefined || sessionEnd === undefined) return undefined;
+  return { method, token, bytesIncoming, bytesOutgoing, sessionStart, sessionEnd };
+}
+
+/**
+ * The revocation channel of scripts/opennds/router/revocation-poll.sh (ours, not openNDS's: it
+ * has no remote deauthentication), over `auth_get=custom`: the payload "revocations" is answered
+ * with "*" and the rhids to end; "revoked <rhid> ..." reports the ended ones.
+ */
+export const REVOCATIONS_REQUEST = 'revocations';
+
+export function revocationList(rhids: readonly string[]): string {
+  if (!rhids.every((rhid) => RHID.test(rhid))) throw new Error('revocation list: rhids are 64 hex digits');
+  return ['*', ...rhids].join(' ');
+}
+
+/** The rhids a "revoked ..." report names; undefined for any other payload. */
+export function revokedRhids(payload: string): string[] | undefined {
+  const words = payload.trim().split(/\s+/);
+  if (words[0] !== 'revoked') return undefined;
+  const rhids = words.slice(1);
+  return rhids.length > 0 && rhids.every((rhid) => RHID.test(rhid)) ? rhids : undefined;
+}

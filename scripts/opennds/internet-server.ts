@@ -1,0 +1,39 @@
+// The "internet" of the openNDS harness, run inside its namespace by internet.ts:
+//   node --import tsx internet-server.ts <webPort> [<fasPort> [<tlsCertFile> <tlsKeyFile>]]
+// The web port answers every GET with a marker body and the asker's address, so a test can tell
+// the real server from openNDS's interception, and /bytes/<n> with n bytes. The optional FAS port
+// (https with a certificate: level 3) is fas-stub.ts. "ready" on stdout once all listen.
+// A program, not a module: import nothing from it.
+import { readFileSync } from 'node:fs';
+import { createServer, type RequestListener } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { fasHandler } from './fas-stub.js';
+import { INTERNET_MARKER } from './internet-marker.js';
+
+const [webPort = '80', fasPort, certFile, keyFile] = process.argv.slice(2);
+
+function listen(port: number, handler: RequestListener, tls?: { cert: Buffer; key: Buffer }): Promise<void> {
+  const server = tls === undefined ? createServer(handler) : createTlsServer(tls, handler);
+  server.keepAliveTimeout = 1000;
+  return new Promise((resolve) => server.listen(port, '0.0.0.0', resolve));
+}
+
+const listening = [
+  listen(Number(webPort), (request, response) => {
+    // /bytes/<n>: n bytes of body, to use up a data quota.
+    const size = /^\/bytes\/(\d{1,9})$/.exec(request.url ?? '')?.[1];
+    if (size !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', connection: 'close' });
+      response.end(Buffer.alloc(Number(size), 0x61));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
+    response.end(`${INTERNET_MARKER} ${request.socket.remoteAddress ?? ''} ${request.url ?? ''}\n`);
+  }),
+];
+if (fasPort !== undefined) {
+  const tls = certFile !== undefined && keyFile !== undefined ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : undefined;
+  listening.push(listen(Number(fasPort), fasHandler, tls));
+}
+await Promise.all(listening);
+process.stdout.write('ready\n');

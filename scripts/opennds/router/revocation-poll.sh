@@ -1,0 +1,42 @@
+#!/bin/sh
+# Installed on an openNDS 9.10 router at FAS level 3 (issue 28), beside authmon: openNDS has no
+# remote deauthentication, so this loop asks the platform's FAS, every INTERVAL seconds, which
+# clients it revoked, and deauthenticates them here. It rides on openNDS's own https channel to
+# the FAS (libopennds.sh send_to_fas_custom: the FAS URL, gatewayhash and CA trust authmon uses).
+#   poll:   payload "revocations"        -> answer "*" then the rhids to end, space separated
+#   report: payload "revoked <rhid> ..." -> answer "ack" (the FAS stops listing them)
+# ndsctl finds a client by its rhid (client_list_find_by_any), so no MAC or IP is needed.
+# Usage: revocation-poll.sh [INTERVAL]   (1-60 s, default 5); run it as a service, like authmon.
+set -u
+interval="${1:-5}"
+case "$interval" in
+  [1-9] | [1-5][0-9] | 60) ;;
+  *) echo "revocation-poll: INTERVAL must be 1-60 seconds" >&2; exit 2 ;;
+esac
+lib=/usr/lib/opennds/libopennds.sh
+
+while true; do
+  answer=$("$lib" send_to_fas_custom "revocations" 2>/dev/null)
+  ended=""
+  case "$answer" in
+    "*" | "* "*)
+      for rhid in ${answer#\*}; do
+        # Only what an rhid can be: 64 lower-case hex digits; anything else is ignored.
+        case "$rhid" in
+          *[!0-9a-f]*) continue ;;
+        esac
+        [ "${#rhid}" -eq 64 ] || continue
+        # ndsctl busy ("locked"): try again next poll. Otherwise the client is ended here, or
+        # openNDS no longer knows it (ended already): either way the FAS may stop listing it.
+        if ! ndsctl deauth "$rhid" 2>&1 | grep -q "locked"; then
+          ended="$ended $rhid"
+        fi
+      done
+      ;;
+    *) echo "revocation-poll: no list from the FAS" >&2 ;;
+  esac
+  if [ -n "$ended" ]; then
+    "$lib" send_to_fas_custom "revoked$ended" >/dev/null 2>&1
+  fi
+  sleep "$interval"
+done

@@ -1,0 +1,27 @@
+// A client's plain-http request from inside its network namespace (curl, as a browser would).
+import { run } from '../../scripts/opennds/command.js';
+import { INTERNET_MARKER } from '../../scripts/opennds/internet-marker.js';
+import type { ClientHost } from '../../scripts/opennds/topology.js';
+
+// Generous: openNDS answers a captive request by starting PHP to encrypt the FAS query, slow on a
+// loaded machine (the whole suite runs beside these tests).
+const TIMEOUT_S = 10;
+
+export interface Answer {
+  status: number;
+  location: string;
+  body: string;
+}
+
+/** One GET; a refused or timed-out request is status 0. `insecure` accepts the test FAS's own certificate. */
+export async function get(client: ClientHost, url: string, insecure = false): Promise<Answer> {
+  const args = ['netns', 'exec', client.ns, 'curl', '-s', '-m', String(TIMEOUT_S), '-w', '\n%{http_code} %{redirect_url}'];
+  if (insecure) args.push('-k');
+  const result = await run('ip', [...args, url]);
+  const end = result.stdout.lastIndexOf('\n');
+  const [status = '0', location = ''] = result.stdout.slice(end + 1).split(' ');
+  return { status: Number(status), location, body: result.stdout.slice(0, Math.max(end, 0)) };
+}
+
+/** Whether the answer came from the internet server, not from openNDS. */
+export const reachesInternet = (answer: Answer) => answer.status === 200 && answer.body.startsWith(INTERNET_MARKER);
