@@ -33,6 +33,13 @@ export interface NasRole {
   clients: RadiusClient[];
   /** Acct-Session-Ids answered with a Disconnect-NAK (to test NAK handling). */
   nakSessionIds?: string[];
+  /** Acct-Session-Ids the NAS has no session for: NAK with Error-Cause 503 Session-Context-Not-Found. */
+  goneSessionIds?: string[];
+  /**
+   * Attributes a Disconnect-Request must carry, as the controller it stands for demands (its
+   * profile's list): one missing is a NAK with Error-Cause 402 Missing-Attribute, as a real NAS answers.
+   */
+  requires?: string[];
 }
 
 export interface FreeradiusOptions {
@@ -126,9 +133,17 @@ post-auth {
 `;
 }
 
-// A gateway's receiving side: Disconnect-Requests are answered ACK, or NAK for listed sessions.
+// A gateway's receiving side: Disconnect-Requests are answered ACK; NAK with Missing-Attribute
+// when one the controller requires is absent, with Session-Context-Not-Found for sessions it does
+// not have, plain NAK for listed sessions.
 function nasSite(options: NasRole, listen: string): string {
-  const naks = (options.nakSessionIds ?? []).map((id) => `\tif (&Acct-Session-Id == ${quote(id)}) {\n\t\treject\n\t}\n`).join('');
+  const nak = (condition: string, cause?: string) =>
+    `\tif (${condition}) {\n${cause === undefined ? '' : `\t\tupdate reply {\n\t\t\t&Error-Cause := ${cause}\n\t\t}\n`}\t\treject\n\t}\n`;
+  const naks = [
+    ...(options.requires ?? []).map((name) => nak(`!&${name}`, 'Missing-Attribute')),
+    ...(options.goneSessionIds ?? []).map((id) => nak(`&Acct-Session-Id == ${quote(id)}`, 'Session-Context-Not-Found')),
+    ...(options.nakSessionIds ?? []).map((id) => nak(`&Acct-Session-Id == ${quote(id)}`)),
+  ].join('');
   return `server nas {
 listen {
 \ttype = coa
