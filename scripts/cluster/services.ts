@@ -23,7 +23,7 @@ export interface ServiceContext {
 export function sessionKeys(secrets: ClusterSecrets): string {
   return [
     `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read`,
-    `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes`,
+    `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes,revoke`,
     `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
   ].join(';');
 }

@@ -3,6 +3,9 @@ import type { CredentialStore } from './credential-store.js';
 import { usernameHash } from './credentials.js';
 import { count, octets, text, type RadiusAttributes } from './radius-request.js';
 
+/** What an accounting packet did; `logged-off`: the caller ends the network session. */
+export type AccountingOutcome = { kind: 'recorded' } | { kind: 'ignored' } | { kind: 'nas-restart'; closed: number } | { kind: 'logged-off'; sessionId: string };
+
 /** Issue 27: the attributes a controller's Disconnect-Request may have to name the session by, as the NAS sent them. */
 export const IDENTITY_ATTRIBUTES = ['User-Name', 'Calling-Station-Id', 'Framed-IP-Address', 'NAS-IP-Address', 'NAS-Identifier'] as const;
 export type SessionIdentity = Partial<Record<(typeof IDENTITY_ATTRIBUTES)[number], string>>;
@@ -18,19 +21,24 @@ function identityOf(attributes: RadiusAttributes): SessionIdentity {
 
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
 const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
+/** RFC 2866 5.1: a NAS announcing it started (after a reboot) or is going down. */
+const NAS_RESTARTS = new Set(['Accounting-On', 'Accounting-Off']);
 const GIGAWORD = 2 ** 32;
 
 /**
  * Issue 17, accounting: Start, Interim-Update and Stop recorded per gateway session. The network
  * session is the `Class` the Access-Accept carried (the NAS copies it into accounting) when that
  * NAS used the session's credential, else the one the credential in User-Name was issued for at
- * this NAS. Other packets (Accounting-On/Off) and packets
- * of no session of ours are acknowledged and ignored: a NAS would resend them forever otherwise.
+ * this NAS. Accounting-On/Off closes every connection the NAS had open; a Stop with
+ * Acct-Terminate-Cause User-Request (the person logged off at the gateway) ends the network
+ * session. Packets of no session of ours are acknowledged and ignored: a NAS would resend them
+ * forever otherwise.
  */
-export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, now: Date): Promise<'recorded' | 'ignored'> {
+export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, now: Date): Promise<AccountingOutcome> {
   const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
+  if (status !== undefined && NAS_RESTARTS.has(status)) return { kind: 'nas-restart', closed: await connections.closeAllOf(nasId, now) };
   const acctSessionId = text(attributes, 'Acct-Session-Id');
-  if (status === undefined || !STATUSES.has(status) || acctSessionId === undefined || acctSessionId.length > 253) return 'ignored';
+  if (status === undefined || !STATUSES.has(status) || acctSessionId === undefined || acctSessionId.length > 253) return { kind: 'ignored' };
   const username = text(attributes, 'User-Name');
   const hash = username === undefined ? null : usernameHash(username);
   const fromClass = octets(attributes, 'Class')?.toString('utf8');
@@ -39,7 +47,8 @@ export async function recordAccounting(connections: ConnectionStore, credentials
   const classTrusted = fromClass !== undefined && SESSION_ID.test(fromClass) && (await credentials.usedAt(fromClass, nasId));
   const credential = classTrusted || hash === null ? undefined : await credentials.find(hash);
   const sessionId = classTrusted ? fromClass : credential?.nasId === nasId ? credential.sessionId : undefined;
-  if (sessionId === undefined) return 'ignored';
+  if (sessionId === undefined) return { kind: 'ignored' };
+  const stopCause = status === 'Stop' ? (text(attributes, 'Acct-Terminate-Cause') ?? null) : null;
   await connections.record(
     {
       nasId,
@@ -52,8 +61,10 @@ export async function recordAccounting(connections: ConnectionStore, credentials
       sessionTime: count(attributes, 'Acct-Session-Time'),
       // Sealed: a MAC (Calling-Station-Id) and the user name never rest in clear.
       sealedIdentity: status === 'Stop' ? null : seal(JSON.stringify(identityOf(attributes))),
+      stopCause: stopCause !== null && stopCause.length <= 64 ? stopCause : null,
     },
     now,
   );
-  return 'recorded';
+  // Issue 27: the person logged off at the gateway: the network session ends (its slot is free).
+  return stopCause === 'User-Request' ? { kind: 'logged-off', sessionId } : { kind: 'recorded' };
 }

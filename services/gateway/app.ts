@@ -39,19 +39,25 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const follower = every(config.FEED_POLL_MS, async () => {
     if (((await followFeed(connections, peer, now, newCorrelationId())) ?? 0) > 0) sender.kick();
   }, logger, 'feed');
+  // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
+  const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
+  const sweeper = every(config.STALE_CHECK_MS, async () => {
+    const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
+    if (closed > 0) logger.info({ closed }, 'stale connections closed');
+  }, logger, 'stale');
   const app = createServiceApp({
     service: 'gateway',
     logger,
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
-      ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text)),
+      ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text), logger),
     ],
   });
   return {
     app,
     async close() {
-      await Promise.all([follower.stop(), sender.stop()]);
+      await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
       if (!deps.db) await db.close();
     },
   };

@@ -21,10 +21,12 @@ export const GatewayConfig = z.object({
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
   CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
-  GATEWAY_SESSION_KEY: z.string().min(8).default('dev-session-gateway-key').describe('The gateway service\'s own key to the session service (scopes read, changes).'),
+  GATEWAY_SESSION_KEY: z.string().min(8).default('dev-session-gateway-key').describe('The gateway service\'s own key to the session service (scopes read, changes, and revoke: a person logging off at the gateway ends the session).'),
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
+  STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe('A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).'),
+  STALE_CHECK_MS: envInt(60_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
   QOS_TABLE: z
     .string()
     .default(JSON.stringify(DEFAULT_QOS_TABLE))

@@ -13,6 +13,8 @@ export interface Usage {
   sessionTime: number;
   /** Issue 27: the session's identifying attributes, sealed (null on a Stop: erased). */
   sealedIdentity: string | null;
+  /** Acct-Terminate-Cause of a Stop, as the NAS named it. */
+  stopCause: string | null;
 }
 
 export interface ConnectionRecord {
@@ -80,10 +82,15 @@ export function createConnectionStore(db: Database) {
      * running (a Start arriving after the revoke) is queued for a Disconnect at once.
      */
     async record(usage: Usage, now: Date): Promise<void> {
+      // Issue 27: a Start under an Acct-Session-Id whose connection stopped, or belongs to another
+      // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's.
+      if (usage.status === 'Start') {
+        await db.query('DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND (stopped_at IS NOT NULL OR session_id <> $3)', [usage.nasId, usage.acctSessionId, usage.sessionId]);
+      }
       await db.query(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
-           input_octets, output_octets, session_time, identity, disconnect_status, disconnect_next_at)
-         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10,
+           input_octets, output_octets, session_time, identity, stop_cause, disconnect_status, disconnect_next_at)
+         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10, $11,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
          ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
@@ -92,9 +99,33 @@ export function createConnectionStore(db: Database) {
            input_octets = GREATEST(c.input_octets, EXCLUDED.input_octets),
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
            session_time = GREATEST(c.session_time, EXCLUDED.session_time),
-           identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END`,
-        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity],
+           identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
+           stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)`,
+        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
       );
+    },
+
+    /**
+     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down): every connection it
+     * had open is over. Answers how many were closed.
+     */
+    async closeAllOf(nasId: string, now: Date): Promise<number> {
+      const rows = await db.query(
+        `UPDATE connections SET stopped_at = $2, updated_at = $2, stop_cause = 'NAS-Reboot', identity = NULL
+         WHERE nas_id = $1 AND stopped_at IS NULL RETURNING acct_session_id`,
+        [nasId, now],
+      );
+      return rows.length;
+    },
+
+    /** Issue 27: connections with no accounting since `silentSince` are closed as stale; answers how many. */
+    async closeStale(silentSince: Date, now: Date): Promise<number> {
+      const rows = await db.query(
+        `UPDATE connections SET stopped_at = $2, stop_cause = 'Stale', identity = NULL
+         WHERE stopped_at IS NULL AND updated_at < $1 RETURNING acct_session_id`,
+        [silentSince, now],
+      );
+      return rows.length;
     },
 
     async connectionsOf(sessionId: string): Promise<ConnectionRecord[]> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requireApiKey, route, type Route } from '../kit/index.js';
+import { requireApiKey, route, type Logger, type Route } from '../kit/index.js';
 import { decideAccess, type AccessDeps } from './access.js';
 import { recordAccounting } from './accounting.js';
 import type { ConnectionStore } from './connection-store.js';
@@ -8,7 +8,7 @@ import { AcceptBody, RadiusAttributes, RejectBody } from './radius-request.js';
 const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
 /** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
-export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string): Route[] {
+export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string, log: Logger): Route[] {
   const key = requireApiKey(apiKey);
   return [
     route({
@@ -31,8 +31,12 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       body: RadiusAttributes,
       steps: [key],
       responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
-      handle: async ({ body, query }) => {
-        await recordAccounting(connections, access.credentials, seal, String(query['nas']), body, access.now());
+      handle: async ({ body, query, correlationId }) => {
+        const outcome = await recordAccounting(connections, access.credentials, seal, String(query['nas']), body, access.now());
+        // The accounting is kept whatever the session service says: a revoke it missed is retried
+        // by the NAS's own retransmission only if we fail the packet, and a lost Stop is worse.
+        if (outcome.kind === 'logged-off' && !(await access.peer.revoke(outcome.sessionId, correlationId))) log.warn({ sessionId: outcome.sessionId }, 'logoff at the gateway: the session service did not end the session');
+        if (outcome.kind === 'nas-restart') log.info({ nasId: String(query['nas']), closed: outcome.closed }, 'NAS restarted: its connections closed');
         return { status: 204, body: undefined };
       },
     }),

@@ -15,6 +15,8 @@ export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'n
 export interface SessionPeer {
   read(sessionId: string, correlationId: string): Promise<SessionLookup>;
   changes(after: string, correlationId: string): Promise<{ changes: { sessionId: string; state: string }[]; next: string } | undefined>;
+  /** Issue 27: ends a session (the person logged off at the gateway); false when the session service did not. */
+  revoke(sessionId: string, correlationId: string): Promise<boolean>;
 }
 
 /** The session service over HTTP (spec 4.4 and its change feed); no answer is `unavailable`, never a grant. */
@@ -36,6 +38,15 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
       const body = answer.body as Partial<SessionView> | undefined;
       if (answer.status !== 200 || typeof body?.state !== 'string' || body.sessionId !== sessionId) return { kind: 'unavailable' };
       return { kind: 'found', session: body as SessionView };
+    },
+    async revoke(sessionId, correlationId) {
+      try {
+        const answer = await callJson({ method: 'POST', url: `${config.SESSION_URL}/api/v1/sessions/${encodeURIComponent(sessionId)}/revoke`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS });
+        return answer.status === 200;
+      } catch (error) {
+        if (error instanceof OutboundError) return false;
+        throw error;
+      }
     },
     async changes(after, correlationId) {
       const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200`, correlationId);

@@ -60,12 +60,12 @@ export interface GatewayUnderTest extends Booted {
 }
 
 /** The gateway service in-process on a free port, with its background loops; closed at the end. */
-export async function bootGateway(t: ExecutionContext, db: Database, env: Record<string, string>): Promise<GatewayUnderTest> {
+export async function bootGateway(t: ExecutionContext, db: Database, env: Record<string, string>, now?: () => Date): Promise<GatewayUnderTest> {
   const { logger, lines } = capturingLogger('gateway');
   // The session service answers within 15 s even on a busy two-core machine (its 2 s default
   // is what a platform ships; a test about the session service being down sets its own).
   const config = GatewayConfig.parse({ FEED_POLL_MS: '50', DISCONNECT_TIMEOUT_MS: '300', DISCONNECT_BACKOFF_MS: '100', SESSION_TIMEOUT_MS: '15000', ...env });
-  const instance = await createApp(config, logger, { db });
+  const instance = await createApp(config, logger, { db, ...(now === undefined ? {} : { now }) });
   let closed = false;
   const close = async () => {
     if (closed) return;
