@@ -1,10 +1,10 @@
 import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { deviceRefFor, type GatewayRegistry, type Reply } from '../kit/index.js';
+import { deviceRefFor, normalizeMac, venueOf, type Gateway, type GatewayRegistry, type Reply } from '../kit/index.js';
 import type { CredentialStore } from './credential-store.js';
 import { chapMatches, papMatches, passwordFor, usernameHash } from './credentials.js';
 import { limitsFor, type QosTable } from './qos.js';
 import { octets, reject, text, type RadiusAttributes } from './radius-request.js';
-import type { SessionPeer } from './session-client.js';
+import type { SessionPeer, SessionView } from './session-client.js';
 
 export interface AccessDeps {
   gateways: GatewayRegistry;
@@ -47,7 +47,8 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const username = text(attributes, 'User-Name');
   const mac = text(attributes, 'Calling-Station-Id');
   const deviceRef = mac === undefined ? undefined : deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac);
-  if (username === undefined || username.length > 64 || deviceRef === undefined) return reject('Malformed request.');
+  if (username === undefined || username.length > 64 || mac === undefined || deviceRef === undefined) return reject('Malformed request.');
+  if (isMacAuthentication(username, mac)) return returningDevice(deps, gateway, mac, correlationId);
   const matches = passwordMatches(attributes, passwordFor(deps.settings.CREDENTIAL_KEY, username));
   if (matches === undefined) return reject('Malformed request.');
   const hash = usernameHash(username);
@@ -60,19 +61,23 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   if (lookup.kind === 'unavailable') return reject('Sign-in is unavailable right now; try again shortly.');
   if (lookup.kind === 'not-found') return reject('The session has ended.');
   const session = lookup.session;
-  const expiresAt = session.expiresAt === null ? Number.NaN : Date.parse(session.expiresAt);
-  const seconds = Math.floor((expiresAt - now.getTime()) / 1000);
+  const seconds = secondsLeft(session, now);
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
   const profile = CONTROLLER_PROFILES[gateway.profile];
   // Issue 27: a controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
   if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash)))) return reject(NOT_VALID);
+  return accept(deps, gateway, session, seconds);
+}
+
+/** The Access-Accept: the session's limits as the gateway's controller reads them, and the session as Class. */
+function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
   const limits = limitsFor(deps.settings.QOS_TABLE, session.tier, session.qosClass);
   return {
     status: 200,
     body: {
       ...replyOf(
-        profile.replyAttributes({
+        CONTROLLER_PROFILES[gateway.profile].replyAttributes({
           sessionSeconds: seconds,
           idleSeconds: deps.settings.IDLE_TIMEOUT_SECONDS,
           interimSeconds: deps.settings.ACCT_INTERIM_SECONDS,
@@ -83,4 +88,43 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
       'reply:Class': session.sessionId,
     },
   };
+}
+
+/**
+ * Issue 27 item 5: MAC authentication, as every profile's controller sends it (CoovaChilli
+ * `macauth`, MikroTik `login-by=mac`, Cisco MAB, pfSense's RADIUS MAC authentication): the
+ * User-Name is the device's own MAC (Calling-Station-Id), in whatever spelling. Its password is
+ * a controller setting, not a secret of the person's, and is not what lets the device in.
+ */
+function isMacAuthentication(username: string, mac: string): boolean {
+  const asMac = normalizeMac(username);
+  return asMac !== undefined && asMac === normalizeMac(mac);
+}
+
+/**
+ * Issue 27 item 5: a returning device (it slept past Idle-Timeout, or moved to another gateway of
+ * its venue) is let back in with no typing while the session it signed in under is GRANTED and
+ * unexpired, with the time left; once the session ended it is rejected (the portal again).
+ */
+async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, correlationId: string): Promise<Reply> {
+  const refs = venueOf(deps.gateways, gateway).map((member) => deviceRefFor(deps.settings.DEVICE_REF_KEY, member.nasId, mac) as string);
+  const sessionId = await deps.credentials.liveSessionOf(refs);
+  if (sessionId === undefined) return reject(SIGN_IN_AGAIN);
+  const lookup = await deps.peer.read(sessionId, correlationId);
+  if (lookup.kind === 'unavailable') return reject('Sign-in is unavailable right now; try again shortly.');
+  if (lookup.kind === 'not-found') return reject(SIGN_IN_AGAIN);
+  const session = lookup.session;
+  const seconds = secondsLeft(session, deps.now());
+  if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef === null || !refs.includes(session.deviceRef)) return reject(SIGN_IN_AGAIN);
+  const here = deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac) as string;
+  await deps.credentials.acceptedAt({ usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId }, deps.now());
+  return accept(deps, gateway, session, seconds);
+}
+
+const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
+
+/** Whole seconds from now to the session's expiresAt (NaN when it has none). */
+function secondsLeft(session: SessionView, now: Date): number {
+  const expiresAt = session.expiresAt === null ? Number.NaN : Date.parse(session.expiresAt);
+  return Math.floor((expiresAt - now.getTime()) / 1000);
 }

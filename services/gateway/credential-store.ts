@@ -109,6 +109,34 @@ export function createCredentialStore(db: Queryable) {
       return found;
     },
 
+    /**
+     * Issue 27 item 5: the session a returning device signed in under: the newest credential used
+     * by any of `deviceRefs` (the device at each gateway of its venue), not revoked, whose session
+     * has not ended. The caller checks the session is still GRANTED and unexpired.
+     */
+    async liveSessionOf(deviceRefs: readonly string[]): Promise<string | undefined> {
+      const rows = await db.query<{ session_id: string }>(
+        `SELECT c.session_id FROM credentials c WHERE c.device_ref = ANY($1::text[]) AND c.used_at IS NOT NULL AND c.revoked_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM ended_sessions e WHERE e.session_id = c.session_id)
+         ORDER BY c.used_at DESC LIMIT 1`,
+        [deviceRefs],
+      );
+      return rows[0]?.session_id;
+    },
+
+    /** Issue 27 item 5: a MAC authentication accepted at `nasId` counts as a credential of the session used there. */
+    async acceptedAt(binding: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string }, now: Date): Promise<void> {
+      const pair = `${binding.nasId}\n${binding.sessionId}`;
+      if (usedPairs.has(pair)) return;
+      await db.query(
+        `INSERT INTO credentials (username_hash, session_id, device_ref, nas_id, issued_at, expires_at, used_at) VALUES ($1, $2, $3, $4, $5, $5, $5)
+         ON CONFLICT (username_hash) DO NOTHING`,
+        [binding.usernameHash, binding.sessionId, binding.deviceRef, binding.nasId, now],
+      );
+      if (usedPairs.size >= ISSUED_IN_MEMORY) usedPairs.clear();
+      usedPairs.add(pair);
+    },
+
     async ended(sessionId: string): Promise<boolean> {
       return (await db.query('SELECT 1 FROM ended_sessions WHERE session_id = $1', [sessionId])).length > 0;
     },

@@ -13,6 +13,7 @@ const GatewayEntry = z.strictObject({
   secret: sealed.describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts).'),
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
+  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them (default: the gateway alone).'),
   loginUrls: z
     .array(z.url({ protocol: /^https?$/ }).max(512))
     .min(1)
@@ -31,6 +32,8 @@ export interface Gateway {
   secret: string;
   coaPort: number;
   uamSecret: string | undefined;
+  /** Its venue group (its own NAS id when the file names none). */
+  venue: string;
   /** Normalised (`new URL(...).href`). */
   loginUrls: string[];
 }
@@ -68,10 +71,16 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       secret: sealer.open(entry.secret),
       coaPort: entry.coaPort,
       uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
+      venue: entry.venue ?? entry.nasId,
       loginUrls: urls,
     });
   }
   return gateways;
+}
+
+/** Issue 27 item 5: the gateways of a venue group, where a returning device is let back in. */
+export function venueOf(registry: GatewayRegistry, gateway: Gateway): Gateway[] {
+  return [...registry.values()].filter((other) => other.venue === gateway.venue);
 }
 
 export type GatewayMatch =
