@@ -21,6 +21,7 @@ const TEXT = {
   en: {
     connected: 'You are connected',
     connectedBody: 'Your device is online.',
+    reconnects: 'If your phone sleeps or you walk to another access point of this venue, it reconnects by itself while your sign-in lasts: no need to sign in again.',
     timeLeft: 'Time left: {minutes} min',
     continueTo: 'Continue to {host}',
     failed: 'The Wi-Fi did not let you in',
@@ -48,6 +49,7 @@ const TEXT = {
   vi: {
     connected: 'Bạn đã kết nối',
     connectedBody: 'Thiết bị của bạn đã vào mạng.',
+    reconnects: 'Nếu điện thoại của bạn ở chế độ ngủ hoặc bạn chuyển sang điểm truy cập khác của địa điểm này, thiết bị sẽ tự kết nối lại trong thời gian đăng nhập còn hiệu lực: không cần đăng nhập lại.',
     timeLeft: 'Thời gian còn lại: {minutes} phút',
     continueTo: 'Tiếp tục tới {host}',
     failed: 'Mạng Wi-Fi chưa cho bạn vào',
@@ -92,7 +94,7 @@ const fill = (template: string, values: Record<string, string>) => template.repl
 function content(page: ArrivalPage, text: (typeof TEXT)[UiLanguage]): { title: string; paragraphs: string[] } {
   switch (page.kind) {
     case 'connected': {
-      const paragraphs = [escape(text.connectedBody)];
+      const paragraphs = [escape(text.connectedBody), escape(text.reconnects)];
       if (page.timeLeftSeconds !== null) paragraphs.push(escape(fill(text.timeLeft, { minutes: String(Math.ceil(page.timeLeftSeconds / 60)) })));
       if (page.returnUrl !== null) {
         // A plain link the person may follow, never a redirect.

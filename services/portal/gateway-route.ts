@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GatewayRegistry, Logger } from '../kit/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
@@ -30,7 +30,9 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
   const publicOrigin = new URL(config.PORTAL_PUBLIC_URL).origin;
   const router = express.Router();
-  router.get('/gateway', async (req, res, next) => {
+  // MikroTik's login.html may forward by an auto-posting form: the same parameters, as a form body.
+  const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 32 });
+  const arrive = async (req: Request, res: Response, next: NextFunction, params: Record<string, unknown>) => {
     try {
       const language = chooseLanguage(req.get('Cookie'), req.get('Accept-Language'));
       const show = (page: ArrivalPage) => sendArrivalPage(res, page, language);
@@ -40,7 +42,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         return show({ kind: 'rate-limited' });
       }
       // CoovaChilli signs the URL it built: its uamserver setting, i.e. this portal's public address.
-      const outcome = readGatewayArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY }, req.query as Record<string, unknown>, `${publicOrigin}${req.originalUrl}`);
+      const outcome = readGatewayArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY }, params, `${publicOrigin}${req.originalUrl}`);
       if (outcome.kind === 'none') return res.redirect(303, '/');
       if (outcome.kind === 'refused') {
         deps.logger.info({ why: outcome.why, parameters: outcome.problems }, 'gateway arrival refused');
@@ -64,6 +66,8 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
     } catch (error) {
       next(error);
     }
-  });
+  };
+  router.get('/gateway', (req, res, next) => arrive(req, res, next, req.query as Record<string, unknown>));
+  router.post('/gateway', form, (req, res, next) => arrive(req, res, next, (req.body ?? {}) as Record<string, unknown>));
   return router;
 }

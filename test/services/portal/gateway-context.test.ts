@@ -164,7 +164,7 @@ test('a return address is never followed by the server: the arrival goes to / on
 });
 
 for (const [state, params, english, vietnamese] of [
-  ['success', { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' }, /You are connected[\s\S]*Time left: 59 min/, /Bạn đã kết nối/],
+  ['success', { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' }, /You are connected[\s\S]*reconnects by itself[\s\S]*Time left: 59 min/, /Bạn đã kết nối[\s\S]*tự kết nối lại/],
   ['logoff', { res: 'logoff', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1' }, /You are logged off/, /Bạn đã đăng xuất/],
   ['already', { res: 'already', uamip: '10.1.0.1', uamport: '3990', challenge: UAM.challenge, mac: MAC, nasid: 'venue-1' }, /You are already connected/, /Bạn đã được kết nối/],
   ['Cisco statusCode=5', { switch_url: CISCO.switch_url, ap_mac: CISCO.ap_mac, wlan: 'Guest WiFi', statusCode: '5' }, /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/, /Mã đăng nhập dùng một lần không được chấp nhận/],
@@ -271,4 +271,38 @@ test('the page may submit a form to exactly the registered login URL of its own 
   const cisco = cookieOf(await portal.page(query(CISCO)), 'gw');
   t.is(await formAction(cisco), "form-action 'self' https://192.0.2.1/login.html");
   t.is(await formAction('gw=made-up'), "form-action 'self'");
+});
+
+// MikroTik's login.html forwards with an auto-posting form: chap-id and chap-challenge as octal escapes.
+const MIKROTIK = {
+  mac: 'AA:BB:CC:0D:0E:0F', ip: '10.5.50.7', 'link-login-only': 'http://10.5.50.1/login', 'link-orig': 'http://example.com/news', error: '',
+  'chap-id': '\\345', 'chap-challenge': '\\077\\034\\053\\115\\136\\157\\160\\201\\222\\243\\264\\305\\326\\347\\370\\011',
+};
+
+test.serial('a MikroTik hotspot arrival posted by its login.html form is kept; the sign-in hands the login to its registered /login with the CHAP hash as password', async (t) => {
+  const portal = await bootPortal(t);
+  const arrival = await portal.page('/gateway', {}, MIKROTIK);
+  t.is(arrival.status, 303, arrival.text);
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
+  t.is(login.status, 200, login.text);
+  t.true(portal.fakes.calls.includes('gateway.credential hotspot-1'));
+  t.like(login.body['gateway'], { loginUrl: 'http://10.5.50.1/login', method: 'POST', fields: { username: 'wifi-one-time-user', password: '0123456789abcdef0123456789abcdef', dst: 'http://example.com/news' } });
+  t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'hotspot-1', MAC));
+});
+
+test.serial('a MikroTik arrival naming another login address than its registered /login is refused before any password', async (t) => {
+  const portal = await bootPortal(t);
+  await refusedOnArrival(t, portal, query({ ...MIKROTIK, 'link-login-only': 'http://203.0.113.66/login' }), 403, 'hotspot-1');
+});
+
+test.serial('a pfSense arrival (single-dash MAC) signs in to its zone\'s portal URL with auth_user/auth_pass; its error page comes back as a page to try again', async (t) => {
+  const portal = await bootPortal(t);
+  const pf = { zone: 'guest', portal_action: 'https://fw.example.net:8003/index.php?zone=guest', redirurl: 'http://example.com/', mac: 'aabbcc-0d0e0f', ip: '10.10.10.7' };
+  const { login } = await arriveAndSignIn(t, portal, pf);
+  t.is(login.status, 200, login.text);
+  t.like(login.body['gateway'], { loginUrl: 'https://fw.example.net:8003/index.php?zone=guest', method: 'POST', fields: { auth_user: 'wifi-one-time-user', auth_pass: 'one-time-password', zone: 'guest', accept: 'Login' } });
+  t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'fw-1', MAC));
+  const failed = await portal.page(query({ zone: 'guest', portal_action: pf.portal_action, redirurl: pf.redirurl, portal_message: 'Invalid credentials specified.' }));
+  t.is(failed.status, 200);
+  t.regex(failed.text, /Invalid credentials specified\./);
 });

@@ -93,7 +93,7 @@ export function defaultFakes(): Fakes {
   };
 }
 
-/** The test registry (issue 27): coovachilli venue-1 (10.1.0.1), venue-2 (10.2.0.1), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2. */
+/** The test registry (issue 27): coovachilli venue-1 (10.1.0.1), venue-2 (10.2.0.1), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2; mikrotik hotspot-1 (http://10.5.50.1/login); pfsense fw-1 (zone guest). */
 export const TEST_GATEWAYS = 'test/services/portal/fixtures/gateways.json';
 
 export interface PortalUnderTest extends Booted {
@@ -103,7 +103,7 @@ export interface PortalUnderTest extends Booted {
   post(path: string, json?: unknown, headers?: Record<string, string>): Promise<Answer>;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
   /** A page outside the API document (`/gateway`, `/`), asked as a browser would, redirects not followed. */
-  page(path: string, headers?: Record<string, string>): Promise<Answer>;
+  page(path: string, headers?: Record<string, string>, form?: Record<string, string>): Promise<Answer>;
 }
 
 // One in-memory database per test file (opening PGlite takes seconds); tests tell their rows
@@ -148,8 +148,9 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     lines,
     post: (path, json = {}, headers = {}) => booted.request('POST', path, { json, headers }),
     get: (path, headers = {}) => booted.request('GET', path, { headers }),
-    page: async (path, headers = {}) => {
-      const response = await fetch(`${booted.url}${path}`, { headers, redirect: 'manual' });
+    page: async (path, headers = {}, form) => {
+      const init = form === undefined ? {} : { method: 'POST', body: new URLSearchParams(form).toString(), headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } };
+      const response = await fetch(`${booted.url}${path}`, { headers, redirect: 'manual', ...init });
       return { status: response.status, headers: response.headers, text: await response.text(), body: {} };
     },
   };
