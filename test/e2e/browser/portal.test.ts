@@ -6,6 +6,7 @@ import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
 import { launchBrowser, openPhone } from '../../helpers/browser.js';
 import { URLS } from '../platform-urls.js';
 import { coovaArrival, demoNas } from '../gateway/coova-arrival.js';
+import { startFakeChilli } from '../gateway/fake-chilli.js';
 
 // The portal's web UI in a phone-sized Chromium against the running platform (spec 4.1).
 // Serial: the error case fails bob once, the others sign bob in.
@@ -251,4 +252,27 @@ test.serial('behind a gateway the page hands the device to the gateway login wit
   await again.getByRole('heading', { name: en['signedIn.connecting'] }).waitFor();
   t.like(await sessionRead(again), { connection: { state: 'CONNECTING', connected: false } });
   await again.request.post('/api/v1/auth/logout', { headers: { origin: URLS.portal } });
+});
+
+test.serial('CoovaChilli end to end: the chilli\'s 302 brings the phone to the portal, the sign-in sends it to /logon, the chilli logs it in through FreeRADIUS and sends it back with res=success: "You are connected"', async (t) => {
+  const chilli = await startFakeChilli({
+    port: 3990, portalUrl: URLS.portal, uamSecret: demoNas().uamSecret, nasId: 'demo-nas', nasSecret: 'demo-nas-secret',
+    authPort: Number(process.env['RADIUS_AUTH_PORT'] ?? 1812), mac: '02-B0-B0-00-00-02', userurl: 'http://example.com/',
+  });
+  t.teardown(() => chilli.close());
+  const phone = await openPhone(t, t.context.browser, URLS.portal, 'en-US', ['http://127.0.0.1:3990']);
+  const { page } = phone;
+  await page.goto('http://127.0.0.1:3990/generate_204');
+  t.is(new URL(page.url()).pathname, '/', 'the chilli sent the phone to the portal, which kept the context');
+  const form = region(page, en['signin.title']);
+  await form.getByLabel(en['signin.email']).fill('bob@example.com');
+  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+  await form.getByRole('button', { name: en['signin.submit'] }).click();
+  await page.getByRole('heading', { name: 'You are connected' }).waitFor({ timeout: 20_000 });
+  t.deepEqual(chilli.logins, [{ code: 'Access-Accept' }]);
+  t.regex(await page.locator('body').innerText(), /reconnects by itself/);
+  t.true(await page.getByRole('link', { name: /example\.com/ }).isVisible(), 'the way back is a plain link');
+  t.deepEqual(phone.pageProblems, []);
+  await phone.finish('coovachilli-connected-en');
+  await page.request.post(`${URLS.portal}/api/v1/auth/logout`, { headers: { origin: URLS.portal } });
 });
