@@ -101,34 +101,26 @@ const issue = async (sessionId: string, device: string) => (await json(`${gatewa
 
 const pids = { freeradius: server.child.pid!, gateway: gateway.child.pid!, session: session.child.pid!, benchClient: process.pid };
 
-/**
- * `workers` devices, each with its GRANTED session, send `perWorker` Access-Requests one after
- * another (credentials issued first: they live 120 s); accepts' latencies, throughput and the
- * CPU each process spent per accept.
- */
-async function accessPhase(devices: { w: number; sessionId: string; device: string }[], perWorker: number) {
-  const workers = await Promise.all(devices.map(async ({ w, sessionId, device }) => {
-    const credentials = [];
-    for (let i = 0; i < perWorker; i += 1) credentials.push(await issue(sessionId, device));
-    return { w, credentials };
-  }));
+type Attributes = [string, string | number | Buffer][];
+
+/** Each worker sends its Access-Requests one after another, all workers at once: accepts' latencies, throughput and the CPU each process spent per accept. */
+async function measureAccess(workers: { packets: Attributes[] }[]) {
   const latencies: number[] = [];
   let rejects = 0;
   const meter = cpuMeter(pids);
   const started = performance.now();
-  await Promise.all(workers.map(async ({ w, credentials }) => {
+  await Promise.all(workers.map(async ({ packets }) => {
     const client = radiusClient(authPort);
-    for (const { username, password } of credentials) {
+    for (const packet of packets) {
       const t0 = performance.now();
-      const code = await client.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]);
-      if (code === 'Access-Accept') latencies.push(performance.now() - t0);
+      if ((await client.send('Access-Request', packet)) === 'Access-Accept') latencies.push(performance.now() - t0);
       else rejects += 1;
     }
     client.close();
   }));
   const elapsed = (performance.now() - started) / 1000;
   return {
-    workers: devices.length,
+    inFlight: workers.length,
     accepts: latencies.length,
     rejects,
     authsPerSecond: Math.round(latencies.length / elapsed),
@@ -137,35 +129,25 @@ async function accessPhase(devices: { w: number; sessionId: string; device: stri
   };
 }
 
+/** `devices` each send `perWorker` one-time credentials (issued first: they live 120 s). */
+async function accessPhase(devices: { w: number; sessionId: string; device: string }[], perWorker: number) {
+  const workers = await Promise.all(devices.map(async ({ w, sessionId, device }) => {
+    const packets: Attributes[] = [];
+    for (let i = 0; i < perWorker; i += 1) {
+      const { username, password } = await issue(sessionId, device);
+      packets.push([['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]);
+    }
+    return { packets };
+  }));
+  return measureAccess(workers);
+}
+
 /**
  * Issue 27: returning devices. Each device (its session GRANTED, a credential of it used) comes
- * back `perWorker` times by MAC authentication (User-Name = its MAC), `devices.length` in flight.
+ * back `perWorker` times by MAC authentication (User-Name = its MAC).
  */
-async function macAuthPhase(devices: { w: number }[], perWorker: number) {
-  const latencies: number[] = [];
-  let rejects = 0;
-  const meter = cpuMeter(pids);
-  const started = performance.now();
-  await Promise.all(devices.map(async ({ w }) => {
-    const client = radiusClient(authPort);
-    for (let i = 0; i < perWorker; i += 1) {
-      const t0 = performance.now();
-      const code = await client.send('Access-Request', [['User-Name', mac(w)], ['User-Password', mac(w)], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]);
-      if (code === 'Access-Accept') latencies.push(performance.now() - t0);
-      else rejects += 1;
-    }
-    client.close();
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  return {
-    inFlight: devices.length,
-    accepts: latencies.length,
-    rejects,
-    authsPerSecond: Math.round(latencies.length / elapsed),
-    latencyMs: { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) },
-    cpuMsPerAuth: meter.perOperation(Math.max(1, latencies.length)),
-  };
-}
+const macAuthPhase = (devices: { w: number }[], perWorker: number) =>
+  measureAccess(devices.map(({ w }) => ({ packets: Array.from({ length: perWorker }, (): Attributes => [['User-Name', mac(w)], ['User-Password', mac(w)], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]) })));
 
 /** Issue 27: the CPU one Interim-Update costs FreeRADIUS, the gateway and the session service together, one at a time. */
 async function interimPhase(count: number) {

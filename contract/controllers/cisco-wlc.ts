@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAC_TEXT, readWith, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * Cisco WLC external web authentication (AireOS and Catalyst 9800 EWA). The controller redirects
@@ -78,9 +78,7 @@ export const ciscoWlc: ControllerProfile = {
   },
   // AireOS reads bandwidth contracts in kbit/s (Airespace vendor 14179), not WISPr.
   replyAttributes: (limits) => ({
-    'Session-Timeout': limits.sessionSeconds,
-    'Acct-Interim-Interval': limits.interimSeconds,
-    ...(limits.idleSeconds > 0 ? { 'Idle-Timeout': limits.idleSeconds } : {}),
+    ...sessionAttributes(limits),
     'Airespace-Data-Bandwidth-Average-Contract': Math.floor(limits.downBitsPerSecond / 1000),
     'Airespace-Data-Bandwidth-Average-Contract-Upstream': Math.floor(limits.upBitsPerSecond / 1000),
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chapAnswer, IPV4, MAC_TEXT, readWith, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { chapAnswer, IPV4, MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * MikroTik RouterOS Hotspot with an external login page. The router's own `login.html` (edited by
@@ -78,9 +78,7 @@ export const mikrotik: ControllerProfile = {
     }),
   },
   replyAttributes: (limits) => ({
-    'Session-Timeout': limits.sessionSeconds,
-    'Acct-Interim-Interval': limits.interimSeconds,
-    ...(limits.idleSeconds > 0 ? { 'Idle-Timeout': limits.idleSeconds } : {}),
+    ...sessionAttributes(limits),
     'Mikrotik-Rate-Limit': `${limits.upBitsPerSecond}/${limits.downBitsPerSecond}`,
   }),
   disconnect: ['User-Name', 'Framed-IP-Address', 'Acct-Session-Id', 'Event-Timestamp'],

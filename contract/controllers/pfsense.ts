@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IPV4, MAC_TEXT, readWith, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { IPV4, MAC_TEXT, readWith, WEB_URL, wisprAttributes, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * pfSense captive portal with a custom portal page (Services > Captive Portal > zone > Portal page
@@ -65,13 +65,7 @@ export const pfsense: ControllerProfile = {
       accept: 'Login',
     }),
   },
-  replyAttributes: (limits) => ({
-    'Session-Timeout': limits.sessionSeconds,
-    'Acct-Interim-Interval': limits.interimSeconds,
-    ...(limits.idleSeconds > 0 ? { 'Idle-Timeout': limits.idleSeconds } : {}),
-    'WISPr-Bandwidth-Max-Up': limits.upBitsPerSecond,
-    'WISPr-Bandwidth-Max-Down': limits.downBitsPerSecond,
-  }),
+  replyAttributes: wisprAttributes,
   disconnect: ['User-Name', 'Calling-Station-Id', 'Acct-Session-Id', 'Event-Timestamp'],
   reauthenticates: true,
 };

@@ -148,13 +148,16 @@ export function chapAnswer(credential: IssuedCredential): string {
   return credential.chapResponse;
 }
 
-/** The limits every WISPr-speaking controller reads (vendor 14122, bit/s). */
-export function wisprAttributes(limits: SessionLimits): Record<string, number> {
+/** RFC 2865/2869 limits every controller reads: session length, accounting interval, idle time (0: not sent). */
+export function sessionAttributes(limits: SessionLimits): Record<string, number> {
   return {
     'Session-Timeout': limits.sessionSeconds,
     'Acct-Interim-Interval': limits.interimSeconds,
     ...(limits.idleSeconds > 0 ? { 'Idle-Timeout': limits.idleSeconds } : {}),
-    'WISPr-Bandwidth-Max-Up': limits.upBitsPerSecond,
-    'WISPr-Bandwidth-Max-Down': limits.downBitsPerSecond,
   };
+}
+
+/** The limits every WISPr-speaking controller reads (vendor 14122, bit/s). */
+export function wisprAttributes(limits: SessionLimits): Record<string, number> {
+  return { ...sessionAttributes(limits), 'WISPr-Bandwidth-Max-Up': limits.upBitsPerSecond, 'WISPr-Bandwidth-Max-Down': limits.downBitsPerSecond };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
+import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { arrivalIntegrityHolds, chapAnswerFor } from '../../../services/kit/index.js';
 import { createHash } from 'node:crypto';
@@ -41,7 +42,7 @@ test('a CoovaChilli arrival whose URL was changed, or signed with another secret
   t.false(arrivalIntegrityHolds('coova-md', signed.slice(0, signed.indexOf('&md=')), CAPTURES.uamSecret), 'no md at all while the gateway has a secret');
 });
 
-for (const [what, change, named] of [
+refusesNaming('CoovaChilli', profile, queryOf(CAPTURES.captures[0]!.url), [
   ['notyet without a challenge', { challenge: undefined }, 'challenge'],
   ['a challenge that is not 32 hex digits', { challenge: 'abc' }, 'challenge'],
   ['a port out of range', { uamport: '70000' }, 'uamport'],
@@ -49,16 +50,7 @@ for (const [what, change, named] of [
   ['a return URL that is not http(s)', { userurl: 'javascript:alert(1)' }, 'userurl'],
   ['an unknown res', { res: 'pwned' }, 'res'],
   ['a MAC that is not one', { mac: 'AA-BB-CC' }, 'mac'],
-] as const) {
-  test(`CoovaChilli ${what} is refused, naming ${named}`, (t) => {
-    const query: Record<string, string> = queryOf(CAPTURES.captures[0]!.url);
-    for (const [key, value] of Object.entries(change)) {
-      if (value === undefined) delete query[key];
-      else query[key] = value;
-    }
-    t.deepEqual(profile.arrival.read(query), { ok: false, problems: [named] });
-  });
-}
+]);
 
 test('the CoovaChilli login is a GET of username and the CHAP response (never the password), keyed by the UAM secret or the raw challenge', (t) => {
   const challenge = CAPTURES.captures[0]!.url.match(/challenge=([0-9a-f]{32})/)![1]!;

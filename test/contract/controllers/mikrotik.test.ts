@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
+import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { octalEscapesToHex } from '../../../contract/controllers/mikrotik.js';
 import { chapAnswerFor } from '../../../services/kit/index.js';
@@ -30,22 +31,13 @@ test('octal escapes: every octet, printable characters as themselves, anything e
   t.is(octalEscapesToHex('\u0001'), undefined);
 });
 
-for (const [what, change, named] of [
+refusesNaming('MikroTik', profile, queryOf(CAPTURES.captures[0]!.url), [
   ['a chap-challenge of 15 octets', { 'chap-challenge': '\\001'.repeat(15) }, 'chap-challenge'],
   ['a chap-id of two octets', { 'chap-id': '\\001\\002' }, 'chap-id'],
   ['no MAC', { mac: undefined }, 'mac'],
   ['a login address that is not http(s)', { 'link-login-only': 'javascript:alert(1)' }, 'link-login-only'],
   ['a return address that is not http(s)', { 'link-orig': 'data:text/html,x' }, 'link-orig'],
-] as const) {
-  test(`MikroTik ${what} is refused, naming ${named}`, (t) => {
-    const query: Record<string, string> = queryOf(CAPTURES.captures[0]!.url);
-    for (const [key, value] of Object.entries(change)) {
-      if (value === undefined) delete query[key];
-      else query[key] = value;
-    }
-    t.deepEqual(profile.arrival.read(query), { ok: false, problems: [named] });
-  });
-}
+]);
 
 test('the MikroTik login is a POST to /login of username and MD5(chap-id + password + chap-challenge), never the password', (t) => {
   const answer = chapAnswerFor('mikrotik', 'pw', { challenge: CAPTURES.challengeHex, chapId: CAPTURES.chapIdHex, uamSecret: undefined });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
+import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
 
@@ -28,20 +29,11 @@ test('pfSense: the MAC with a single dash is one MAC for every party', (t) => {
   t.is(normalizeMac('aabbcc-00112'), undefined);
 });
 
-for (const [what, change, named] of [
+refusesNaming('pfSense', profile, queryOf(CAPTURES.captures[0]!.url), [
   ['a zone that is no pfSense zone name', { zone: '../etc' }, 'zone'],
   ['a portal URL that is not http(s)', { portal_action: 'javascript:alert(1)' }, 'portal_action'],
   ['a first visit without a MAC', { mac: undefined }, 'mac'],
-] as const) {
-  test(`pfSense ${what} is refused, naming ${named}`, (t) => {
-    const query: Record<string, string> = queryOf(CAPTURES.captures[0]!.url);
-    for (const [key, value] of Object.entries(change)) {
-      if (value === undefined) delete query[key];
-      else query[key] = value;
-    }
-    t.deepEqual(profile.arrival.read(query), { ok: false, problems: [named] });
-  });
-}
+]);
 
 test('the pfSense login posts auth_user, auth_pass, the registered zone, redirurl and accept; it re-authenticates', (t) => {
   t.is(profile.login.method, 'POST');
