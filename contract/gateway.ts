@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Issue 27: what the portal and the gateway service say to each other and to the page about a
  * device behind a venue's gateway. Pure TypeScript, as the rest of the contract.
@@ -38,3 +40,12 @@ export interface CredentialRequest {
   challenge?: string;
   chapId?: string;
 }
+
+/** The gateway service's answer to a CredentialRequest (201): a one-time credential for the login hand-off. */
+export const IssuedCredentialReply = z.object({
+  username: z.string().min(1).max(64),
+  password: z.string().min(1).max(128),
+  chapResponse: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  nasId: z.string(),
+  expiresAt: z.string(),
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entitlement } from '../../contract/entitlement.js';
+import { IssuedCredentialReply } from '../../contract/gateway.js';
 import { Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
 import type { ClaimsReader } from './claims.js';
@@ -105,8 +106,10 @@ export async function completeSignIn(
     if (device.gateway !== null) {
       const { nasId, challenge, chapId } = device.gateway;
       const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) }, correlationId);
-      if (issued.kind === 'unreachable' || issued.status !== 201) throw upstreamFailure('gateway service');
-      login = gatewayLogin(device.gateway, issued.body as { username: string; password: string; chapResponse?: string; expiresAt: string });
+      // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.
+      const credential = replyOf(IssuedCredentialReply, issued, [201]);
+      if (credential === undefined) throw upstreamFailure('gateway service');
+      login = gatewayLogin(device.gateway, credential);
     }
     log.info({ sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
     return {

@@ -233,9 +233,12 @@ test('without gateway parameters the portal works as before: no context, no cred
   t.false(portal.fakes.calls.some((call) => call.startsWith('gateway.')));
 });
 
-test('with the gateway service down a sign-in through a gateway fails closed: 502, the session revoked, the IdP session logged out, no portal session', async (t) => {
+for (const [what, credential] of [
+  ['down', { kind: 'unreachable' }],
+  ['answering a credential that does not parse', { kind: 'answer', status: 201, body: { username: 'wifi-one-time-user' } }],
+] as const) test(`with the gateway service ${what} a sign-in through a gateway fails closed: 502, the session revoked, the IdP session logged out, no portal session`, async (t) => {
   const fakes = defaultFakes();
-  fakes.credential = { kind: 'unreachable' };
+  fakes.credential = credential;
   const portal = await bootPortal(t, fakes);
   const { login } = await arriveAndSignIn(t, portal, UAM);
   t.is(login.status, 502);
