@@ -11,7 +11,10 @@ Demo accounts (README "Demo accounts"):
   refused    A-1002 / 079201002345 (inactive)     X-9001 / 079209006789 (PARTNER-X, not eligible)
 Keycloak admin console: http://localhost:8080/admin/ (admin / admin)
 Member companies (svc-admin GUI): http://localhost:8080/realms/wifi/svc-admin/ (svc-operator / operator-demo-pass)
-${radiusBanner()}Platform is up. Ctrl-C stops it.
+${radiusBanner()}openNDS (OpenWrt's captive portal) enforcing for real in network namespaces, as root, with the
+commands to see a client's network closed, opened and closed again (its FAS is still a stand-in):
+    node --import tsx scripts/opennds-try.ts
+Platform is up. Ctrl-C stops it.
 `);
 function radiusBanner(): string {
   const radius = platform.radius;
