@@ -49,3 +49,19 @@ export const IssuedCredentialReply = z.object({
   nasId: z.string(),
   expiresAt: z.string(),
 });
+
+/** The gateway service's view of a network session's connection at its gateway (GET /api/v1/connections/{sessionId}). */
+export const GatewayConnection = z.object({
+  sessionId: z.string(),
+  state: z.enum(['NONE', 'CONNECTED', 'DISCONNECTED']).describe('NONE: no accounting Start seen yet; CONNECTED: started and not stopped or disconnected.'),
+  connected: z.boolean(),
+  nasId: z.string().nullable(),
+  startedAt: z.iso.datetime({ offset: true }).nullable(),
+  updatedAt: z.iso.datetime({ offset: true }).nullable(),
+  stoppedAt: z.iso.datetime({ offset: true }).nullable(),
+  inputOctets: z.number().int(),
+  outputOctets: z.number().int(),
+  sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
+  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
+});
+export type GatewayConnection = z.output<typeof GatewayConnection>;

@@ -19,16 +19,5 @@ export const Credential = z.object({
   expiresAt: dateTime.describe('Unused after this it is refused; at most 120 s after issue.'),
 });
 
-export const Connection = z.object({
-  sessionId: z.string(),
-  state: z.enum(['NONE', 'CONNECTED', 'DISCONNECTED']).describe('NONE: no accounting Start seen yet; CONNECTED: started and not stopped or disconnected.'),
-  connected: z.boolean(),
-  nasId: z.string().nullable(),
-  startedAt: dateTime.nullable(),
-  updatedAt: dateTime.nullable(),
-  stoppedAt: dateTime.nullable(),
-  inputOctets: z.number().int(),
-  outputOctets: z.number().int(),
-  sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
-  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
-});
+/** The connection view is the contract's (the portal reads it with the same schema). */
+export { GatewayConnection as Connection } from '../../contract/gateway.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { deviceRefFor } from '../../../services/kit/device-ref.js';
-import { bootPortal, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
+import { bootPortal, connectionBody, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
 import type { Answer } from '../../helpers/service.js';
 
 // Issues 17 and 27: the gateway context a captive device arrives with, kept server-side for the
@@ -253,9 +253,12 @@ test('a sign-in through a gateway reads CONNECTING, and captive, until the gatew
   const cookie = cookieOf(login);
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'CONNECTING', connected: false } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true });
-  portal.fakes.connection = { kind: 'answer', status: 200, body: { state: 'CONNECTED', connected: true, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 } };
+  const at = new Date().toISOString();
+  portal.fakes.connection = { kind: 'answer', status: 200, body: connectionBody({ state: 'CONNECTED', connected: true, nasId: 'venue-1', startedAt: at, updatedAt: at, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 }) };
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'CONNECTED', connected: true, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: false });
+  portal.fakes.connection = { kind: 'answer', status: 200, body: { connected: true, inputOctets: 1200 } };
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'UNKNOWN', connected: false } }, 'a reply that does not parse is never connected');
   portal.fakes.connection = { kind: 'unreachable' };
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'UNKNOWN', connected: false } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true }, 'never connected by guess');

@@ -38,6 +38,12 @@ export interface Fakes {
 
 const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
 
+/** The gateway service's connection view (contract GatewayConnection), before any accounting unless changed. */
+export const connectionBody = (changes: Record<string, unknown> = {}): Record<string, unknown> => ({
+  sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'NONE', connected: false, nasId: null, startedAt: null, updatedAt: null, stoppedAt: null,
+  inputOctets: 0, outputOctets: 0, sessionTime: 0, disconnect: null, ...changes,
+});
+
 export function entitlementBody(): Record<string, unknown> {
   return {
     entitlementId: `ent-${randomUUID()}`,
@@ -89,7 +95,7 @@ export function defaultFakes(): Fakes {
     sessionState: 'GRANTED',
     read: null,
     credential: answer(201, { username: 'wifi-one-time-user', password: 'one-time-password', chapResponse: '0123456789abcdef0123456789abcdef', nasId: 'demo-nas', expiresAt: new Date(Date.now() + 120_000).toISOString() }),
-    connection: answer(200, { sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'NONE', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 }),
+    connection: answer(200, connectionBody()),
   };
 }
 
