@@ -104,6 +104,8 @@ const MUTATIONS: Mutation[] = [
   // Issue 30: metrics.
   { rule: 'metrics: requests count under the route template, never the path as sent', file: 'services/kit/metrics.ts', from: "const route = typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';", to: 'const route = req.path;', tests: ['test/services/kit/metrics.test.ts'] },
   { rule: 'metrics: outbound calls count by outcome', file: 'services/kit/http-client.ts', from: "    outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });\n", to: '', tests: ['test/services/kit/metrics.test.ts'] },
+  // Issue 29 item 4: test and demo switches refused in production.
+  { rule: 'production: TEST_HARNESS and EXPOSE_TOKEN are refused', file: 'services/kit/config.ts', from: 'filter((name) => config[name] === true)', to: 'filter((name) => config[name] === 0)', tests: ['test/services/production-secrets.test.ts'] },
   // Issue 29 item 7: one key per caller, scoped.
   { rule: 'keys per caller: a known key without the route\'s scope is 403', file: 'services/kit/api-key.ts', from: 'if (scope !== undefined && !caller.scopes.includes(scope))', to: 'if (scope !== undefined && caller.scopes.length === 0)', tests: ['test/services/kit/api-key.test.ts', 'test/services/session/caller-keys.test.ts'] },
   { rule: 'keys per caller: every key of the list is accepted (rotation)', file: 'services/kit/api-key.ts', from: 'for (const entry of accepted) {', to: 'for (const entry of accepted.slice(-1)) {', tests: ['test/services/kit/api-key.test.ts', 'test/services/session/caller-keys.test.ts'] },

@@ -42,11 +42,21 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   if (env['NODE_ENV'] === 'production') {
-    const kept = developmentSecrets(schema, result.data as Record<string, unknown>);
-    if (kept.length > 0) throw new ConfigError(kept.map((name) => `${name}: still the development default; set a secret of your own in production`));
+    const config = result.data as Record<string, unknown>;
+    const kept = developmentSecrets(schema, config);
+    // Issue 29 item 4: switches for tests and demos are refused too, however the service is started.
+    const switches = DEVELOPMENT_SWITCHES.filter((name) => config[name] === true);
+    const problems = [
+      ...kept.map((name) => `${name}: still the development default; set a secret of your own in production`),
+      ...switches.map((name) => `${name}: a test and demo switch; leave it off in production`),
+    ];
+    if (problems.length > 0) throw new ConfigError(problems);
   }
   return result.data;
 }
+
+/** Settings that open test or demo behaviour (fault injection, tokens in answers): never on in production. */
+const DEVELOPMENT_SWITCHES = ['TEST_HARNESS', 'EXPOSE_TOKEN'];
 
 /** Settings holding a key, a key list (kit/api-key.ts) or a secret, by name (every service names them so). */
 const SECRET_SETTING = /(_KEYS?|_SECRET)$/;

@@ -42,3 +42,13 @@ test('a key list that keeps one development key beside keys of its own is refuse
   t.deepEqual((error as ConfigError).problems.map((problem) => problem.split(':')[0]), ['SESSION_API_KEYS']);
   t.false((error as ConfigError).message.includes('dev-session-gateway-key'), 'the problem names the setting, never the key');
 });
+
+// Issue 29 item 4: the test and demo switches are refused in production, whatever else is set.
+for (const [name, schema, secrets] of [['TEST_HARNESS', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']], ['EXPOSE_TOKEN', PortalConfig, SERVICES.find(([service]) => service === 'portal')![2]]] as const) {
+  test(`${name}=true is refused in production, naming it; off it starts`, (t) => {
+    const own = Object.fromEntries(secrets.map((secret) => [secret, ownValue(secret)]));
+    const error = t.throws(() => loadConfig(schema, { NODE_ENV: 'production', ...own, [name]: 'true' }), { instanceOf: ConfigError });
+    t.deepEqual((error as ConfigError).problems.map((problem) => problem.split(':')[0]), [name]);
+    t.notThrows(() => loadConfig(schema, { NODE_ENV: 'production', ...own, [name]: 'false' }));
+  });
+}
