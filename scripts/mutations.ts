@@ -102,6 +102,8 @@ const MUTATIONS: Mutation[] = [
   { rule: 'kit: a JSON body is read only after the API key is checked', file: 'services/kit/route.ts', from: 'router[spec.method](spec.path, ...steps, ...checkParams, ...read, ...bodySteps, terminal);', to: 'router[spec.method](spec.path, ...read, ...steps, ...checkParams, ...bodySteps, terminal);', tests: ['test/services/kit/api-key.test.ts'] },
   { rule: 'kit: an AES-GCM tag shorter than 16 bytes does not open', file: 'services/kit/sealing.ts', from: ", { authTagLength: TAG_BYTES });", to: ");", tests: ['test/services/kit/sealing.test.ts'] },
   // Issue 30: metrics.
+  { rule: 'metrics: RADIUS rejects count by their reason', file: 'services/gateway/access.ts', from: "  [NOT_VALID]: 'not-valid',", to: "  [NOT_VALID]: 'other',", tests: ['test/services/gateway/radius-metrics.test.ts'] },
+  { rule: 'metrics: Disconnect answers are counted', file: 'services/gateway/disconnect-sender.ts', from: '        radiusDisconnects.inc({ nas, answer: status });\n', to: '', tests: ['test/services/gateway/radius-metrics.test.ts'] },
   { rule: 'metrics: requests count under the route template, never the path as sent', file: 'services/kit/metrics.ts', from: "const route = typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';", to: 'const route = req.path;', tests: ['test/services/kit/metrics.test.ts'] },
   { rule: 'metrics: outbound calls count by outcome', file: 'services/kit/http-client.ts', from: "    outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });\n", to: '', tests: ['test/services/kit/metrics.test.ts'] },
   // Issue 29 item 4: test and demo switches refused in production.

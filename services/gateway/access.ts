@@ -24,6 +24,19 @@ export interface AccessDeps {
 const replyOf = (attributes: Record<string, number | string>) => Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`reply:${name}`, value]));
 
 const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
+const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
+
+/** Issue 30: a reject's Reply-Message as the bounded reason its metric counts. */
+const REJECT_REASONS: Readonly<Record<string, string>> = {
+  'Unknown gateway.': 'unknown-gateway',
+  'Malformed request.': 'malformed',
+  [NOT_VALID]: 'not-valid',
+  'This sign-in code belongs to another device.': 'other-device',
+  'Sign-in is unavailable right now; try again shortly.': 'unavailable',
+  'The session has ended.': 'session-ended',
+  [SIGN_IN_AGAIN]: 'no-live-session',
+};
+export const rejectReasonOf = (reply: Reply): string => REJECT_REASONS[String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message'])] ?? 'other';
 
 /** The password presented, PAP or CHAP, checked against the one derived for `username`. */
 function passwordMatches(attributes: RadiusAttributes, expected: string): boolean | undefined {
@@ -121,7 +134,6 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   return accept(deps, gateway, session, seconds);
 }
 
-const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
 
 /** Whole seconds from now to the session's expiresAt (NaN when it has none). */
 function secondsLeft(session: SessionView, now: Date): number {

@@ -7,6 +7,7 @@ import { createCredentialStore } from './credential-store.js';
 import { sendDisconnect } from './disconnect.js';
 import { sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followFeed } from './feed-follower.js';
+import { countOpenConnectionsWith } from './metrics.js';
 import { radiusRoutes } from './radius-routes.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
@@ -34,6 +35,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
   const connections = createConnectionStore(db);
+  countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
   const sender = every(100, () => sendDueDisconnects(connections, gateways, (sealed) => sealer.open(sealed), deps.send ?? sendDisconnect, config, now, logger), logger, 'disconnect');
   const follower = every(config.FEED_POLL_MS, async () => {

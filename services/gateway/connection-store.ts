@@ -128,6 +128,12 @@ export function createConnectionStore(db: Database) {
       return rows.length;
     },
 
+    /** Issue 30: connections started and neither stopped nor ACKed away, per NAS (as `connected` reads; for the metric, on scrape). */
+    async openPerNas(): Promise<{ nasId: string; open: number }[]> {
+      const rows = await db.query<{ nas_id: string; open: string | number }>("SELECT nas_id, count(*) AS open FROM connections WHERE stopped_at IS NULL AND disconnect_status IS DISTINCT FROM 'ACKED' GROUP BY nas_id");
+      return rows.map((row) => ({ nasId: row.nas_id, open: Number(row.open) }));
+    },
+
     async connectionsOf(sessionId: string): Promise<ConnectionRecord[]> {
       const rows = await db.query<ConnectionRow>('SELECT * FROM connections WHERE session_id = $1 ORDER BY started_at DESC, acct_session_id', [sessionId]);
       return rows.map(toRecord);

@@ -2,6 +2,7 @@ import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
 import type { Gateway, GatewayRegistry, Logger } from '../kit/index.js';
 import type { SessionIdentity } from './accounting.js';
 import type { ConnectionStore, DueDisconnect } from './connection-store.js';
+import { radiusDisconnects } from './metrics.js';
 import { SESSION_CONTEXT_NOT_FOUND, type DisconnectAttributes, type DisconnectReply, type DisconnectTarget } from './disconnect.js';
 
 export interface SenderSettings {
@@ -46,13 +47,17 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
         ? { answer: 'NO_ANSWER' }
         : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
+      const nas = gateway === undefined ? 'unknown' : item.nasId;
       if (reply.answer === 'ACK' || reply.answer === 'NAK') {
         const status = reply.answer === 'ACK' ? 'ACKED' : reply.errorCause === SESSION_CONTEXT_NOT_FOUND ? 'GONE' : 'NAKED';
         await store.settle(item.nasId, item.acctSessionId, { status }, now());
+        radiusDisconnects.inc({ nas, answer: status });
       } else if (gateway === undefined || item.attempt >= settings.DISCONNECT_ATTEMPTS) {
         await store.settle(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' }, now());
+        radiusDisconnects.inc({ nas, answer: 'NO_ANSWER' });
       } else {
         await store.settle(item.nasId, item.acctSessionId, { retryAt: new Date(now().getTime() + settings.DISCONNECT_BACKOFF_MS * 2 ** (item.attempt - 1)) }, now());
+        radiusDisconnects.inc({ nas, answer: 'retry' });
       }
     }),
   );

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { requireApiKey, route, type Logger, type Route } from '../kit/index.js';
-import { decideAccess, type AccessDeps } from './access.js';
+import { decideAccess, rejectReasonOf, type AccessDeps } from './access.js';
+import { radiusAccess, radiusAccounting } from './metrics.js';
 import { recordAccounting } from './accounting.js';
 import type { ConnectionStore } from './connection-store.js';
-import { AcceptBody, RadiusAttributes, RejectBody } from './radius-request.js';
+import { AcceptBody, RadiusAttributes, RejectBody, text } from './radius-request.js';
+
+const ACCOUNTING_STATUSES = new Set(['Start', 'Interim-Update', 'Stop', 'Accounting-On', 'Accounting-Off']);
 
 const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
@@ -20,7 +23,12 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       body: RadiusAttributes,
       steps: [key],
       responses: { 200: { description: 'Accept.', schema: AcceptBody }, 401: { description: 'Reject (or UNAUTHORIZED without the key).', schema: z.union([RejectBody, z.object({ code: z.string() }).loose()]) } },
-      handle: ({ body, query, correlationId }) => decideAccess(access, String(query['nas']), body, correlationId),
+      handle: async ({ body, query, correlationId }) => {
+        const nas = String(query['nas']);
+        const reply = await decideAccess(access, nas, body, correlationId);
+        radiusAccess.inc({ nas: access.gateways.has(nas) ? nas : 'unknown', outcome: reply.status === 200 ? 'accept' : 'reject', reason: reply.status === 200 ? '' : rejectReasonOf(reply) });
+        return reply;
+      },
     }),
     route({
       method: 'post',
@@ -32,7 +40,10 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       steps: [key],
       responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
       handle: async ({ body, query, correlationId }) => {
-        const outcome = await recordAccounting(connections, access.credentials, seal, String(query['nas']), body, access.now());
+        const nas = String(query['nas']);
+        const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now());
+        const status = text(body, 'Acct-Status-Type');
+        radiusAccounting.inc({ nas: access.gateways.has(nas) ? nas : 'unknown', status: status !== undefined && ACCOUNTING_STATUSES.has(status) ? status : 'other', outcome: outcome.kind });
         // The accounting is kept whatever the session service says: a revoke it missed is retried
         // by the NAS's own retransmission only if we fail the packet, and a lost Stop is worse.
         if (outcome.kind === 'logged-off' && !(await access.peer.revoke(outcome.sessionId, correlationId))) log.warn({ sessionId: outcome.sessionId }, 'logoff at the gateway: the session service did not end the session');

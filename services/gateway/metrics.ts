@@ -1,0 +1,45 @@
+import { Counter, Gauge } from 'prom-client';
+import { metricsRegistry } from '../kit/index.js';
+
+/**
+ * Issue 30: what an operator watches of the RADIUS side. Labels are bounded by the code and the
+ * registry: a registered NAS id (`unknown` otherwise), an outcome, a reason from a fixed list.
+ */
+export const radiusAccess = new Counter({
+  name: 'radius_access_total',
+  help: 'Access-Requests answered, by NAS, outcome (accept, reject) and the reject\'s reason.',
+  labelNames: ['nas', 'outcome', 'reason'],
+  registers: [metricsRegistry],
+});
+
+export const radiusAccounting = new Counter({
+  name: 'radius_accounting_total',
+  help: 'Accounting-Requests, by NAS, Acct-Status-Type and what was done (recorded, ignored, nas-restart, logged-off).',
+  labelNames: ['nas', 'status', 'outcome'],
+  registers: [metricsRegistry],
+});
+
+export const radiusDisconnects = new Counter({
+  name: 'radius_disconnects_total',
+  help: 'Disconnect-Request attempts, by NAS and what came of them (ACKED, NAKED, GONE, NO_ANSWER, retry).',
+  labelNames: ['nas', 'answer'],
+  registers: [metricsRegistry],
+});
+
+let openCounts: (() => Promise<{ nasId: string; open: number }[]>) | undefined;
+
+/** Open connections per NAS, counted in the store when scraped (the gateway app names the count). */
+new Gauge({
+  name: 'radius_open_connections',
+  help: 'Connections started and not stopped, by NAS (counted on scrape).',
+  labelNames: ['nas'],
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    for (const { nasId, open } of (await openCounts?.()) ?? []) this.set({ nas: nasId }, open);
+  },
+});
+
+export function countOpenConnectionsWith(count: () => Promise<{ nasId: string; open: number }[]>): void {
+  openCounts = count;
+}
