@@ -26,8 +26,11 @@ export const MESSAGE_AUTHENTICATOR = 'Message-Authenticator = 0x00';
  * Sends one packet with Debian's radclient (the gateway's side of RADIUS) and parses what came
  * back. `attributes` are radclient's input lines (`User-Name = "x"`); an Access-Request gets a
  * Message-Authenticator unless `attributes` says `Message-Authenticator` itself (or `!` to omit).
+ * One try with a long wait by default (`-r` counts tries): a retransmission of a one-time
+ * credential's request, sent while a loaded machine was still answering the first, is a second
+ * use of it, which a test of single use must not make by accident.
  */
-export function radclient(port: number, type: 'auth' | 'acct' | 'disconnect', secret: string, attributes: string[], timeoutSeconds = 5, retries = 3): Promise<RadiusAnswer> {
+export function radclient(port: number, type: 'auth' | 'acct' | 'disconnect', secret: string, attributes: string[], timeoutSeconds = 15, retries = 1): Promise<RadiusAnswer> {
   const lines = type === 'auth' && !attributes.some((line) => line.includes('Message-Authenticator')) ? [...attributes, MESSAGE_AUTHENTICATOR] : attributes.filter((line) => line !== '!Message-Authenticator');
   return new Promise((resolve, reject) => {
     const child = spawn('radclient', ['-x', '-r', String(retries), '-t', String(timeoutSeconds), `127.0.0.1:${port}`, type, secret], { stdio: ['pipe', 'pipe', 'pipe'] });
