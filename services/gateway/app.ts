@@ -60,6 +60,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     app,
     async close() {
       await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
+      countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();
     },
   };

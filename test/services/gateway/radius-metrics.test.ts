@@ -1,4 +1,5 @@
 import test from 'ava';
+import { metricsRegistry } from '../../../services/kit/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
@@ -43,4 +44,14 @@ test.serial('Accept and Reject by reason, accounting by status, Disconnect answe
   t.is(moved(`radius_disconnects_total{nas="${NAS}",answer="ACKED"}`), 1);
   t.is(value(after, `radius_open_connections{nas="${NAS}"}`), 0, 'the ACKed connection is no longer open');
   for (const secret of [MAC, MAC.replace(/-/g, ':'), username]) t.false(after.toLowerCase().includes(secret.toLowerCase()), 'no MAC or user name in a label');
+});
+
+test.serial('a scrape never fails because a gateway\'s store is gone (the registry is the process\'s, other services share it)', async (t) => {
+  const world = await sessionWorld(t);
+  const db = await openGatewayDb('memory');
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()) });
+  t.is((await fetch(`${gateway.url}/metrics`)).status, 200);
+  await db.close();
+  const text = await metricsRegistry.metrics();
+  t.true(text.includes('radius_open_connections'), 'the series is there, without a sample');
 });
