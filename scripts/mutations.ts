@@ -104,6 +104,10 @@ const MUTATIONS: Mutation[] = [
   // Issue 30: metrics.
   { rule: 'metrics: RADIUS rejects count by their reason', file: 'services/gateway/access.ts', from: "  [NOT_VALID]: 'not-valid',", to: "  [NOT_VALID]: 'other',", tests: ['test/services/gateway/radius-metrics.test.ts'] },
   { rule: 'metrics: Disconnect answers are counted', file: 'services/gateway/disconnect-sender.ts', from: '        radiusDisconnects.inc({ nas, answer: status });\n', to: '', tests: ['test/services/gateway/radius-metrics.test.ts'] },
+  // Issue 30: nothing burns at idle; the change feed wakes its followers.
+  { rule: 'feed: a committed session event wakes held reads (NOTIFY)', file: 'services/session/migrations/003_feed_notify.sql', from: "  PERFORM pg_notify('session_events', '');\n", to: '', tests: ['test/services/session/feed-wake.test.ts'] },
+  { rule: 'feed: a held read wakes at the next session expiry', file: 'services/session/change-feed.ts', from: 'Math.max(0, expiry - options.now().getTime())', to: 'Number.POSITIVE_INFINITY', tests: ['test/services/session/feed-wake.test.ts'] },
+  { rule: 'feed: a stopping service answers held reads at once', file: 'services/session/feed-wake.ts', from: '    closed = true;\n    for (const wake of [...sleepers]) wake();\n  };', to: '    closed = true;\n  };', tests: ['test/services/session/feed-wake.test.ts'] },
   { rule: 'metrics: requests count under the route template, never the path as sent', file: 'services/kit/metrics.ts', from: "const route = typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';", to: 'const route = req.path;', tests: ['test/services/kit/metrics.test.ts'] },
   { rule: 'metrics: outbound calls count by outcome', file: 'services/kit/http-client.ts', from: "    outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });\n", to: '', tests: ['test/services/kit/metrics.test.ts'] },
   // Issue 29 item 4: test and demo switches refused in production.

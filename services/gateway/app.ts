@@ -1,12 +1,12 @@
-import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, newCorrelationId, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
 import { createCredentialStore } from './credential-store.js';
 import { sendDisconnect } from './disconnect.js';
-import { sendDueDisconnects, type Send } from './disconnect-sender.js';
-import { followFeed } from './feed-follower.js';
+import { DISCONNECT_BATCH, sendDueDisconnects, type Send } from './disconnect-sender.js';
+import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';
 import { radiusRoutes } from './radius-routes.js';
 import { portalRoutes } from './routes.js';
@@ -34,13 +34,18 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const now = deps.now ?? (() => new Date());
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
-  const connections = createConnectionStore(db);
+  let kickSender: () => void = () => undefined;
+  const connections = createConnectionStore(db, () => kickSender());
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
-  const sender = every(100, () => sendDueDisconnects(connections, gateways, (sealed) => sealer.open(sealed), deps.send ?? sendDisconnect, config, now, logger), logger, 'disconnect');
-  const follower = every(config.FEED_POLL_MS, async () => {
-    if (((await followFeed(connections, peer, now, newCorrelationId())) ?? 0) > 0) sender.kick();
-  }, logger, 'feed');
+  // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
+  const sender = every(config.DISCONNECT_IDLE_CHECK_MS, async () => {
+    if ((await sendDueDisconnects(connections, gateways, (sealed) => sealer.open(sealed), deps.send ?? sendDisconnect, config, now, logger)) >= DISCONNECT_BATCH) return 0;
+    const next = await connections.nextDisconnectAt();
+    return next === undefined ? undefined : next.getTime() - now().getTime();
+  }, logger, 'disconnect');
+  kickSender = () => sender.kick();
+  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger);
   // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
   const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
   const sweeper = every(config.STALE_CHECK_MS, async () => {

@@ -75,7 +75,7 @@ export interface DueDisconnect {
  * Everything a revocation causes is written in the transaction that moves the cursor, so a
  * crash between reading the feed and sending a Disconnect loses nothing (at-least-once).
  */
-export function createConnectionStore(db: Database) {
+export function createConnectionStore(db: Database, onDisconnectQueued: () => void = () => undefined) {
   return {
     /**
      * Records a Start, Interim-Update or Stop. A gateway session of an ended session that is still
@@ -87,7 +87,7 @@ export function createConnectionStore(db: Database) {
       if (usage.status === 'Start') {
         await db.query('DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND (stopped_at IS NOT NULL OR session_id <> $3)', [usage.nasId, usage.acctSessionId, usage.sessionId]);
       }
-      await db.query(
+      const [row] = await db.query<{ queued: boolean }>(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
            input_octets, output_octets, session_time, identity, stop_cause, disconnect_status, disconnect_next_at)
          VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10, $11,
@@ -100,9 +100,11 @@ export function createConnectionStore(db: Database) {
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
            session_time = GREATEST(c.session_time, EXCLUDED.session_time),
            identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
-           stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)`,
+           stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)
+         RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
         [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
       );
+      if (row?.queued === true) onDisconnectQueued();
     },
 
     /**
@@ -180,6 +182,12 @@ export function createConnectionStore(db: Database) {
         [now, leaseUntil, limit],
       );
       return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts, sealedIdentity: r.identity }));
+    },
+
+    /** Issue 30: when the next queued Disconnect is due (or its lease ends), or undefined when none waits. */
+    async nextDisconnectAt(): Promise<Date | undefined> {
+      const [row] = await db.query<{ next: Date | null }>(`SELECT min(disconnect_next_at) AS next FROM connections WHERE disconnect_status = 'PENDING'`);
+      return row?.next ?? undefined;
     },
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */

@@ -11,6 +11,9 @@ export interface SenderSettings {
   DISCONNECT_BACKOFF_MS: number;
 }
 
+/** Disconnects taken in one pass; a full batch means more may be due at once. */
+export const DISCONNECT_BATCH = 32;
+
 export type Send = (target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number) => Promise<DisconnectReply>;
 
 /**
@@ -38,7 +41,7 @@ export function disconnectAttributes(gateway: Gateway, item: DueDisconnect, iden
 export async function sendDueDisconnects(store: ConnectionStore, gateways: GatewayRegistry, open: (sealed: string) => string, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
   const at = now();
   const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
-  const due = await store.takeDue(at, lease, 32);
+  const due = await store.takeDue(at, lease, DISCONNECT_BATCH);
   await Promise.all(
     due.map(async (item) => {
       const gateway = gateways.get(item.nasId);

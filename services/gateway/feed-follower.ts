@@ -1,3 +1,4 @@
+import { newCorrelationId, type Logger } from '../kit/index.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { SessionPeer } from './session-client.js';
 
@@ -13,12 +14,65 @@ const ENDING = new Set(['REVOKED', 'EXPIRED']);
  * in the transaction that stores the new cursor. Answers how many changes it read, or undefined
  * when the session service did not answer (tried again next time).
  */
-export async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, correlationId: string): Promise<number | undefined> {
+export async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, correlationId: string, waitSeconds = 0, signal?: AbortSignal): Promise<number | undefined> {
   const after = (await store.cursor(FEED)) ?? FEED_START;
-  const page = await peer.changes(after, correlationId);
+  const page = await peer.changes(after, correlationId, waitSeconds, signal);
   if (page === undefined) return undefined;
   if (page.changes.length === 0 && page.next === after) return 0;
   const ended = page.changes.filter((c) => ENDING.has(c.state)).map((c) => ({ sessionId: c.sessionId, state: c.state }));
   await store.endSessions(FEED, ended, page.next, now());
   return page.changes.length;
+}
+
+/**
+ * Issue 30: follows the feed without a clock. Each read asks the session service to hold an
+ * empty answer up to `FEED_WAIT_SECONDS` until a change comes, and the next read starts as soon
+ * as an answer arrives, so a revocation reaches the Disconnect sender within milliseconds and an
+ * idle platform exchanges one request per wait. After a failure, or an empty answer that came
+ * back sooner than FEED_POLL_MS (a session service stopping, or one that does not hold
+ * answers), the next read waits out FEED_POLL_MS. `onChanges` runs after a read that had changes.
+ */
+export function followContinuously(
+  store: ConnectionStore,
+  peer: SessionPeer,
+  now: () => Date,
+  settings: { FEED_WAIT_SECONDS: number; FEED_POLL_MS: number },
+  onChanges: () => void,
+  log: Logger,
+): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      stopping.signal.addEventListener('abort', done, { once: true });
+    });
+  const loop = async () => {
+    while (!stopping.signal.aborted) {
+      const started = Date.now();
+      let read: number | undefined;
+      try {
+        read = await followFeed(store, peer, now, newCorrelationId(), settings.FEED_WAIT_SECONDS, stopping.signal);
+      } catch (error) {
+        if (!stopping.signal.aborted) log.warn({ err: error, task: 'feed' }, 'background task failed');
+      }
+      if (read !== undefined && read > 0) {
+        onChanges();
+        continue;
+      }
+      const rest = settings.FEED_POLL_MS - (Date.now() - started);
+      if (!stopping.signal.aborted && (read === undefined || rest > 0)) await pause(read === undefined ? settings.FEED_POLL_MS : rest);
+    }
+  };
+  const running = loop();
+  return {
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
 }

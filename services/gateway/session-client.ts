@@ -14,7 +14,8 @@ export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'n
 
 export interface SessionPeer {
   read(sessionId: string, correlationId: string): Promise<SessionLookup>;
-  changes(after: string, correlationId: string): Promise<{ changes: { sessionId: string; state: string }[]; next: string } | undefined>;
+  /** The feed after `after`; `waitSeconds` > 0: the session service holds an empty answer that long for a change (issue 30). */
+  changes(after: string, correlationId: string, waitSeconds?: number, signal?: AbortSignal): Promise<{ changes: { sessionId: string; state: string }[]; next: string } | undefined>;
   /** Issue 27: ends a session (the person logged off at the gateway); false when the session service did not. */
   revoke(sessionId: string, correlationId: string): Promise<boolean>;
 }
@@ -22,9 +23,9 @@ export interface SessionPeer {
 /** The session service over HTTP (spec 4.4 and its change feed); no answer is `unavailable`, never a grant. */
 export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: string; SESSION_TIMEOUT_MS: number }): SessionPeer {
   const headers = { 'X-API-Key': config.GATEWAY_SESSION_KEY };
-  const get = async (path: string, correlationId: string) => {
+  const get = async (path: string, correlationId: string, heldMs = 0, signal?: AbortSignal) => {
     try {
-      return await callJson({ method: 'GET', url: `${config.SESSION_URL}${path}`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS });
+      return await callJson({ method: 'GET', url: `${config.SESSION_URL}${path}`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS + heldMs, signal });
     } catch (error) {
       if (error instanceof OutboundError) return undefined;
       throw error;
@@ -48,8 +49,8 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
         throw error;
       }
     },
-    async changes(after, correlationId) {
-      const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200`, correlationId);
+    async changes(after, correlationId, waitSeconds = 0, signal) {
+      const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200&waitSeconds=${waitSeconds}`, correlationId, waitSeconds * 1000, signal);
       if (answer?.status !== 200) return undefined;
       return answer.body as { changes: { sessionId: string; state: string }[]; next: string };
     },

@@ -38,6 +38,8 @@ export interface OutboundCall {
    * body are never retried.
    */
   attempts?: number;
+  /** Ends the call early (the caller is stopping): it then fails as a timeout. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
   const timer = outboundSeconds.startTimer({ peer: target });
   try {
-    const response = await policy.execute(({ signal }) => attempt(call, target, signal));
+    const response = await policy.execute(({ signal }) => attempt(call, target, call.signal === undefined ? signal : AbortSignal.any([signal, call.signal])), call.signal);
     outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });
     return response;
   } catch (error) {

@@ -22,6 +22,8 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig>> {
 /** An app that holds resources (a database) to release when the process stops. */
 export interface ServiceInstance {
   app: Express;
+  /** Called first when the process is told to stop: answers requests held open (long polls) now. */
+  drain?(): void;
   close(): Promise<void>;
 }
 
@@ -67,12 +69,13 @@ export async function runService<S extends z.ZodType<BaseConfig>>(definition: Se
     }
     throw error;
   }
-  const { app, close } = 'app' in created ? created : { app: created, close: async () => undefined };
+  const { app, close, drain } = 'app' in created ? created : { app: created, close: async () => undefined, drain: undefined };
   const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST);
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address !== null ? address.port : undefined, host: config.HOST }, 'listening');
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping');
+    drain?.();
     server.close(() => {
       close().then(
         () => process.exit(0),

@@ -1,6 +1,7 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import type { SessionConfig } from './config.js';
+import { createFeedWake } from './feed-wake.js';
 import { sessionRoutes } from './routes.js';
 import { createSessionStore } from './session-store.js';
 
@@ -17,12 +18,20 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const db = deps.db ?? (await openDatabase('session', config, MIGRATIONS));
   const now = deps.now ?? (() => new Date());
   const store = createSessionStore(db, now);
+  const wake = await createFeedWake(db);
   const app = createServiceApp({
     service: 'session',
     logger,
-    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, config.SESSION_API_KEYS, now)],
-    // The gateway service polls the change feed (issue 17): its lines would drown the rest.
+    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now)],
+    // The gateway service follows the change feed (issue 17), asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes'],
   });
-  return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
+  return {
+    app,
+    drain: () => wake.drain(),
+    async close() {
+      await wake.close();
+      if (!deps.db) await db.close();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../kit/store/index.js';
+import { nextExpiry, type FeedWake } from './feed-wake.js';
 import { expireDue, type SessionState } from './session-store.js';
 
 /** One state change of a session, as the feed hands it out (after `cursor`, the next read starts). */
@@ -13,6 +14,9 @@ export interface SessionChange {
 
 /** The feed's start: before every change. */
 export const FEED_START = '0.0';
+/** The longest a reader may ask the feed to hold its answer (below every proxy's read timeout). */
+export const MAX_FEED_WAIT_SECONDS = 30;
+
 /** `<transaction>.<event id>`: an opaque, ordered position in the feed. */
 export const CURSOR_PATTERN = /^[0-9]{1,20}\.[0-9]{1,20}$/;
 
@@ -53,4 +57,31 @@ export async function readChanges(db: Queryable, cursor: string, limit: number, 
     at: row.at.toISOString(),
   }));
   return { changes, next: changes.at(-1)?.cursor ?? cursor };
+}
+
+/**
+ * Issue 30: `readChanges`, but with nothing after the cursor the answer waits (up to `waitMs`)
+ * for a committed session event, for the next session's expiry, or for the reader to go away;
+ * then it reads again. A follower asks again as soon as it has its answer, so the feed reaches
+ * it within milliseconds and costs nothing while nothing happens.
+ */
+export async function awaitChanges(
+  db: Queryable,
+  wake: FeedWake,
+  options: { after: string; limit: number; waitMs: number; now: () => Date; correlationId: string; signal: AbortSignal },
+): Promise<{ changes: SessionChange[]; next: string }> {
+  const deadline = Date.now() + options.waitMs;
+  let settling = 0;
+  for (;;) {
+    const mark = wake.mark();
+    const page = await readChanges(db, options.after, options.limit, options.now(), options.correlationId);
+    const left = deadline - Date.now();
+    if (page.changes.length > 0 || left <= 0) return page;
+    // `now` may be a test's clock: the expiry's distance is measured on it, the sleep on the real one.
+    const expiry = await nextExpiry(db);
+    const untilExpiry = expiry === undefined ? Number.POSITIVE_INFINITY : Math.max(0, expiry - options.now().getTime());
+    const woken = await wake.wait(mark, Math.min(left, untilExpiry), settling, options.signal);
+    if (woken === 'gone') return page;
+    settling = woken === 'timeout' ? 0 : settling + 1;
+  }
 }

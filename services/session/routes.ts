@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { ApiError, idempotentReplays, readIdempotencyKey, requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
-import { CURSOR_PATTERN, FEED_START, readChanges } from './change-feed.js';
+import { awaitChanges, CURSOR_PATTERN, FEED_START, MAX_FEED_WAIT_SECONDS, readChanges } from './change-feed.js';
+import type { FeedWake } from './feed-wake.js';
 import { PATH_ID_PATTERN } from '../../contract/index.js';
 import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
 import type { SessionScope } from './config.js';
@@ -33,10 +34,12 @@ const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'U
 const changesQuery = {
   after: z.string().regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer').default(FEED_START).describe('Cursor of the last change handled; absent: from the start.'),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most changes in one answer.'),
+  waitSeconds: z.coerce.number().int().min(0).max(MAX_FEED_WAIT_SECONDS).default(0)
+    .describe(`Issue 30: with nothing after the cursor, hold the answer up to this long until a change (or a session's expiry) comes; 0 answers at once.`),
 };
 
 /** Spec 4.4, the four session endpoints, and the change feed (issue 17); every one needs a key with its scope (issue 29 item 7). */
-export function sessionRoutes(store: SessionStore, db: Queryable, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
+export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
   const key = (scope: SessionScope) => requireApiKey(keys, scope);
   return [
     route({
@@ -47,8 +50,11 @@ export function sessionRoutes(store: SessionStore, db: Queryable, keys: readonly
       query: changesQuery,
       steps: [key('changes')],
       responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' }, ...forbidden },
-      handle: async ({ query: { after, limit }, correlationId }) => {
-        return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
+      handle: async ({ query: { after, limit, waitSeconds }, res, correlationId }) => {
+        if (waitSeconds === 0) return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
+        const gone = new AbortController();
+        res.once('close', () => gone.abort());
+        return { status: 200, body: await awaitChanges(db, wake, { after, limit, waitMs: waitSeconds * 1000, now, correlationId, signal: gone.signal }) };
       },
     }),
     route({

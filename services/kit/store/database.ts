@@ -12,6 +12,9 @@ export interface Queryable {
   execute(sql: string): Promise<void>;
 }
 
+/** A channel name for LISTEN/NOTIFY: a plain lower-case SQL identifier (it is written into the statement). */
+export const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
 /** Which engine runs the SQL: PGlite on a folder, PGlite in memory (unit tests), or a PostgreSQL server. */
 export type DatabaseKind = 'pglite' | 'memory' | 'postgres';
 
@@ -19,5 +22,19 @@ export interface Database extends Queryable {
   readonly kind: DatabaseKind;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for each `NOTIFY` on `channel` committed by any writer of this database (any
+   * process, on a server). A listener that lost its connection reports `listening() === false`
+   * until it has it back: a caller waiting on notifications then falls back to reading on a
+   * clock, since notifications sent meanwhile are lost.
+   */
+  listen(channel: string, onNotify: () => void): Promise<Listener>;
   close(): Promise<void>;
+}
+
+/** A LISTEN in effect (Database.listen). */
+export interface Listener {
+  /** False while the connection that listens is lost (PostgreSQL server); always true on PGlite. */
+  listening(): boolean;
+  stop(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-export type { Database, DatabaseKind, Queryable, Row } from './database.js';
+export { CHANNEL_PATTERN, type Database, type DatabaseKind, type Listener, type Queryable, type Row } from './database.js';
 export { migrate, readMigrations, type Migration } from './migrations.js';
 export { openDatabase, storeSettings, type StoreConfig } from './open-database.js';
 export { lockFolder, ownerOf, StoreError, type FolderLock } from './folder-lock.js';

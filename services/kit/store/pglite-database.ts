@@ -47,6 +47,11 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
           execute: (sql) => executeOn(tx, sql),
         }),
       ),
+    // PGlite runs in this process: its notifications cannot be lost while it is open.
+    async listen(channel, onNotify) {
+      const unlisten = await db.listen(channel, () => onNotify());
+      return { listening: () => true, stop: () => unlisten() };
+    },
     close: async () => {
       stopAnswering();
       try {

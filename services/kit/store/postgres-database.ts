@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, Row } from './database.js';
+import { CHANNEL_PATTERN, type Database, type Listener, type Queryable, type Row } from './database.js';
 
 /** A PostgreSQL server through a `pg` connection pool (`DATABASE_URL=postgres://...`). */
 export function openPostgres(connectionString: string, maxConnections: number): Database {
@@ -32,6 +32,69 @@ export function openPostgres(connectionString: string, maxConnections: number): 
         client.release();
       }
     },
+    listen: (channel, onNotify) => listenOn(connectionString, channel, onNotify),
     close: () => pool.end(),
+  };
+}
+
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MOST_MS = 30_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other work). When the
+ * connection is lost it is opened again, waiting longer each time; once back, `onNotify` is
+ * called once, for whatever was notified while nobody listened.
+ */
+async function listenOn(connectionString: string, channel: string, onNotify: () => void): Promise<Listener> {
+  if (!CHANNEL_PATTERN.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = RECONNECT_FIRST_MS;
+  const connect = async () => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    return next;
+  };
+  const lost = (which: pg.Client) => {
+    if (client !== which) return;
+    client = undefined;
+    which.end().catch(() => undefined);
+    if (!stopped) again();
+  };
+  const again = () => {
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().then(
+        (next) => {
+          if (stopped) return void next.end().catch(() => undefined);
+          client = next;
+          delay = RECONNECT_FIRST_MS;
+          onNotify();
+        },
+        () => {
+          delay = Math.min(delay * 2, RECONNECT_MOST_MS);
+          if (!stopped) again();
+        },
+      );
+    }, delay);
+    retry.unref();
+  };
+  client = await connect();
+  return {
+    listening: () => client !== undefined,
+    async stop() {
+      stopped = true;
+      if (retry !== undefined) clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    },
   };
 }

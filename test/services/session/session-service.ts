@@ -34,8 +34,10 @@ export interface SessionClient extends Booted {
 
 export async function bootSession(t: ExecutionContext, db: Database, clock = new TestClock()): Promise<SessionClient> {
   const { logger } = capturingLogger('session');
-  const { app } = await createApp(SessionConfig.parse({}), logger, { db, now: clock.now });
-  const booted = await boot(t, app);
+  const instance = await createApp(SessionConfig.parse({}), logger, { db, now: clock.now });
+  // Registered after the caller's database teardown, so it runs first (ava runs them in reverse).
+  t.teardown(() => instance.close());
+  const booted = await boot(t, instance.app);
   return {
     ...booted,
     create: (body, headers = {}) => booted.request('POST', '/api/v1/sessions', { json: body, headers: { ...KEY, ...headers } }),

@@ -1,0 +1,73 @@
+// `npm run bench:idle` (issue 30): what the platform costs when nobody signs in. Every service
+// runs as `make up` runs it (its own process from dist/, PGlite in a folder of the bench's own),
+// with FreeRADIUS in front of the gateway service; after a settling time, the CPU all of them
+// spend over BENCH_IDLE_SECONDS (default 60) is read from /proc. Target: under 0.1 s of CPU per
+// minute for all our processes together. Keycloak is not ours and is left out.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSealer } from '../services/kit/index.js';
+import { GatewayConfig } from '../services/gateway/config.js';
+import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
+import { stopChild, waitHealthy } from '../scripts/child-process.js';
+import { freeUdpPort } from '../test/services/gateway/radclient.js';
+import { cpuMeter } from './lib/cpu.js';
+import { ROOT, machine, writeResult } from './lib/load.js';
+
+const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+const SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 20);
+const TARGET_CPU_MS_PER_MINUTE = 100;
+const PORTS = { hr: 3961, entitlement: 3962, session: 3963, gateway: 3964, decision: 3965, loyalty: 3966, portal: 3960 };
+const url = (name: keyof typeof PORTS) => `http://127.0.0.1:${PORTS[name]}`;
+const NAS = 'bench-idle-nas';
+const SECRET = 'bench-idle-secret';
+const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-idle-'));
+const defaults = GatewayConfig.parse({});
+
+const children: ChildProcess[] = [];
+async function start(name: keyof typeof PORTS, env: Record<string, string> = {}): Promise<number> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'services', name, 'main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: join(tmp, 'data'), ...env, PORT: String(PORTS[name]) },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  await waitHealthy(url(name), child, 120_000);
+  return child.pid as number;
+}
+
+const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
+const gatewaysFile = join(tmp, 'gateways.json');
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(defaults.GATEWAY_SEAL_KEY).seal(SECRET), coaPort: 3799, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+let radiusServer: Awaited<ReturnType<typeof startFreeradius>> | undefined;
+try {
+  const pids: Record<string, number> = {};
+  pids['hr'] = await start('hr');
+  pids['decision'] = await start('decision');
+  pids['loyalty'] = await start('loyalty');
+  pids['session'] = await start('session');
+  pids['entitlement'] = await start('entitlement', { DECISION_URL: url('decision'), LOYALTY_URL: url('loyalty') });
+  pids['gateway'] = await start('gateway', { SESSION_URL: url('session'), GATEWAYS_FILE: gatewaysFile });
+  pids['portal'] = await start('portal', { ENTITLEMENT_URL: url('entitlement'), SESSION_URL: url('session'), GATEWAY_URL: url('gateway'), GATEWAYS_FILE: gatewaysFile, PORTAL_PUBLIC_URL: url('portal') });
+  writeFreeradiusConfig({ dir: join(tmp, 'freeradius'), role: 'server', authPort, acctPort, restUrl: url('gateway'), restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
+  radiusServer = await startFreeradius(join(tmp, 'freeradius'));
+  pids['freeradius'] = radiusServer.child.pid as number;
+  // Start-up work (migrations, first compilations, the garbage collector's follow-ups) settles first.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+  const meter = cpuMeter(pids);
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  const perMinute = meter.perOperation(SECONDS / 60);
+  const result = {
+    machine: machine(),
+    method: `every service from dist/ on PGlite (as make up), FreeRADIUS in front of the gateway; ${SETTLE_SECONDS} s settling, then CPU from /proc over ${SECONDS} s with no traffic`,
+    cpuMsPerMinute: perMinute,
+    targets: { allProcessesCpuMsPerMinuteAtMost: TARGET_CPU_MS_PER_MINUTE },
+    met: { idle: perMinute.total <= TARGET_CPU_MS_PER_MINUTE },
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('idle', result)}\n`);
+} finally {
+  if (radiusServer !== undefined) await radiusServer.stop();
+  await Promise.all(children.map((child) => stopChild(child)));
+  rmSync(tmp, { recursive: true, force: true });
+}
