@@ -28,8 +28,8 @@ bench: build kc-build
 	npm run bench
 
 # Debian packages the tests use, installed when missing (root), else a message how: chromium for
-# the browser tests, nginx for the TLS-terminating proxy test.
-DEBIAN_PACKAGES := /usr/bin/chromium:chromium /usr/sbin/nginx:nginx-light
+# the browser tests, nginx for the TLS-terminating proxy test, prometheus for the cluster's metrics.
+DEBIAN_PACKAGES := /usr/bin/chromium:chromium /usr/sbin/nginx:nginx-light /usr/bin/prometheus:prometheus
 debian-packages:
 	scripts/ensure-debian.sh $(DEBIAN_PACKAGES)
 

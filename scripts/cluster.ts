@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { buildKeycloak, realmForCluster, startKeycloakNode, type KeycloakNode } from './cluster/keycloak-node.js';
 import { startNginx, type Nginx } from './cluster/nginx.js';
+import { PROMETHEUS, startPrometheus, type Prometheus } from './cluster/prometheus.js';
 import { openClusterDatabase, type ClusterDatabase } from './cluster/postgres.js';
 import { makeSecrets, refuseDevelopmentSecrets, writeSecretsFile, type ClusterSecrets } from './cluster/secrets.js';
 import { serviceInstance, writeGatewaysFile, type ServiceContext, type ServiceInstance } from './cluster/services.js';
@@ -25,6 +26,8 @@ export interface ClusterOptions {
   /** nginx fail_timeout: how long a failed peer stays out. */
   failTimeoutSeconds: number;
   keycloakStartTimeoutMs: number;
+  /** Prometheus's scrape interval. */
+  scrapeIntervalSeconds: number;
   /** Progress lines. */
   say(line: string): void;
 }
@@ -46,6 +49,8 @@ export interface Cluster {
   keycloak: KeycloakSlot[];
   services: ServiceInstance[];
   nginx: Nginx;
+  /** Issue 30: Prometheus scraping every instance and both Keycloaks; undefined when the package is missing. */
+  prometheus: Prometheus | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export function clusterOptionsFromEnv(env: NodeJS.ProcessEnv, say: (line: string
     databaseUrl: env['DATABASE_URL'],
     failTimeoutSeconds: Number(env['CLUSTER_FAIL_TIMEOUT_SECONDS'] ?? 10),
     keycloakStartTimeoutMs: Number(env['KC_START_TIMEOUT'] ?? 300) * 1000,
+    scrapeIntervalSeconds: Number(env['CLUSTER_SCRAPE_SECONDS'] ?? 15),
     say,
   };
 }
@@ -102,9 +108,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   let database: ClusterDatabase | undefined;
   let nginx: Nginx | undefined;
+  let prometheus: Prometheus | undefined;
   const services: ServiceInstance[] = [];
   const nodes: (KeycloakNode | undefined)[] = [undefined, undefined];
   const stop = async () => {
+    await prometheus?.stop();
     await nginx?.stop();
     await Promise.all(nodes.map((node) => node?.stop()));
     await Promise.all(services.map((service) => service.stop()));
@@ -153,7 +161,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await (slots[1] as KeycloakSlot).start();
     await waitClusterSize(slots.map((slot) => slot.current()), 2, 120_000);
     say('keycloak: cluster view of 2 members on both nodes');
-    return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, stop };
+    prometheus = await startPrometheus({
+      dir: join(dir, 'prometheus'),
+      port: ports.prometheus,
+      targets: { services: services.map((service) => ({ name: service.name, instance: service.instance, url: service.url })), keycloak: slots.map((slot) => ({ name: slot.name, managementUrl: slot.current().managementUrl })) },
+      scrapeIntervalSeconds: options.scrapeIntervalSeconds,
+      log: join(dir, 'logs', 'prometheus.log'),
+    });
+    say(prometheus === undefined ? `prometheus: not installed (${PROMETHEUS}); make up-cluster installs it` : `prometheus: ${prometheus.url} (every instance and both Keycloaks, every ${options.scrapeIntervalSeconds} s)`);
+    return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, prometheus, stop };
   } catch (error) {
     await stop();
     throw error;

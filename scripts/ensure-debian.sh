@@ -14,6 +14,13 @@ done
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "ensure-debian: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
+  # Packages with a system service (nginx, prometheus) must not start it: the platform starts its
+  # own instances on its own ports. Without a policy of the machine's own, one that refuses every
+  # start is in place for the install.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
   apt-get update
   apt-get install -y --no-install-recommends "${missing[@]}"
   for pair in "$@"; do

@@ -15,6 +15,8 @@ export interface ClusterPorts {
   balanced: Record<Exclude<ServiceName, 'portal'> | 'keycloak', number>;
   /** The embedded PostgreSQL server (when no DATABASE_URL is given). */
   postgres: number;
+  /** Prometheus (issue 30), on 127.0.0.1. */
+  prometheus: number;
 }
 
 export const DEFAULT_PORTS: ClusterPorts = {
@@ -34,6 +36,7 @@ export const DEFAULT_PORTS: ClusterPorts = {
   },
   balanced: { hr: 13021, entitlement: 13022, session: 13023, gateway: 13024, decision: 13025, loyalty: 13026, keycloak: 13080 },
   postgres: 15432,
+  prometheus: 19090,
 };
 
 /** The browser-facing origin: nginx with the generated certificate. */
@@ -43,5 +46,5 @@ export const balancedUrl = (ports: ClusterPorts, name: keyof ClusterPorts['balan
 
 /** Every TCP port the cluster listens on (the embedded PostgreSQL's included). */
 export function allPorts(ports: ClusterPorts): number[] {
-  return [ports.https, ports.postgres, ...ports.keycloak.flatMap((node) => [node.http, node.management, node.jgroups]), ...Object.values(ports.services).flat(), ...Object.values(ports.balanced)];
+  return [ports.https, ports.postgres, ports.prometheus, ...ports.keycloak.flatMap((node) => [node.http, node.management, node.jgroups]), ...Object.values(ports.services).flat(), ...Object.values(ports.balanced)];
 }

@@ -14,6 +14,27 @@ import { startPostgres } from '../helpers/postgres-server.js';
 
 let result: FailoverResult | undefined;
 let services = 0;
+/** Issue 30: what the cluster's Prometheus saw (read before the cluster stops). */
+let scraped: { targets: Record<string, string>; signInsCounted: number; keycloakSeries: number } | undefined;
+
+interface PromVector {
+  data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+}
+
+/** Every target up (the restarted ones included), then the series an operator's queries use. */
+async function readPrometheus(url: string, expectedTargets: number) {
+  const query = async (promql: string) => ((await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`)).json()) as PromVector).data.result;
+  const targets = async () => Object.fromEntries((await query('up')).map((r) => [`${r.metric['job']}/${r.metric['service'] ?? r.metric['node']}-${r.metric['replica'] ?? ''}`, r.value[1]]));
+  let seen = await targets();
+  const deadline = Date.now() + 60_000;
+  while ((Object.keys(seen).length < expectedTargets || Object.values(seen).some((v) => v !== '1')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    seen = await targets();
+  }
+  const signIns = await query('sum(portal_sign_ins_total)');
+  const keycloak = await query('count({job="keycloak"})');
+  return { targets: seen, signInsCounted: Number(signIns[0]?.value[1] ?? 0), keycloakSeries: Number(keycloak[0]?.value[1] ?? 0) };
+}
 
 test.before(async (t) => {
   t.timeout(25 * 60_000);
@@ -21,11 +42,12 @@ test.before(async (t) => {
   const postgres = await startPostgres({ maxConnections: 300 });
   try {
     const databaseUrl = await postgres.createDatabase();
-    const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl }, (line) => t.log(line)));
+    const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl, CLUSTER_SCRAPE_SECONDS: '2' }, (line) => t.log(line)));
     services = cluster.services.length;
     try {
       result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
       t.log(JSON.stringify(result));
+      if (cluster.prometheus !== undefined) scraped = await readPrometheus(cluster.prometheus.url, cluster.services.length + cluster.keycloak.length);
     } finally {
       await cluster.stop();
     }
@@ -71,4 +93,13 @@ test('the killed service instances come back healthy and sign-ins through them s
   t.is(rejoin.directPortalSignIn, 200);
   t.is(rejoin.unknownEmployeeSignIn, '401 INVALID_CREDENTIALS', 'employee grants reach Keycloak and HR through nginx /employee/');
   t.is(rejoin.signInsAfterRestart.answered200, rejoin.signInsAfterRestart.attempted);
+});
+
+test('Prometheus scrapes every service instance and both Keycloak nodes, and counts the sign-ins', (t) => {
+  outcome();
+  if (scraped === undefined) return t.fail('prometheus did not run (make up-cluster and make test install it)');
+  t.is(Object.keys(scraped.targets).length, services + 2, JSON.stringify(scraped.targets));
+  t.deepEqual(Object.entries(scraped.targets).filter(([, up]) => up !== '1'), [], 'every target is up');
+  t.true(scraped.signInsCounted > 0, 'portal_sign_ins_total moved');
+  t.true(scraped.keycloakSeries > 0, 'Keycloak metrics are scraped');
 });

@@ -13,6 +13,11 @@ async function setup(t: ExecutionContext, profile: ProfileId) {
   t.teardown(() => db.close());
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort(), profile) });
   const radius = await startRadiusServer(t, gateway.url);
+  // A rare reject under heavy load ("not valid" for a fresh credential) is being tracked down: on a
+  // failure, what the gateway saw (each /radius/ request and its decision) goes into the report.
+  t.teardown(() => {
+    if (!t.passed) t.log(gateway.lines.filter((line) => line.includes('/radius/') || line.includes('access')).join('\n'));
+  });
   const issue = async (extra: Record<string, unknown> = {}) => {
     const sessionId = await grantedSession(world, deviceRef(), 1800, { tier: 'BOOST', qosClass: 'HIGH' });
     const answer = await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS, ...extra });
