@@ -104,6 +104,10 @@ const MUTATIONS: Mutation[] = [
   // Issue 30: metrics.
   { rule: 'metrics: RADIUS rejects count by their reason', file: 'services/gateway/access.ts', from: "  [NOT_VALID]: 'not-valid',", to: "  [NOT_VALID]: 'other',", tests: ['test/services/gateway/radius-metrics.test.ts'] },
   { rule: 'metrics: Disconnect answers are counted', file: 'services/gateway/disconnect-sender.ts', from: '        radiusDisconnects.inc({ nas, answer: status });\n', to: '', tests: ['test/services/gateway/radius-metrics.test.ts'] },
+  // Issue 27 item 3: CoA-Request when a running session's limits change.
+  { rule: 'coa: a session granted again under new limits queues a CoA', file: 'services/gateway/feed-follower.ts', from: "c.state === 'GRANTED' && c.fromState === 'GRANTED'", to: 'false', tests: ['test/services/gateway/coa.test.ts'] },
+  { rule: 'coa: the CoA-Request carries the new limits', file: 'services/gateway/disconnect-sender.ts', from: ', ...Object.entries(limitAttributesOf(settings, gateway, lookup.session, seconds))]', to: ']', tests: ['test/services/gateway/coa.test.ts'] },
+  { rule: 'coa: only controllers that take a CoA get one', file: 'services/gateway/app.ts', from: '.filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa)', to: '', tests: ['test/services/gateway/coa.test.ts'] },
   // Issue 30: nothing burns at idle; the change feed wakes its followers.
   { rule: 'feed: a committed session event wakes held reads (NOTIFY)', file: 'services/session/migrations/003_feed_notify.sql', from: "  PERFORM pg_notify('session_events', '');\n", to: '', tests: ['test/services/session/feed-wake.test.ts'] },
   { rule: 'feed: a held read wakes at the next session expiry', file: 'services/session/change-feed.ts', from: 'Math.max(0, expiry - options.now().getTime())', to: 'Number.POSITIVE_INFINITY', tests: ['test/services/session/feed-wake.test.ts'] },

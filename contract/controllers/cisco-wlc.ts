@@ -83,4 +83,6 @@ export const ciscoWlc: ControllerProfile = {
     'Airespace-Data-Bandwidth-Average-Contract-Upstream': Math.floor(limits.upBitsPerSecond / 1000),
   }),
   disconnect: ['Calling-Station-Id', 'User-Name', 'Acct-Session-Id', 'Event-Timestamp'],
+  // AireOS applies its bandwidth contracts at authentication; new limits come with the next one.
+  coa: false,
 };

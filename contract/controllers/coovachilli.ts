@@ -76,4 +76,6 @@ export const coovachilli: ControllerProfile = {
   },
   replyAttributes: wisprAttributes,
   disconnect: ['User-Name', 'Acct-Session-Id', 'NAS-Identifier', 'Event-Timestamp'],
+  // coova-chilli answers a CoA-Request by re-reading the session's parameters (chilli.c, its RADIUS CoA handler).
+  coa: true,
 };

@@ -82,4 +82,6 @@ export const mikrotik: ControllerProfile = {
     'Mikrotik-Rate-Limit': `${limits.upBitsPerSecond}/${limits.downBitsPerSecond}`,
   }),
   disconnect: ['User-Name', 'Framed-IP-Address', 'Acct-Session-Id', 'Event-Timestamp'],
+  // RouterOS: `/radius incoming accept=yes` applies Mikrotik-Rate-Limit and Session-Timeout from a CoA-Request.
+  coa: true,
 };

@@ -67,5 +67,7 @@ export const pfsense: ControllerProfile = {
   },
   replyAttributes: wisprAttributes,
   disconnect: ['User-Name', 'Calling-Station-Id', 'Acct-Session-Id', 'Event-Timestamp'],
+  // Its captive portal applies limits at authentication, which it repeats every minute: new limits come then.
+  coa: false,
   reauthenticates: true,
 };

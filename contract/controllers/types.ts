@@ -111,6 +111,12 @@ export interface ControllerProfile {
   /** What its Disconnect-Request must carry for the controller to find the session. */
   readonly disconnect: readonly SessionAttribute[];
   /**
+   * Issue 27 item 3: whether it applies a CoA-Request (RFC 5176) to a running session, with the
+   * same identifying attributes as its Disconnect and the reply attributes of the new limits.
+   * Without it, new limits reach the device at its next authentication.
+   */
+  readonly coa: boolean;
+  /**
    * Whether the controller asks RADIUS again for a device it already let in, with the same
    * credential (pfSense "reauthenticate connected users"): accepted from the same NAS and device
    * while the session lives.

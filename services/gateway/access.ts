@@ -83,21 +83,24 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   return accept(deps, gateway, session, seconds);
 }
 
+/** A session's limits as the gateway's controller reads them (Access-Accept and CoA-Request alike). */
+export function limitAttributesOf(settings: AccessDeps['settings'], gateway: Gateway, session: SessionView, seconds: number): Record<string, number | string> {
+  const limits = limitsFor(settings.QOS_TABLE, session.tier, session.qosClass);
+  return CONTROLLER_PROFILES[gateway.profile].replyAttributes({
+    sessionSeconds: seconds,
+    idleSeconds: settings.IDLE_TIMEOUT_SECONDS,
+    interimSeconds: settings.ACCT_INTERIM_SECONDS,
+    upBitsPerSecond: limits.up,
+    downBitsPerSecond: limits.down,
+  });
+}
+
 /** The Access-Accept: the session's limits as the gateway's controller reads them, and the session as Class. */
 function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
-  const limits = limitsFor(deps.settings.QOS_TABLE, session.tier, session.qosClass);
   return {
     status: 200,
     body: {
-      ...replyOf(
-        CONTROLLER_PROFILES[gateway.profile].replyAttributes({
-          sessionSeconds: seconds,
-          idleSeconds: deps.settings.IDLE_TIMEOUT_SECONDS,
-          interimSeconds: deps.settings.ACCT_INTERIM_SECONDS,
-          upBitsPerSecond: limits.up,
-          downBitsPerSecond: limits.down,
-        }),
-      ),
+      ...replyOf(limitAttributesOf(deps.settings, gateway, session, seconds)),
       'reply:Class': session.sessionId,
     },
   };
@@ -134,9 +137,8 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   return accept(deps, gateway, session, seconds);
 }
 
-
 /** Whole seconds from now to the session's expiresAt (NaN when it has none). */
-function secondsLeft(session: SessionView, now: Date): number {
+export function secondsLeft(session: SessionView, now: Date): number {
   const expiresAt = session.expiresAt === null ? Number.NaN : Date.parse(session.expiresAt);
   return Math.floor((expiresAt - now.getTime()) / 1000);
 }

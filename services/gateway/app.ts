@@ -4,8 +4,9 @@ import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
 import { createCredentialStore } from './credential-store.js';
-import { sendDisconnect } from './disconnect.js';
-import { DISCONNECT_BATCH, sendDueDisconnects, type Send } from './disconnect-sender.js';
+import { sendCoa, sendDisconnect } from './disconnect.js';
+import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
+import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';
 import { radiusRoutes } from './radius-routes.js';
@@ -18,6 +19,8 @@ export interface GatewayDeps {
   now?: () => Date;
   peer?: SessionPeer;
   send?: Send;
+  /** Issue 27 item 3: how CoA-Requests go out (tests may replace it). */
+  sendCoa?: Send;
 }
 
 export const MIGRATIONS = new URL('./migrations/', import.meta.url);
@@ -39,13 +42,17 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
   // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
+  const open = (sealed: string) => sealer.open(sealed);
   const sender = every(config.DISCONNECT_IDLE_CHECK_MS, async () => {
-    if ((await sendDueDisconnects(connections, gateways, (sealed) => sealer.open(sealed), deps.send ?? sendDisconnect, config, now, logger)) >= DISCONNECT_BATCH) return 0;
+    const disconnects = await sendDueDisconnects(connections, gateways, open, deps.send ?? sendDisconnect, config, now, logger);
+    const coas = await sendDueCoas(connections, gateways, open, peer, deps.sendCoa ?? sendCoa, config, now, logger);
+    if (disconnects >= DISCONNECT_BATCH || coas >= DISCONNECT_BATCH) return 0;
     const next = await connections.nextDisconnectAt();
     return next === undefined ? undefined : next.getTime() - now().getTime();
   }, logger, 'disconnect');
   kickSender = () => sender.kick();
-  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger);
+  const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
+  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds);
   // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
   const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
   const sweeper = every(config.STALE_CHECK_MS, async () => {

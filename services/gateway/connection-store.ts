@@ -70,6 +70,17 @@ export interface DueDisconnect {
   sealedIdentity: string | null;
 }
 
+/** Issue 27 item 3: a CoA-Request to send now, leased like a Disconnect. */
+export interface DueCoa {
+  nasId: string;
+  acctSessionId: string;
+  sessionId: string;
+  attempt: number;
+  sealedIdentity: string | null;
+}
+
+export type CoaStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';
+
 /**
  * Gateway sessions from accounting, the Disconnect-Request queue and the change-feed cursor.
  * Everything a revocation causes is written in the transaction that moves the cursor, so a
@@ -145,9 +156,21 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
       return (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor;
     },
 
-    /** Sessions ended: their credentials revoked, their running gateway sessions queued, the cursor moved; one transaction. */
-    async endSessions(feed: string, ended: { sessionId: string; state: string }[], next: string, now: Date): Promise<void> {
+    /**
+     * Sessions ended: their credentials revoked, their running gateway sessions queued for a
+     * Disconnect; sessions whose limits changed (`changed`): their running gateway sessions at
+     * NASes whose controller takes a CoA (`coaNasIds`) queued for one; the cursor moved; one
+     * transaction.
+     */
+    async endSessions(feed: string, ended: { sessionId: string; state: string }[], next: string, now: Date, changed: { sessionIds: string[]; coaNasIds: string[] } = { sessionIds: [], coaNasIds: [] }): Promise<void> {
       await db.transaction(async (tx) => {
+        if (changed.sessionIds.length > 0 && changed.coaNasIds.length > 0) {
+          await tx.query(
+            `UPDATE connections SET coa_status = 'PENDING', coa_next_at = $2, coa_attempts = 0
+             WHERE session_id = ANY($1::text[]) AND nas_id = ANY($3::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL`,
+            [changed.sessionIds, now, changed.coaNasIds],
+          );
+        }
         if (ended.length > 0) {
           const ids = ended.map((e) => e.sessionId);
           await tx.query(
@@ -158,7 +181,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
           );
           await tx.query('UPDATE credentials SET revoked_at = $2 WHERE session_id = ANY($1::text[]) AND revoked_at IS NULL', [ids, now]);
           await tx.query(
-            `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2
+            `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2, coa_status = NULL, coa_next_at = NULL
              WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL`,
             [ids, now],
           );
@@ -184,10 +207,42 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
       return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts, sealedIdentity: r.identity }));
     },
 
-    /** Issue 30: when the next queued Disconnect is due (or its lease ends), or undefined when none waits. */
+    /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits. */
     async nextDisconnectAt(): Promise<Date | undefined> {
-      const [row] = await db.query<{ next: Date | null }>(`SELECT min(disconnect_next_at) AS next FROM connections WHERE disconnect_status = 'PENDING'`);
+      const [row] = await db.query<{ next: Date | null }>(
+        `SELECT least((SELECT min(disconnect_next_at) FROM connections WHERE disconnect_status = 'PENDING'),
+                      (SELECT min(coa_next_at) FROM connections WHERE coa_status = 'PENDING')) AS next`,
+      );
       return row?.next ?? undefined;
+    },
+
+    /** Issue 27 item 3: the due CoA-Requests, each leased until `leaseUntil`. */
+    async takeDueCoa(now: Date, leaseUntil: Date, limit: number): Promise<DueCoa[]> {
+      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; coa_attempts: number; identity: string | null }>(
+        `UPDATE connections SET coa_next_at = $2, coa_attempts = coa_attempts + 1
+         WHERE (nas_id, acct_session_id) IN (
+           SELECT nas_id, acct_session_id FROM connections
+           WHERE coa_status = 'PENDING' AND coa_next_at <= $1
+           ORDER BY coa_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING nas_id, acct_session_id, session_id, coa_attempts, identity`,
+        [now, leaseUntil, limit],
+      );
+      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.coa_attempts, sealedIdentity: r.identity }));
+    },
+
+    /** A CoA attempt's answer: final (ACKED, NAKED, NO_ANSWER), dropped (null: the session ended meanwhile), or another try at `retryAt`. */
+    async settleCoa(nasId: string, acctSessionId: string, outcome: { status: Exclude<CoaStatus, 'PENDING'> | null } | { retryAt: Date }): Promise<void> {
+      if ('retryAt' in outcome) {
+        await db.query(`UPDATE connections SET coa_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [nasId, acctSessionId, outcome.retryAt]);
+        return;
+      }
+      await db.query(`UPDATE connections SET coa_status = $3, coa_next_at = NULL WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [nasId, acctSessionId, outcome.status]);
+    },
+
+    /** Issue 27 item 3: a connection's CoA state (tests and the operator's view). */
+    async coaOf(nasId: string, acctSessionId: string): Promise<{ status: CoaStatus | null; attempts: number } | undefined> {
+      const [row] = await db.query<{ coa_status: CoaStatus | null; coa_attempts: number }>('SELECT coa_status, coa_attempts FROM connections WHERE nas_id = $1 AND acct_session_id = $2', [nasId, acctSessionId]);
+      return row === undefined ? undefined : { status: row.coa_status, attempts: row.coa_attempts };
     },
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */

@@ -1,8 +1,10 @@
 import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import type { Gateway, GatewayRegistry, Logger } from '../kit/index.js';
+import { newCorrelationId, type Gateway, type GatewayRegistry, type Logger } from '../kit/index.js';
+import { limitAttributesOf, secondsLeft, type AccessDeps } from './access.js';
 import type { SessionIdentity } from './accounting.js';
-import type { ConnectionStore, DueDisconnect } from './connection-store.js';
-import { radiusDisconnects } from './metrics.js';
+import type { ConnectionStore, DueCoa, DueDisconnect } from './connection-store.js';
+import { radiusCoas, radiusDisconnects } from './metrics.js';
+import type { SessionPeer } from './session-client.js';
 import { SESSION_CONTEXT_NOT_FOUND, type DisconnectAttributes, type DisconnectReply, type DisconnectTarget } from './disconnect.js';
 
 export interface SenderSettings {
@@ -21,7 +23,7 @@ export type Send = (target: DisconnectTarget, attributes: DisconnectAttributes, 
  * Acct-Session-Id always, and each attribute its profile names, as the NAS itself sent it in
  * accounting (NAS-Identifier falls back to the registry's NAS id; Event-Timestamp is now).
  */
-export function disconnectAttributes(gateway: Gateway, item: DueDisconnect, identity: SessionIdentity, at: Date): DisconnectAttributes {
+export function disconnectAttributes(gateway: Gateway, item: DueDisconnect | DueCoa, identity: SessionIdentity, at: Date): DisconnectAttributes {
   const attributes: DisconnectAttributes = [['Acct-Session-Id', item.acctSessionId]];
   for (const name of CONTROLLER_PROFILES[gateway.profile].disconnect) {
     if (name === 'Acct-Session-Id') continue;
@@ -62,6 +64,62 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
         await store.settle(item.nasId, item.acctSessionId, { retryAt: new Date(now().getTime() + settings.DISCONNECT_BACKOFF_MS * 2 ** (item.attempt - 1)) }, now());
         radiusDisconnects.inc({ nas, answer: 'retry' });
       }
+    }),
+  );
+  return due.length;
+}
+
+/**
+ * Issue 27 item 3: one pass over the due CoA-Requests (a running session's limits changed). The
+ * session is read again when the request goes out, so it carries the limits in force then; a
+ * session that ended meanwhile drops its CoA (its Disconnect comes through the feed). Sent only to
+ * controllers whose profile takes a CoA, naming the session as its Disconnect would, with the
+ * limit attributes of an Access-Accept. ACK and NAK are final; silence and an unavailable session
+ * service retry with doubling backoff, up to DISCONNECT_ATTEMPTS.
+ */
+export async function sendDueCoas(
+  store: ConnectionStore,
+  gateways: GatewayRegistry,
+  open: (sealed: string) => string,
+  peer: SessionPeer,
+  send: Send,
+  settings: SenderSettings & AccessDeps['settings'],
+  now: () => Date,
+  log: Logger,
+): Promise<number> {
+  const at = now();
+  const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
+  const due = await store.takeDueCoa(at, lease, DISCONNECT_BATCH);
+  const retryOrGiveUp = async (item: DueCoa, nas: string) => {
+    if (item.attempt >= settings.DISCONNECT_ATTEMPTS) {
+      await store.settleCoa(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' });
+      radiusCoas.inc({ nas, answer: 'NO_ANSWER' });
+    } else {
+      await store.settleCoa(item.nasId, item.acctSessionId, { retryAt: new Date(now().getTime() + settings.DISCONNECT_BACKOFF_MS * 2 ** (item.attempt - 1)) });
+      radiusCoas.inc({ nas, answer: 'retry' });
+    }
+  };
+  await Promise.all(
+    due.map(async (item) => {
+      const gateway = gateways.get(item.nasId);
+      const nas = gateway === undefined ? 'unknown' : item.nasId;
+      const drop = async () => {
+        await store.settleCoa(item.nasId, item.acctSessionId, { status: null });
+        radiusCoas.inc({ nas, answer: 'dropped' });
+      };
+      if (gateway === undefined || !CONTROLLER_PROFILES[gateway.profile].coa || item.sealedIdentity === null) return drop();
+      const lookup = await peer.read(item.sessionId, newCorrelationId());
+      if (lookup.kind === 'unavailable') return retryOrGiveUp(item, nas);
+      const seconds = lookup.kind === 'found' ? secondsLeft(lookup.session, now()) : 0;
+      if (lookup.kind !== 'found' || lookup.session.state !== 'GRANTED' || !(seconds > 0)) return drop();
+      const identity = JSON.parse(open(item.sealedIdentity)) as SessionIdentity;
+      const attributes: DisconnectAttributes = [...disconnectAttributes(gateway, item, identity, at), ...Object.entries(limitAttributesOf(settings, gateway, lookup.session, seconds))];
+      const reply = await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, attributes, settings.DISCONNECT_TIMEOUT_MS);
+      log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'coa');
+      if (reply.answer === 'NO_ANSWER') return retryOrGiveUp(item, nas);
+      const status = reply.answer === 'ACK' ? 'ACKED' : 'NAKED';
+      await store.settleCoa(item.nasId, item.acctSessionId, { status });
+      radiusCoas.inc({ nas, answer: status });
     }),
   );
   return due.length;

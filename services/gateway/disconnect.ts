@@ -1,9 +1,19 @@
 import { createSocket } from 'node:dgram';
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import radius from 'radius';
 
-const DISCONNECT_ACK = 41;
-const DISCONNECT_NAK = 42;
+/** RFC 5176's two requests and the codes of their answers. */
+const KINDS = {
+  Disconnect: { request: 'Disconnect-Request', ack: 41, nak: 42 },
+  CoA: { request: 'CoA-Request', ack: 44, nak: 45 },
+} as const;
+export type ChangeKind = keyof typeof KINDS;
+
+// The vendors' attributes a CoA-Request may carry (the package knows only the RFC ones); each is
+// sent inside a Vendor-Specific attribute of its vendor.
+radius.add_dictionary(fileURLToPath(new URL('./dictionaries/dictionary.controllers', import.meta.url)));
+const VENDOR_OF: Readonly<Record<string, number>> = { 'WISPr-Bandwidth-Max-Up': 14122, 'WISPr-Bandwidth-Max-Down': 14122, 'Mikrotik-Rate-Limit': 14988 };
 const MESSAGE_AUTHENTICATOR = 80;
 const ERROR_CAUSE = 101;
 
@@ -24,8 +34,13 @@ export interface DisconnectTarget {
   secret: string;
 }
 
-/** A Disconnect-Request's attributes in the `radius` package's form (name, value). */
+/** A Disconnect- or CoA-Request's attributes in the `radius` package's form (name, value); vendor attributes by their name. */
 export type DisconnectAttributes = [string, string | number | Date][];
+
+/** The package's form: a vendor's attribute goes inside Vendor-Specific. */
+function encoded(attributes: DisconnectAttributes): unknown[] {
+  return attributes.map(([name, value]) => (VENDOR_OF[name] === undefined ? [name, value] : ['Vendor-Specific', VENDOR_OF[name], [[name, value]]]));
+}
 
 /**
  * Sends one RFC 5176 Disconnect-Request (with Message-Authenticator) naming a gateway session by
@@ -34,8 +49,18 @@ export type DisconnectAttributes = [string, string | number | Date][];
  * Message-Authenticator when it has one); anything else is ignored, silence is NO_ANSWER.
  */
 export function sendDisconnect(target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
+  return sendChange('Disconnect', target, attributes, timeoutMs);
+}
+
+/** Issue 27 item 3: the same for a CoA-Request (new limits for a running session); CoA-ACK/-NAK. */
+export function sendCoa(target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
+  return sendChange('CoA', target, attributes, timeoutMs);
+}
+
+function sendChange(kind: ChangeKind, target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
+  const codes = KINDS[kind];
   const identifier = randomInt(256);
-  const request = signed(radius.encode({ code: 'Disconnect-Request', secret: target.secret, identifier, attributes, add_message_authenticator: true }), target.secret);
+  const request = signed(radius.encode({ code: codes.request, secret: target.secret, identifier, attributes: encoded(attributes), add_message_authenticator: true }), target.secret);
   const socket = createSocket(target.address.includes(':') ? 'udp6' : 'udp4');
   return new Promise<DisconnectReply>((resolve) => {
     const done = (reply: DisconnectReply) => {
@@ -49,8 +74,8 @@ export function sendDisconnect(target: DisconnectTarget, attributes: DisconnectA
       if (message.length < 20 || message.readUInt8(1) !== identifier || !answersRequest(request, message, target.secret)) return;
       const code = message.readUInt8(0);
       const errorCause = attributeOf(message, ERROR_CAUSE);
-      if (code === DISCONNECT_ACK) done({ answer: 'ACK' });
-      else if (code === DISCONNECT_NAK) done({ answer: 'NAK', ...(errorCause?.length === 4 ? { errorCause: errorCause.readUInt32BE(0) } : {}) });
+      if (code === codes.ack) done({ answer: 'ACK' });
+      else if (code === codes.nak) done({ answer: 'NAK', ...(errorCause?.length === 4 ? { errorCause: errorCause.readUInt32BE(0) } : {}) });
     });
     socket.send(request, target.port, target.address, (error) => {
       if (error) done({ answer: 'NO_ANSWER' });

@@ -10,17 +10,20 @@ const ENDING = new Set(['REVOKED', 'EXPIRED']);
 
 /**
  * Reads the session service's change feed from the stored cursor; every REVOKED or EXPIRED
- * session is ended here (credentials revoked, running gateway sessions queued for a Disconnect)
- * in the transaction that stores the new cursor. Answers how many changes it read, or undefined
+ * session is ended here (credentials revoked, running gateway sessions queued for a Disconnect),
+ * and every session granted again under new limits has its running gateway sessions at NASes of
+ * `coaNasIds` queued for a CoA-Request, in the transaction that stores the new cursor. Answers how many changes it read, or undefined
  * when the session service did not answer (tried again next time).
  */
-export async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, correlationId: string, waitSeconds = 0, signal?: AbortSignal): Promise<number | undefined> {
+export async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, correlationId: string, waitSeconds = 0, signal?: AbortSignal, coaNasIds: readonly string[] = []): Promise<number | undefined> {
   const after = (await store.cursor(FEED)) ?? FEED_START;
   const page = await peer.changes(after, correlationId, waitSeconds, signal);
   if (page === undefined) return undefined;
   if (page.changes.length === 0 && page.next === after) return 0;
   const ended = page.changes.filter((c) => ENDING.has(c.state)).map((c) => ({ sessionId: c.sessionId, state: c.state }));
-  await store.endSessions(FEED, ended, page.next, now());
+  // Issue 27 item 3: granted again while granted (another entitlement): its limits changed.
+  const changed = [...new Set(page.changes.filter((c) => c.state === 'GRANTED' && c.fromState === 'GRANTED').map((c) => c.sessionId))];
+  await store.endSessions(FEED, ended, page.next, now(), { sessionIds: changed, coaNasIds: [...coaNasIds] });
   return page.changes.length;
 }
 
@@ -39,6 +42,7 @@ export function followContinuously(
   settings: { FEED_WAIT_SECONDS: number; FEED_POLL_MS: number },
   onChanges: () => void,
   log: Logger,
+  coaNasIds: readonly string[] = [],
 ): { stop(): Promise<void> } {
   const stopping = new AbortController();
   const pause = (ms: number) =>
@@ -56,7 +60,7 @@ export function followContinuously(
       const started = Date.now();
       let read: number | undefined;
       try {
-        read = await followFeed(store, peer, now, newCorrelationId(), settings.FEED_WAIT_SECONDS, stopping.signal);
+        read = await followFeed(store, peer, now, newCorrelationId(), settings.FEED_WAIT_SECONDS, stopping.signal, coaNasIds);
       } catch (error) {
         if (!stopping.signal.aborted) log.warn({ err: error, task: 'feed' }, 'background task failed');
       }

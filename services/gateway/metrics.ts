@@ -26,6 +26,13 @@ export const radiusDisconnects = new Counter({
   registers: [metricsRegistry],
 });
 
+export const radiusCoas = new Counter({
+  name: 'radius_coa_total',
+  help: 'Issue 27: CoA-Request attempts (new limits for a running session), by NAS and what came of them (ACKED, NAKED, NO_ANSWER, retry, dropped).',
+  labelNames: ['nas', 'answer'],
+  registers: [metricsRegistry],
+});
+
 let openCounts: (() => Promise<{ nasId: string; open: number }[]>) | undefined;
 
 /** Open connections per NAS, counted in the store when scraped (the gateway app names the count). */

@@ -15,7 +15,7 @@ export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'n
 export interface SessionPeer {
   read(sessionId: string, correlationId: string): Promise<SessionLookup>;
   /** The feed after `after`; `waitSeconds` > 0: the session service holds an empty answer that long for a change (issue 30). */
-  changes(after: string, correlationId: string, waitSeconds?: number, signal?: AbortSignal): Promise<{ changes: { sessionId: string; state: string }[]; next: string } | undefined>;
+  changes(after: string, correlationId: string, waitSeconds?: number, signal?: AbortSignal): Promise<{ changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string } | undefined>;
   /** Issue 27: ends a session (the person logged off at the gateway); false when the session service did not. */
   revoke(sessionId: string, correlationId: string): Promise<boolean>;
 }
@@ -52,7 +52,7 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
     async changes(after, correlationId, waitSeconds = 0, signal) {
       const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200&waitSeconds=${waitSeconds}`, correlationId, waitSeconds * 1000, signal);
       if (answer?.status !== 200) return undefined;
-      return answer.body as { changes: { sessionId: string; state: string }[]; next: string };
+      return answer.body as { changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string };
     },
   };
 }

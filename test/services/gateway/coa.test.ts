@@ -1,0 +1,91 @@
+import test, { type ExecutionContext } from 'ava';
+import { CONTROLLER_PROFILES, type ProfileId } from '../../../contract/controllers/index.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { grantBody } from '../session/session-service.js';
+import { bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
+import { freeUdpPort, radclient } from './radclient.js';
+
+// Issue 27 item 3: when a running session's limits change (it is granted again under another
+// entitlement), a controller that takes a CoA-Request gets one naming the session as its
+// Disconnect would, with the new limits in its own attributes; a controller that does not gets
+// nothing (its next authentication carries them). The NAS stand-in is strict: a request without
+// an attribute the controller needs to find the session is NAKed.
+
+const FRAMED_IP = '10.1.0.9';
+const ACCOUNTING = [`Calling-Station-Id = "${MAC}"`, `Framed-IP-Address = ${FRAMED_IP}`, 'NAS-IP-Address = 127.0.0.1', `NAS-Identifier = "${NAS}"`];
+
+async function setup(t: ExecutionContext, profile: ProfileId) {
+  const world = await sessionWorld(t);
+  const coaPort = await freeUdpPort();
+  const requires = [...CONTROLLER_PROFILES[profile].disconnect, 'Message-Authenticator'];
+  const nas = await startNas(t, coaPort, [], NAS_SECRET, { requires });
+  const db = await openGatewayDb('memory');
+  t.teardown(() => db.close());
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, coaPort, profile) });
+  const radius = await startRadiusServer(t, gateway.url);
+  const sessionId = await grantedSession(world, deviceRef(), 3600, { tier: 'BASIC', qosClass: 'STANDARD' });
+  const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
+  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`, `NAS-Identifier = "${NAS}"`]);
+  t.is(accept.code, 'Access-Accept', JSON.stringify(accept));
+  const acctSessionId = `acct-coa-${profile}`;
+  const start = await radclient(radius.acctPort, 'acct', NAS_SECRET, [`User-Name = "${username}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...ACCOUNTING]);
+  t.is(start.code, 'Accounting-Response');
+  const upgrade = async () => {
+    const answer = await world.session.grant(sessionId, grantBody(world.clock, { tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 7200_000).toISOString(), deviceSlots: 4 }));
+    t.is(answer.status, 200, answer.text);
+  };
+  return { world, nas, db, gateway, sessionId, username, acctSessionId, upgrade };
+}
+
+/** The attributes of the last request of `kind` the NAS stand-in received, by name. */
+function lastReceived(output: string[], kind: 'CoA-Request' | 'Disconnect-Request'): Record<string, string> | undefined {
+  const at = output.map((line) => line.includes(`Received ${kind}`)).lastIndexOf(true);
+  if (at < 0) return undefined;
+  const seen: Record<string, string> = {};
+  for (const line of output.slice(at + 1)) {
+    const match = /^(?:\(\d+\))?\s+([A-Za-z-]+) = (.*)$/.exec(line);
+    if (match === null) break;
+    seen[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
+  }
+  return seen;
+}
+
+/** The connection's CoA state once it got a final answer, or as it stands after 20 s (then asserted). */
+const coaSettled = (store: { coaOf(nasId: string, acctSessionId: string): Promise<{ status: string | null } | undefined> }, acctSessionId: string) =>
+  waitFor(() => store.coaOf(NAS, acctSessionId), (coa) => coa !== undefined && coa.status !== null && coa.status !== 'PENDING', { timeoutMs: 20_000 }).catch(() => store.coaOf(NAS, acctSessionId));
+
+const connectionStore = async (db: Awaited<ReturnType<typeof openGatewayDb>>) => (await import('../../../services/gateway/connection-store.js')).createConnectionStore(db);
+
+test.serial('coovachilli: an upgraded session gets a CoA-Request with the new WISPr limits and Session-Timeout, named as its Disconnect would be; the strict stand-in ACKs it', async (t) => {
+  const { db, nas, username, acctSessionId, upgrade } = await setup(t, 'coovachilli');
+  await upgrade();
+  t.is((await coaSettled(await connectionStore(db), acctSessionId))?.status, 'ACKED');
+  const sent = lastReceived(nas.output, 'CoA-Request') ?? {};
+  t.is(sent['Acct-Session-Id'], acctSessionId);
+  t.is(sent['User-Name'], username);
+  t.is(sent['NAS-Identifier'], NAS);
+  t.is(sent['WISPr-Bandwidth-Max-Down'], '100000000');
+  t.is(sent['WISPr-Bandwidth-Max-Up'], '20000000');
+  t.true(Number(sent['Session-Timeout']) > 3600, `Session-Timeout ${sent['Session-Timeout']}: the new entitlement's two hours`);
+});
+
+test.serial('mikrotik: an upgraded session gets a CoA-Request with the new Mikrotik-Rate-Limit, naming the session by User-Name and Framed-IP-Address', async (t) => {
+  const { db, nas, username, acctSessionId, upgrade } = await setup(t, 'mikrotik');
+  await upgrade();
+  t.is((await coaSettled(await connectionStore(db), acctSessionId))?.status, 'ACKED');
+  const sent = lastReceived(nas.output, 'CoA-Request') ?? {};
+  t.is(sent['Acct-Session-Id'], acctSessionId);
+  t.is(sent['User-Name'], username);
+  t.is(sent['Framed-IP-Address'], FRAMED_IP);
+  t.is(sent['Mikrotik-Rate-Limit'], '20000000/100000000');
+});
+
+test.serial('pfsense (no CoA): an upgrade sends nothing to the controller; the revoke after it is still a Disconnect', async (t) => {
+  const { world, db, nas, sessionId, acctSessionId, upgrade } = await setup(t, 'pfsense');
+  await upgrade();
+  await world.session.revoke(sessionId);
+  // The feed hands out the upgrade before the revoke: once the Disconnect arrived, the upgrade was handled.
+  await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes(acctSessionId), { timeoutMs: 20_000 });
+  t.is(lastReceived(nas.output, 'CoA-Request'), undefined);
+  t.is((await (await connectionStore(db)).coaOf(NAS, acctSessionId))?.status, null);
+});
