@@ -71,7 +71,8 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
 
 /**
  * Issue 27 item 3: one pass over the due CoA-Requests (a running session's limits changed). The
- * session is read again when the request goes out, so it carries the limits in force then; a
+ * session is read again when the request goes out, so it carries the limits in force then (only
+ * connections at controllers whose profile takes a CoA are queued, see feed-follower.ts); a
  * session that ended meanwhile drops its CoA (its Disconnect comes through the feed). Sent only to
  * controllers whose profile takes a CoA, naming the session as its Disconnect would, with the
  * limit attributes of an Access-Accept. ACK and NAK are final; silence and an unavailable session
@@ -107,7 +108,7 @@ export async function sendDueCoas(
         await store.settleCoa(item.nasId, item.acctSessionId, { status: null });
         radiusCoas.inc({ nas, answer: 'dropped' });
       };
-      if (gateway === undefined || !CONTROLLER_PROFILES[gateway.profile].coa || item.sealedIdentity === null) return drop();
+      if (gateway === undefined || item.sealedIdentity === null) return drop();
       const lookup = await peer.read(item.sessionId, newCorrelationId());
       if (lookup.kind === 'unavailable') return retryOrGiveUp(item, nas);
       const seconds = lookup.kind === 'found' ? secondsLeft(lookup.session, now()) : 0;

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { CONTROLLER_PROFILES, type ProfileId } from '../../../contract/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { grantBody } from '../session/session-service.js';
+import { FEED_KEY, grantBody } from '../session/session-service.js';
 import { bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
@@ -83,8 +83,13 @@ test.serial('mikrotik: an upgraded session gets a CoA-Request with the new Mikro
 test.serial('pfsense (no CoA): an upgrade sends nothing to the controller; the revoke after it is still a Disconnect', async (t) => {
   const { world, db, nas, sessionId, acctSessionId, upgrade } = await setup(t, 'pfsense');
   await upgrade();
+  // The gateway has read the upgrade from the feed (its stored cursor is the feed's last) ...
+  const feed = await world.session.request('GET', '/api/v1/sessions/changes?limit=500', { headers: FEED_KEY });
+  const last = String(feed.body['next']);
+  const store = await connectionStore(db);
+  await waitFor(() => store.cursor('session-changes'), (cursor) => cursor === last, { timeoutMs: 20_000 });
+  // ... and a revoke after it is a Disconnect; by then any CoA would have been sent first.
   await world.session.revoke(sessionId);
-  // The feed hands out the upgrade before the revoke: once the Disconnect arrived, the upgrade was handled.
   await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes(acctSessionId), { timeoutMs: 20_000 });
   t.is(lastReceived(nas.output, 'CoA-Request'), undefined);
   t.is((await (await connectionStore(db)).coaOf(NAS, acctSessionId))?.status, null);
