@@ -71,10 +71,10 @@ export interface AdminUsers {
   /** Ends every online and offline session of the user; answers how many. */
   endSessions(userId: string): number;
   /**
-   * Whether the user (a service account too) holds the client role in the realm now: mapped
-   * directly, through a composite role or through a group. False for an unknown user or role.
+   * Whether the user (a service account too) holds the realm role now: mapped directly, through
+   * a composite role or through a group. False for an unknown user or role.
    */
-  hasClientRole(userId: string, clientId: string, role: string): boolean;
+  hasRealmRole(userId: string, role: string): boolean;
 }
 
 /** Realm-scoped key/value storage kept by Keycloak with the realm (realm attributes). */

@@ -29,7 +29,7 @@ export interface JavaAdminHost {
   setUserAttributes(userId: string, attributesJson: string): void;
   setUserEnabled(userId: string, enabled: boolean): void;
   endUserSessions(userId: string): number;
-  userHasClientRole(userId: string, clientId: string, role: string): boolean;
+  userHasRealmRole(userId: string, role: string): boolean;
   httpGet(url: string, timeoutMs: number): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
   sessionServicePost(path: string, body: string, timeoutMs: number): string;
@@ -73,7 +73,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
       endSessions: (id) => raw.endUserSessions(id),
-      hasClientRole: (id, clientId, role) => raw.userHasClientRole(id, clientId, role),
+      hasRealmRole: (id, role) => raw.userHasRealmRole(id, role),
     },
     crypto: {
       seal: (plain) => raw.seal(plain),

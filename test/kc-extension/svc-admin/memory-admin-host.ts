@@ -14,8 +14,8 @@ export interface MemoryRealm {
   windows: Map<string, string[]>;
   /** userId to number of live sessions. */
   sessions: Map<string, number>;
-  /** userId to client id to the client roles the user holds (composites and groups resolved). */
-  roleMappings: Map<string, Record<string, string[]>>;
+  /** userId to the realm roles the user holds (composites and groups resolved). */
+  realmRoles: Map<string, string[]>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
   http: {
@@ -45,7 +45,7 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     rings: new Map(),
     windows: new Map(),
     sessions: new Map(),
-    roleMappings: new Map(),
+    realmRoles: new Map(),
     tokens: new Map(),
     http: {
       get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }),
@@ -150,7 +150,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.sessions.set(id, 0);
         return count;
       },
-      hasClientRole: (id, clientId, role) => (realm.roleMappings.get(id)?.[clientId] ?? []).includes(role),
+      hasRealmRole: (id, role) => (realm.realmRoles.get(id) ?? []).includes(role),
     },
     crypto: {
       seal: (plain) => SEALED + Buffer.from(plain, 'utf8').toString('base64'),

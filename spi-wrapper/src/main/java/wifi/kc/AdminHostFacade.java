@@ -10,7 +10,6 @@ import java.util.stream.Collectors;
 import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
-import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
@@ -296,10 +295,9 @@ public final class AdminHostFacade extends ScriptHostBasics {
 
     /** Keycloak's own check (UserModel.hasRole): direct mappings, composites and groups, read now. */
     @HostAccess.Export
-    public boolean userHasClientRole(String userId, String clientId, String roleName) {
+    public boolean userHasRealmRole(String userId, String roleName) {
         UserModel user = session.users().getUserById(realm, userId);
-        ClientModel client = realm.getClientByClientId(clientId);
-        RoleModel role = client == null ? null : client.getRole(roleName);
+        RoleModel role = realm.getRole(roleName);
         return user != null && role != null && user.hasRole(role);
     }
 
