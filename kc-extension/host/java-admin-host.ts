@@ -21,8 +21,9 @@ export interface JavaAdminHost {
   hmacOverBody(sealedKey: string, prefix: string): string | null;
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
-  seenId(window: string, id: string): boolean;
-  rememberIdOnCommit(window: string, id: string, capacity: number): void;
+  onceSeen(key: string): boolean;
+  onceRememberOnCommit(key: string, ttlSeconds: number): void;
+  testHarness(): boolean;
   findUsersByKeys(keysJson: string): string;
   findUsersByAttribute(name: string, value: string, max: number): string;
   createUser(username: string, email: string | null, attributesJson: string): string;
@@ -84,9 +85,12 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     memory: {
       append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),
       read: (ring, limit) => JSON.parse(raw.ringRead(ring, limit)) as unknown[],
-      seen: (window, id) => raw.seenId(window, id),
-      rememberOnCommit: (window, id, capacity) => raw.rememberIdOnCommit(window, id, capacity),
     },
+    once: {
+      seen: (key) => raw.onceSeen(key),
+      rememberOnCommit: (key, ttlSeconds) => raw.onceRememberOnCommit(key, ttlSeconds),
+    },
+    testHarness: raw.testHarness(),
     http: {
       get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,
       postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,

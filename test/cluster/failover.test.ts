@@ -11,8 +11,10 @@ import test from 'ava';
 import { clusterOptionsFromEnv, ROOT, startCluster } from '../../scripts/cluster.js';
 import { runFailover, type FailoverResult } from '../../bench/lib/failover-run.js';
 import { startPostgres } from '../helpers/postgres-server.js';
+import { replayAcrossNodes, type ReplayResult } from './webhook-replay.js';
 
 let result: FailoverResult | undefined;
+let replay: ReplayResult | Error | undefined;
 let services = 0;
 
 test.before(async (t) => {
@@ -24,6 +26,9 @@ test.before(async (t) => {
     const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl }, (line) => t.log(line)));
     services = cluster.services.length;
     try {
+      // Issue 29 item 2, on the same cluster before the failover run (both nodes fresh, one start for both).
+      replay = await replayAcrossNodes(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      t.log(`webhook replay across nodes: ${JSON.stringify(replay instanceof Error ? replay.message : replay)}`);
       result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
       t.log(JSON.stringify(result));
     } finally {
@@ -71,4 +76,14 @@ test('the killed service instances come back healthy and sign-ins through them s
   t.is(rejoin.directPortalSignIn, 200);
   t.is(rejoin.unknownEmployeeSignIn, '401 INVALID_CREDENTIALS', 'employee grants reach Keycloak and HR through nginx /employee/');
   t.is(rejoin.signInsAfterRestart.answered200, rejoin.signInsAfterRestart.attempted);
+});
+
+test('a signed REINSTATED applied on node 1 and replayed to node 2 is DUPLICATE, also under a fresh event id: the terminated employee stays disabled', (t) => {
+  if (replay === undefined) throw new Error('the replay check did not run');
+  if (replay instanceof Error) throw replay;
+  t.is(replay.reinstatedOnNode1, '200 APPLIED');
+  t.is(replay.terminatedOnNode1, '200 APPLIED');
+  t.is(replay.replayOnNode2, '200 DUPLICATE');
+  t.is(replay.replayNewIdOnNode2, '200 DUPLICATE');
+  t.false(replay.enabledAfterReplays);
 });

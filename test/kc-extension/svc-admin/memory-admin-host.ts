@@ -11,7 +11,13 @@ export interface MemoryRealm {
   store: Map<string, string>;
   users: Map<string, AdminUser>;
   rings: Map<string, string[]>;
-  windows: Map<string, string[]>;
+  /**
+   * The cluster-wide single-use store (key to expiry in ms on `clockMs`): share one map between
+   * two realms to model two Keycloak nodes of one cluster (their node memory stays apart).
+   */
+  once: Map<string, number>;
+  /** Keycloak's TEST_HARNESS switch. */
+  testHarness: boolean;
   /** userId to number of live sessions. */
   sessions: Map<string, number>;
   /** userId to the realm roles the user holds (composites and groups resolved). */
@@ -43,7 +49,8 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     store: new Map(),
     users: new Map(),
     rings: new Map(),
-    windows: new Map(),
+    once: new Map(),
+    testHarness: false,
     sessions: new Map(),
     realmRoles: new Map(),
     tokens: new Map(),
@@ -165,14 +172,16 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.rings.set(ring, entries.slice(0, capacity));
       },
       read: (ring, limit) => (realm.rings.get(ring) ?? []).slice(0, limit).map((entry) => JSON.parse(entry) as unknown),
-      seen: (window, id) => (realm.windows.get(window) ?? []).includes(id),
-      rememberOnCommit: (window, id, capacity) => {
+    },
+    once: {
+      seen: (key) => (realm.once.get(key) ?? -Infinity) > realm.clockMs,
+      rememberOnCommit: (key, ttlSeconds) => {
         realm.afterCommit.push(() => {
-          const ids = realm.windows.get(window) ?? [];
-          if (!ids.includes(id)) realm.windows.set(window, [...ids, id].slice(-capacity));
+          if (!((realm.once.get(key) ?? -Infinity) > realm.clockMs)) realm.once.set(key, realm.clockMs + ttlSeconds * 1000);
         });
       },
     },
+    testHarness: realm.testHarness,
     http: {
       ...realm.http,
       postToSessions: (path, body, timeoutMs) => {
