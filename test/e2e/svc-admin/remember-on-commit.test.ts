@@ -1,7 +1,9 @@
 // Issue 29 item 3: remember-on-commit proven in real Keycloak. The test run's Keycloak has
 // TEST_HARNESS=true, so the webhook honours X-Test-Force-Rollback (with an operator's token): the
 // event is judged and applied, then the request's transaction is rolled back as a failed commit
-// would be. The sender's retry of the very same delivery is then applied, not DUPLICATE.
+// would be. The sender's retry of the very same delivery is then applied, not DUPLICATE. Seen
+// failing (the retry answered DUPLICATE) with the wrapper remembering at once instead of after the
+// commit; scripts/mutations.ts cannot run it (it needs the platform), so that break was by hand.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { putCompany, uniqueCode } from '../../kc-extension/svc-admin/contract/companies-contract.js';
