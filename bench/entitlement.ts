@@ -152,7 +152,8 @@ try {
 
   // (2) Latency, one request at a time. Loyalty hangs (60 s, past the 2000 ms lookup timeout);
   // the breaker opens after LOYALTY_BREAKER_FAILURES timeouts and stays open for the run.
-  const fault = await post(`${loyaltyHanging.url}/admin/fault`, { mode: 'timeout', delayMs: 60_000 });
+  // The harness route needs a key with scope harness (issue 29 item 4): the tools' development key has it.
+  const fault = await post(`${loyaltyHanging.url}/admin/fault`, { mode: 'timeout', delayMs: 60_000 }, { 'X-API-Key': 'dev-loyalty-tools-key' });
   if (fault.status !== 200) throw new Error(`loyalty fault not set: ${fault.status}`);
   const requestsToOpen = await openBreaker(entitlementBreaker);
   const open = await post(breakerEvaluateUrl, {}, customerHeaders);

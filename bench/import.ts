@@ -32,7 +32,8 @@ const rows = (tag: string) =>
     fullName: `Bench ${i}`,
   }));
 
-const operator = await token('wifi', { grant_type: 'client_credentials', client_id: 'wifi-portal-api', client_secret: process.env['WIFI_PORTAL_API_SECRET'] ?? 'dev-portal-api-secret' });
+// The demo operator holds the realm role svc-admin (the portal's service account does not: issue 29 item 1).
+const operator = await token('wifi', { grant_type: 'password', client_id: 'admin-cli', username: 'svc-operator', password: process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass' });
 const master = await token('master', { grant_type: 'password', client_id: 'admin-cli', username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin', password: process.env['KC_BOOTSTRAP_ADMIN_PASSWORD'] ?? 'admin' });
 const company = `BENCH-${run.toUpperCase()}`;
 const json = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' });

@@ -8,6 +8,7 @@ import { SETTINGS } from './employee-auth/settings.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
 import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
+import { startRefusal, type StartFacts } from './start-check.js';
 import { handleAdminRequest } from './svc-admin/router.js';
 import { AdminError, errorReply } from './svc-admin/wire-error.js';
 
@@ -50,4 +51,9 @@ export function warmUp(rounds: number): string {
   let outcome = '';
   for (let round = 0; round < rounds; round++) outcome = outcomeToJava(authenticate(warmUpHost(round)));
   return outcome;
+}
+
+/** Checked once at Keycloak's start (issue 29 item 4): '' lets it start, otherwise the line it stops with. */
+export function startCheck(factsJson: string): string {
+  return startRefusal(JSON.parse(factsJson) as StartFacts);
 }

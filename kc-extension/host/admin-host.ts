@@ -71,10 +71,10 @@ export interface AdminUsers {
   /** Ends every online and offline session of the user; answers how many. */
   endSessions(userId: string): number;
   /**
-   * Whether the user (a service account too) holds the client role in the realm now: mapped
-   * directly, through a composite role or through a group. False for an unknown user or role.
+   * Whether the user (a service account too) holds the realm role now: mapped directly, through
+   * a composite role or through a group. False for an unknown user or role.
    */
-  hasClientRole(userId: string, clientId: string, role: string): boolean;
+  hasRealmRole(userId: string, role: string): boolean;
 }
 
 /** Realm-scoped key/value storage kept by Keycloak with the realm (realm attributes). */
@@ -107,13 +107,20 @@ export interface AdminMemory {
   append(ring: string, entryJson: string, capacity: number): void;
   /** Newest first. */
   read(ring: string, limit: number): unknown[];
-  /** True when the id is in the window. */
-  seen(window: string, id: string): boolean;
+}
+
+/**
+ * Keys remembered for a while by the whole Keycloak cluster (Keycloak's SingleUseObjectProvider,
+ * issue 29 item 2): what one node remembered, every node sees. Keys are per realm.
+ */
+export interface ClusterOnce {
+  /** True while the key is remembered (on any node). */
+  seen(key: string): boolean;
   /**
-   * Puts the id in the window (the oldest leave beyond `capacity`) once this request's Keycloak
-   * transaction has committed; never when it rolls back or its commit fails.
+   * Remembers the key for `ttlSeconds` once this request's Keycloak transaction has committed;
+   * never when it rolls back or its commit fails.
    */
-  rememberOnCommit(window: string, id: string, capacity: number): void;
+  rememberOnCommit(key: string, ttlSeconds: number): void;
 }
 
 export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };
@@ -144,9 +151,15 @@ export interface AdminHost {
   users: AdminUsers;
   crypto: AdminCrypto;
   memory: AdminMemory;
+  once: ClusterOnce;
   http: AdminHttp;
   models: ModelFolder;
   assets: GuiAssets;
+  /**
+   * Keycloak's environment has TEST_HARNESS=true (the test run's Keycloak): test-only switches may
+   * be honoured. A production start refuses it (kc-extension/start-check.ts).
+   */
+  testHarness: boolean;
   newUuid(): string;
   nowMs(): number;
   log(level: 'error' | 'warn' | 'info' | 'debug', message: string): void;

@@ -21,15 +21,16 @@ export interface JavaAdminHost {
   hmacOverBody(sealedKey: string, prefix: string): string | null;
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
-  seenId(window: string, id: string): boolean;
-  rememberIdOnCommit(window: string, id: string, capacity: number): void;
+  onceSeen(key: string): boolean;
+  onceRememberOnCommit(key: string, ttlSeconds: number): void;
+  testHarness(): boolean;
   findUsersByKeys(keysJson: string): string;
   findUsersByAttribute(name: string, value: string, max: number): string;
   createUser(username: string, email: string | null, attributesJson: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
   setUserEnabled(userId: string, enabled: boolean): void;
   endUserSessions(userId: string): number;
-  userHasClientRole(userId: string, clientId: string, role: string): boolean;
+  userHasRealmRole(userId: string, role: string): boolean;
   httpGet(url: string, timeoutMs: number): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
   sessionServicePost(path: string, body: string, timeoutMs: number): string;
@@ -73,7 +74,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
       endSessions: (id) => raw.endUserSessions(id),
-      hasClientRole: (id, clientId, role) => raw.userHasClientRole(id, clientId, role),
+      hasRealmRole: (id, role) => raw.userHasRealmRole(id, role),
     },
     crypto: {
       seal: (plain) => raw.seal(plain),
@@ -84,9 +85,12 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     memory: {
       append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),
       read: (ring, limit) => JSON.parse(raw.ringRead(ring, limit)) as unknown[],
-      seen: (window, id) => raw.seenId(window, id),
-      rememberOnCommit: (window, id, capacity) => raw.rememberIdOnCommit(window, id, capacity),
     },
+    once: {
+      seen: (key) => raw.onceSeen(key),
+      rememberOnCommit: (key, ttlSeconds) => raw.onceRememberOnCommit(key, ttlSeconds),
+    },
+    testHarness: raw.testHarness(),
     http: {
       get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,
       postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,

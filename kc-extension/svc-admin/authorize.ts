@@ -1,11 +1,16 @@
 import type { AdminContext } from './context.js';
 import { AdminError } from './wire-error.js';
 
-const REQUIRED_CLIENT = 'realm-management';
-const REQUIRED_ROLE = 'manage-users';
+/**
+ * The realm role an svc-admin operator holds (issue 29 item 1). A role of its own, not
+ * realm-management/manage-users: the portal's service account needs manage-users to create
+ * customer accounts, and whoever holds the internet-facing portal's client secret must not be
+ * able to replace the entitlement DMN, set company webhook secrets or run imports.
+ */
+export const OPERATOR_ROLE = 'svc-admin';
 
 /**
- * spec 5: `/api/*` needs a bearer token of this realm whose user holds realm-management/manage-users.
+ * spec 5: `/api/*` needs a bearer token of this realm whose user holds the operator role.
  * Keycloak verifies signature, expiry and issuer against the request's realm (so a master-realm
  * token arrives here as no token); the realm is checked again here so the rule lives in one place.
  * As Keycloak's own admin API does, the role is looked up on the user (or service account) at
@@ -17,8 +22,8 @@ export function authorize(context: AdminContext): void {
   if (token === undefined || token.realm !== context.host.realm.name) {
     throw new AdminError('UNAUTHORIZED', 'A valid bearer token of this realm is required.');
   }
-  if (!context.host.users.hasClientRole(token.subject, REQUIRED_CLIENT, REQUIRED_ROLE)) {
-    throw new AdminError('FORBIDDEN', 'The token\'s user lacks realm-management/manage-users.');
+  if (!context.host.users.hasRealmRole(token.subject, OPERATOR_ROLE)) {
+    throw new AdminError('FORBIDDEN', `The token's user lacks the realm role ${OPERATOR_ROLE}.`);
   }
 }
 

@@ -34,6 +34,9 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
+/** Every route the module answers besides the shell page and the GUI's files: method and path pattern (tests walk it). */
+export const ROUTE_TABLE: readonly { method: string; pattern: RegExp }[] = ROUTES.map(({ method, pattern }) => ({ method, pattern }));
+
 function route(context: AdminContext): RouteResult | Promise<RouteResult> {
   const { method, path } = context.host.request;
   // spec 5: all of /api/* (unknown paths too) needs the realm token; the webhook is signed instead (spec 6).

@@ -1,7 +1,7 @@
 import type { AdminContext } from './context.js';
 
 /** spec 6 / 8: at most 5 minutes between X-SVC-Timestamp and server time. */
-const MAX_SKEW_MS = 5 * 60 * 1000;
+export const MAX_SKEW_MS = 5 * 60 * 1000;
 
 export type SignatureVerdict = 'OK' | 'MISSING_HEADERS' | 'STALE_TIMESTAMP' | 'BAD_SIGNATURE' | 'NO_SECRET';
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { AdminUser } from '../host/admin-host.js';
+import { authorize } from './authorize.js';
 import { readCompany } from './company-store.js';
 import { COMPANY_CODE } from './company-schemas.js';
 import type { AdminContext, RouteResult } from './context.js';
 import { logEvent } from './event-log.js';
-import { verifySignature } from './webhook-signature.js';
+import { MAX_SKEW_MS, verifySignature } from './webhook-signature.js';
+import { AdminError } from './wire-error.js';
 
 /** spec 6: results and their HTTP statuses. */
 type WebhookResult = 'APPLIED' | 'RECORDED' | 'DUPLICATE' | 'NO_MATCH' | 'CONFLICT' | 'REJECTED';
@@ -13,8 +15,25 @@ const IDENTITY_EVENTS = ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'EMPLOYEE_
 type IdentityEvent = (typeof IDENTITY_EVENTS)[number];
 const isIdentityEvent = (type: string): type is IdentityEvent => (IDENTITY_EVENTS as readonly string[]).includes(type);
 
-/** spec 8: the last 2000 event ids are remembered; the last 2000 signatures likewise. */
-const DUPLICATE_WINDOW = 2000;
+/**
+ * How long a replay is recognised, cluster-wide (issue 29 item 2). A signature stays acceptable
+ * while its timestamp is within the skew of the server's clock, either way: from the first
+ * delivery up to two skews later (a timestamp a full skew ahead), plus a minute for clocks of
+ * nodes that differ. After that the timestamp alone refuses it (STALE_TIMESTAMP).
+ */
+const SIGNATURE_TTL_SECONDS = (2 * MAX_SKEW_MS) / 1000 + 60;
+/**
+ * Event ids are not signed: a sender's retry of an event under a fresh timestamp carries the same
+ * id, and is a duplicate for a day (spec 8 asks for the last 2000 ids; a day holds more).
+ */
+const EVENT_ID_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * Test harness only (Keycloak's TEST_HARNESS=true, which a production start refuses): with this
+ * header and an operator's token, the webhook's transaction is rolled back after the event was
+ * judged and applied, as a failed commit would, so the sender's retry shows what was remembered
+ * (issue 29 item 3). Ignored when the harness is off.
+ */
+export const FORCE_ROLLBACK_HEADER = 'X-Test-Force-Rollback';
 /** How many users carrying one employeeRef are looked at (all companies), to find this company's. */
 const MAX_REF_HOLDERS = 100;
 
@@ -32,7 +51,11 @@ const SIGNATURE_DETAIL = {
 } as const;
 
 export function webhookRoute(context: AdminContext, code: string): RouteResult {
+  // The switch is the harness's only when Keycloak runs with it, and needs the service's key: an operator.
+  const forceRollback = context.host.testHarness && context.host.request.header(FORCE_ROLLBACK_HEADER) === 'true';
+  if (forceRollback) authorize(context);
   const outcome = handle(context, code);
+  if (forceRollback) throw new AdminError('INTERNAL_ERROR', `test harness: ${outcome.result} rolled back as a failed commit would be`);
   logEvent(context, {
     company: code,
     type: outcome.type ?? 'UNKNOWN',
@@ -81,20 +104,25 @@ function handle(context: AdminContext, code: string): Outcome {
   }
   // A replay is known by its event id or by its signature: the id is not signed (spec 6), so
   // the same signed bytes under a fresh id are the same event.
+  // Both are kept in Keycloak's cluster-wide store: a replay sent to another node is a replay too.
   const seen = [
-    { window: `webhook-ids/${code}`, key: eventId },
-    { window: `webhook-signatures/${code}`, key: context.host.request.header('X-SVC-Signature')?.trim() },
-  ].filter((entry): entry is { window: string; key: string } => entry.key !== undefined);
-  if (seen.some(({ window, key }) => context.host.memory.seen(window, key))) {
+    { key: eventId === undefined ? undefined : `webhook-id/${code}/${eventId}`, ttl: EVENT_ID_TTL_SECONDS },
+    { key: signatureKey(code, context.host.request.header('X-SVC-Signature')), ttl: SIGNATURE_TTL_SECONDS },
+  ].filter((entry): entry is { key: string; ttl: number } => entry.key !== undefined);
+  if (seen.some(({ key }) => context.host.once.seen(key))) {
     return outcome(200, 'DUPLICATE', 'event already processed; not re-applied', extra);
   }
   const result = judge(context, code, event, extra);
   // Remembered only once Keycloak has committed the effect: a failed commit, a failure while
   // applying and a CONFLICT leave the sender's retry to be judged again. Two deliveries at the
   // very same moment may both apply; every effect sets a state, so applying twice changes nothing.
-  if (result.result !== 'CONFLICT') seen.forEach(({ window, key }) => context.host.memory.rememberOnCommit(window, key, DUPLICATE_WINDOW));
+  if (result.result !== 'CONFLICT') seen.forEach(({ key, ttl }) => context.host.once.rememberOnCommit(key, ttl));
   return result;
 }
+
+/** The signature as sent (it was verified, so it is base64 of 32 bytes): keyed per company. */
+const signatureKey = (code: string, signature: string | undefined): string | undefined =>
+  signature === undefined ? undefined : `webhook-signature/${code}/${signature.trim()}`;
 
 /** Company codes write '-' (spec 2.10 pattern) where HR's company values write '_' (MEMBER_A is MEMBER-A). */
 const atCompany = (user: AdminUser, code: string): boolean => user.attributes['company']?.toUpperCase().replace(/_/g, '-') === code;

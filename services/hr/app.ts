@@ -14,7 +14,8 @@ export interface HrDeps {
 /** HR verification (spec 4.2): read-only (employeeId, citizenId) check with limits and a fault harness. */
 export function createApp(config: HrConfig, logger: Logger, deps: HrDeps = {}): Express {
   const directory = deps.directory ?? createDirectory(loadFixture(config.HR_FIXTURE), config.HR_CITIZEN_HASH_KEY);
-  const faults = createFaultHarness({ unavailable: 'HR_SERVICE_UNAVAILABLE', timeout: 'HR_SERVICE_TIMEOUT' });
+  const harnessKey = requireApiKey(config.HR_API_KEYS, 'harness');
+  const faults = createFaultHarness({ unavailable: 'HR_SERVICE_UNAVAILABLE', timeout: 'HR_SERVICE_TIMEOUT' }, harnessKey);
   const limits = createVerifyLimits({
     failureLimit: config.HR_FAILURE_LIMIT,
     failureWindowSeconds: config.HR_FAILURE_WINDOW_SECONDS,
@@ -56,8 +57,14 @@ export function createApp(config: HrConfig, logger: Logger, deps: HrDeps = {}): 
       route({
         method: 'post',
         path: '/admin/reset-limits',
-        summary: 'Test harness: clear the verify rate limits.',
-        responses: { 200: { description: 'Limits cleared.', schema: z.object({ ok: z.literal(true) }) } },
+        summary: 'Test harness: clear the verify rate limits (a key with scope harness).',
+        security: 'apiKey',
+        steps: [harnessKey],
+        responses: {
+          200: { description: 'Limits cleared.', schema: z.object({ ok: z.literal(true) }) },
+          401: { description: 'UNAUTHORIZED: no known key' },
+          403: { description: 'FORBIDDEN: the key lacks scope harness' },
+        },
         handle: () => {
           limits.reset();
           return { status: 200, body: { ok: true } };

@@ -11,8 +11,10 @@ import test from 'ava';
 import { clusterOptionsFromEnv, ROOT, startCluster } from '../../scripts/cluster.js';
 import { runFailover, type FailoverResult } from '../../bench/lib/failover-run.js';
 import { startPostgres } from '../helpers/postgres-server.js';
+import { replayAcrossNodes, type ReplayResult } from './webhook-replay.js';
 
 let result: FailoverResult | undefined;
+let replay: ReplayResult | Error | undefined;
 let services = 0;
 /** Issue 30: what the cluster's Prometheus saw (read before the cluster stops). */
 let scraped: { targets: Record<string, string>; signInsCounted: number; keycloakSeries: number } | undefined;
@@ -45,9 +47,13 @@ test.before(async (t) => {
     const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl, CLUSTER_SCRAPE_SECONDS: '2' }, (line) => t.log(line)));
     services = cluster.services.length;
     try {
+      // Issue 29 item 2, on the same cluster before the failover run (both nodes fresh, one start for both).
+      replay = await replayAcrossNodes(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      t.log(`webhook replay across nodes: ${JSON.stringify(replay instanceof Error ? replay.message : replay)}`);
       result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
       t.log(JSON.stringify(result));
-      if (cluster.prometheus !== undefined) scraped = await readPrometheus(cluster.prometheus.url, cluster.services.length + cluster.keycloak.length);
+      // A failure here fails only the Prometheus test (scraped stays undefined).
+      if (cluster.prometheus !== undefined) scraped = await readPrometheus(cluster.prometheus.url, cluster.services.length + cluster.keycloak.length).catch(() => undefined);
     } finally {
       await cluster.stop();
     }
@@ -102,4 +108,14 @@ test('Prometheus scrapes every service instance and both Keycloak nodes, and cou
   t.deepEqual(Object.entries(scraped.targets).filter(([, up]) => up !== '1'), [], 'every target is up');
   t.true(scraped.signInsCounted > 0, 'portal_sign_ins_total moved');
   t.true(scraped.keycloakSeries > 0, 'Keycloak metrics are scraped');
+});
+
+test('a signed REINSTATED applied on node 1 and replayed to node 2 is DUPLICATE, also under a fresh event id: the terminated employee stays disabled', (t) => {
+  if (replay === undefined) throw new Error('the replay check did not run');
+  if (replay instanceof Error) throw replay;
+  t.is(replay.reinstatedOnNode1, '200 APPLIED');
+  t.is(replay.terminatedOnNode1, '200 APPLIED');
+  t.is(replay.replayOnNode2, '200 DUPLICATE');
+  t.is(replay.replayNewIdOnNode2, '200 DUPLICATE');
+  t.false(replay.enabledAfterReplays);
 });

@@ -71,8 +71,12 @@ test.serial('a real token whose sub the body contradicts is 403 FORBIDDEN', asyn
 test.serial('loyalty hanging: a GOLD member still gets the baseline, after about the 2 s budget', async (t) => {
   const grant = await customerGrant('gold@demo.example', 'gold-demo-pass');
   t.is(grant.status, 200, grant.text);
-  const fault = (mode: string, delayMs = 0) =>
-    fetch(`${URLS.loyalty}/admin/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, delayMs }) });
+  // The harness route needs a key with scope harness (issue 29 item 4): the tools' key has it.
+  const fault = async (mode: string, delayMs = 0) => {
+    const headers = { 'content-type': 'application/json', 'X-API-Key': process.env['LOYALTY_TOOLS_KEY'] ?? 'dev-loyalty-tools-key' };
+    const response = await fetch(`${URLS.loyalty}/admin/fault`, { method: 'POST', headers, body: JSON.stringify({ mode, delayMs }) });
+    if (!response.ok) throw new Error(`loyalty /admin/fault answered ${response.status}`);
+  };
   // Loyalty holds the call for 30 s, far beyond the 2 s budget, so "answered before loyalty" does
   // not depend on how fast a busy machine is.
   await fault('timeout', 30_000);

@@ -31,28 +31,46 @@ async function realmManagementRole(master: string, name: string): Promise<{ clie
   return { clientUuid: client!.id, role };
 }
 
-test('an admin-cli token is judged by its user\'s roles, through a group, as Keycloak\'s admin API judges it, and a removed group takes effect at once', async (t) => {
+const operatorRole = async (master: string): Promise<Role> => (await adminApi(master, 'GET', '/roles/svc-admin')) as Role;
+
+test('an admin-cli token is judged by its user\'s realm role svc-admin, through a group, and a removed group takes effect at once', async (t) => {
   const master = await adminToken();
   const operator = await adminCliOperator(master);
-  t.deepEqual(await answers(operator.token), { svcAdmin: 403, keycloak: 403 });
+  t.is((await answers(operator.token)).svcAdmin, 403);
 
-  const { clientUuid, role } = await realmManagementRole(master, 'manage-users');
   const groupName = `svc-operators-${randomUUID().slice(0, 8)}`;
   await adminApi(master, 'POST', '/groups', { name: groupName });
   const group = ((await adminApi(master, 'GET', `/groups?search=${groupName}&exact=true`)) as { id: string }[])[0]!;
   t.teardown(async () => adminApi(await adminToken(), 'DELETE', `/groups/${group.id}`));
-  await adminApi(master, 'POST', `/groups/${group.id}/role-mappings/clients/${clientUuid}`, [role]);
+  await adminApi(master, 'POST', `/groups/${group.id}/role-mappings/realm`, [await operatorRole(master)]);
   await adminApi(master, 'PUT', `/users/${operator.id}/groups/${group.id}`);
-  t.deepEqual(await answers(operator.token), { svcAdmin: 200, keycloak: 200 }, 'the same token, once its user is in the group');
+  t.deepEqual(await answers(operator.token), { svcAdmin: 200, keycloak: 403 }, 'the same token, once its user is in the group: an svc-admin operator, no Keycloak user manager');
 
   await adminApi(master, 'DELETE', `/users/${operator.id}/groups/${group.id}`);
-  t.deepEqual(await answers(operator.token), { svcAdmin: 403, keycloak: 403 }, 'the same token, once its user left the group');
+  t.is((await answers(operator.token)).svcAdmin, 403, 'the same token, once its user left the group');
 });
 
-test('realm-admin, a composite holding manage-users, lets an admin-cli token in', async (t) => {
+// Issue 29 item 1: Keycloak's user-management roles are not svc-admin's; only its own role lets in.
+test('manage-users and realm-admin, Keycloak\'s own admin roles, do not make an svc-admin operator', async (t) => {
   const master = await adminToken();
   const operator = await adminCliOperator(master);
   const { clientUuid, role } = await realmManagementRole(master, 'realm-admin');
   await adminApi(master, 'POST', `/users/${operator.id}/role-mappings/clients/${clientUuid}`, [role]);
+  t.deepEqual(await answers(operator.token), { svcAdmin: 403, keycloak: 200 });
+  await adminApi(master, 'POST', `/users/${operator.id}/role-mappings/realm`, [await operatorRole(master)]);
   t.deepEqual(await answers(operator.token), { svcAdmin: 200, keycloak: 200 });
+});
+
+// The realm as shipped: the demo operator holds the role, the portal's service account only what account creation needs.
+test('the shipped realm: svc-operator holds svc-admin; the portal\'s service account holds manage-users and not svc-admin', async (t) => {
+  const master = await adminToken();
+  const roleHolders = (await adminApi(master, 'GET', '/roles/svc-admin/users')) as { username: string }[];
+  t.true(roleHolders.some(({ username }) => username === 'svc-operator'));
+  t.false(roleHolders.some(({ username }) => username === 'service-account-wifi-portal-api'));
+  const portal = await userIdOf(master, 'service-account-wifi-portal-api');
+  const { clientUuid } = await realmManagementRole(master, 'manage-users');
+  const clientRoles = (await adminApi(master, 'GET', `/users/${portal}/role-mappings/clients/${clientUuid}`)) as Role[];
+  t.deepEqual(clientRoles.map(({ name }) => name), ['manage-users']);
+  const realmRoles = (await adminApi(master, 'GET', `/users/${portal}/role-mappings/realm/composite`)) as Role[];
+  t.false(realmRoles.some(({ name }) => name === 'svc-admin'));
 });

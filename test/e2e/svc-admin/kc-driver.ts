@@ -2,16 +2,32 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Driver } from '../../kc-extension/svc-admin/contract/driver.js';
-import { IDP_URL, adminApi, adminToken, clientCredentialsGrant, customerGrant, userIdOf } from '../keycloak/kc-client.js';
+import { IDP_URL, adminApi, adminToken, clientCredentialsGrant, customerGrant, tokenRequest, userIdOf } from '../keycloak/kc-client.js';
 
 export const MODULE_URL = `${IDP_URL}/realms/wifi/svc-admin`;
 /** The decision service Keycloak's realm was imported with (scripts/kc.sh DECISION_URL). */
 export const DECISION_URL = process.env['DECISION_URL'] ?? 'http://localhost:3005';
 
-/** Realm token with realm-management/manage-users: the portal's service account (realm-export.json). */
-export async function operatorToken(): Promise<string> {
-  const reply = await clientCredentialsGrant();
+/**
+ * An operator of its own holding the realm role `svc-admin` (issue 29 item 1), signed in through
+ * `admin-cli` as kcadm.sh does. Not the demo `svc-operator`, whose brute-force state a person may touch.
+ */
+export async function operatorToken(master?: string): Promise<string> {
+  const admin = master ?? (await adminToken());
+  const username = `svc-op-${randomUUID().slice(0, 8)}`;
+  const password = `pw-${randomUUID()}`;
+  await adminApi(admin, 'POST', '/users', { username, enabled: true, credentials: [{ type: 'password', value: password, temporary: false }] });
+  const role = await adminApi(admin, 'GET', '/roles/svc-admin');
+  await adminApi(admin, 'POST', `/users/${await userIdOf(admin, username)}/role-mappings/realm`, [role]);
+  const reply = await tokenRequest({ grant_type: 'password', client_id: 'admin-cli', username, password });
   if (reply.status !== 200) throw new Error(`operator token: ${reply.status}`);
+  return String(reply.body['access_token']);
+}
+
+/** The portal's service account (client credentials of wifi-portal-api): manage-users, no svc-admin. */
+async function portalToken(): Promise<string> {
+  const reply = await clientCredentialsGrant();
+  if (reply.status !== 200) throw new Error(`portal token: ${reply.status}`);
   return String(reply.body['access_token']);
 }
 
@@ -38,14 +54,14 @@ const origin = (server: Server): string => `http://127.0.0.1:${(server.address()
 
 /** A Driver over the running Keycloak at IDP_URL. */
 export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
-  const [operator, master] = await Promise.all([operatorToken(), adminToken()]);
-  const customer = await customerToken(master);
+  const master = await adminToken();
+  const [operator, customer, portal] = await Promise.all([operatorToken(master), customerToken(master), portalToken()]);
   const healthy = await listen((request, response) => response.writeHead(request.url === '/health' ? 200 : 404).end());
   const closed = await listen(() => undefined);
   const deadOrigin = origin(closed);
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   return {
-    tokens: { operator, customer, master },
+    tokens: { operator, customer, master, portal },
     healthyOrigin: origin(healthy),
     deadOrigin,
     decisionUrl: DECISION_URL,

@@ -6,8 +6,8 @@ test('the role is read from the token\'s user at every call: a token without rol
   const subject = d.realm.tokens.get(d.tokens.operator)!.subject;
   const call = async () => (await d.send({ method: 'GET', path: '/api/companies', token: d.tokens.operator })).status;
   t.is(await call(), 200);
-  d.realm.roleMappings.set(subject, { 'realm-management': ['view-users'] });
+  d.realm.realmRoles.set(subject, ['default-roles-wifi']);
   t.is(await call(), 403);
-  d.realm.roleMappings.set(subject, { 'realm-management': ['manage-users'] });
+  d.realm.realmRoles.set(subject, ['default-roles-wifi', 'svc-admin']);
   t.is(await call(), 200);
 });

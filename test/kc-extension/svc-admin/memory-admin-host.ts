@@ -11,11 +11,17 @@ export interface MemoryRealm {
   store: Map<string, string>;
   users: Map<string, AdminUser>;
   rings: Map<string, string[]>;
-  windows: Map<string, string[]>;
+  /**
+   * The cluster-wide single-use store (key to expiry in ms on `clockMs`): share one map between
+   * two realms to model two Keycloak nodes of one cluster (their node memory stays apart).
+   */
+  once: Map<string, number>;
+  /** Keycloak's TEST_HARNESS switch. */
+  testHarness: boolean;
   /** userId to number of live sessions. */
   sessions: Map<string, number>;
-  /** userId to client id to the client roles the user holds (composites and groups resolved). */
-  roleMappings: Map<string, Record<string, string[]>>;
+  /** userId to the realm roles the user holds (composites and groups resolved). */
+  realmRoles: Map<string, string[]>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
   http: {
@@ -43,9 +49,10 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     store: new Map(),
     users: new Map(),
     rings: new Map(),
-    windows: new Map(),
+    once: new Map(),
+    testHarness: false,
     sessions: new Map(),
-    roleMappings: new Map(),
+    realmRoles: new Map(),
     tokens: new Map(),
     http: {
       get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }),
@@ -150,7 +157,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.sessions.set(id, 0);
         return count;
       },
-      hasClientRole: (id, clientId, role) => (realm.roleMappings.get(id)?.[clientId] ?? []).includes(role),
+      hasRealmRole: (id, role) => (realm.realmRoles.get(id) ?? []).includes(role),
     },
     crypto: {
       seal: (plain) => SEALED + Buffer.from(plain, 'utf8').toString('base64'),
@@ -165,14 +172,16 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.rings.set(ring, entries.slice(0, capacity));
       },
       read: (ring, limit) => (realm.rings.get(ring) ?? []).slice(0, limit).map((entry) => JSON.parse(entry) as unknown),
-      seen: (window, id) => (realm.windows.get(window) ?? []).includes(id),
-      rememberOnCommit: (window, id, capacity) => {
+    },
+    once: {
+      seen: (key) => (realm.once.get(key) ?? -Infinity) > realm.clockMs,
+      rememberOnCommit: (key, ttlSeconds) => {
         realm.afterCommit.push(() => {
-          const ids = realm.windows.get(window) ?? [];
-          if (!ids.includes(id)) realm.windows.set(window, [...ids, id].slice(-capacity));
+          if (!((realm.once.get(key) ?? -Infinity) > realm.clockMs)) realm.once.set(key, realm.clockMs + ttlSeconds * 1000);
         });
       },
     },
+    testHarness: realm.testHarness,
     http: {
       ...realm.http,
       postToSessions: (path, body, timeoutMs) => {

@@ -19,12 +19,16 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   const operator = randomUUID();
   const customer = randomUUID();
   const masterAdmin = randomUUID();
-  realm.roleMappings.set(operator, { 'realm-management': ['manage-users', 'view-users'] });
-  realm.roleMappings.set(customer, { account: ['view-profile'] });
-  realm.roleMappings.set(masterAdmin, { 'realm-management': ['manage-users'] });
+  const portalAccount = randomUUID();
+  realm.realmRoles.set(operator, ['svc-admin']);
+  realm.realmRoles.set(customer, ['default-roles-wifi']);
+  realm.realmRoles.set(masterAdmin, ['svc-admin']);
+  // The host answers realm roles only: the portal's manage-users (a client role) is invisible here, as it must be.
+  realm.realmRoles.set(portalAccount, ['default-roles-wifi']);
   realm.tokens.set('operator', { realm: realm.name, subject: operator, username: 'svc-operator', clientId: 'svc-admin' });
   realm.tokens.set('customer', { realm: realm.name, subject: customer, username: 'bob@example.com', clientId: 'wifi-portal-api' });
   realm.tokens.set('master', { realm: 'master', subject: masterAdmin, username: 'admin', clientId: 'admin-cli' });
+  realm.tokens.set('portal', { realm: realm.name, subject: portalAccount, username: 'service-account-wifi-portal-api', clientId: 'wifi-portal-api' });
   const decisionUrl = 'http://decision.test';
   realm.store.set('decisionUrl', decisionUrl);
   realm.guiManifest = JSON.stringify(TEST_GUI_MANIFEST);
@@ -33,7 +37,7 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   realm.http.get = (url) => (url.startsWith(HEALTHY) ? { status: 200, ms: 3 } : { failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 2 });
   return {
     realm,
-    tokens: { operator: 'operator', customer: 'customer', master: 'master' },
+    tokens: { operator: 'operator', customer: 'customer', master: 'master', portal: 'portal' },
     healthyOrigin: HEALTHY,
     deadOrigin: DEAD,
     decisionUrl,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { putCompany } from './contract/companies-contract.js';
 import { signedHeaders } from './contract/webhook-signing.js';
+import { memoryRealm, type MemoryRealm } from './memory-admin-host.js';
 import { memoryDriver } from './memory-driver.js';
 
 const SECRET = 'memory-webhook-secret-0123456789';
@@ -81,25 +82,83 @@ test('an event whose commit fails is not remembered: the retry applies it', asyn
   t.like(await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-C' }, eventId), { status: 200, body: { result: 'DUPLICATE' } });
 });
 
-test('an event id is remembered for the last 2000 ids and forgotten after', async (t) => {
-  const { post } = await setup();
-  const first = randomUUID();
-  t.like(await post({ type: 'PURCHASE', n: -1 }, first), { body: { result: 'RECORDED' } });
-  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE', n: i });
-  t.like(await post({ type: 'PURCHASE', n: -2 }, first), { body: { result: 'DUPLICATE' } });
-  const second = randomUUID();
-  await post({ type: 'PURCHASE', n: -3 }, second);
-  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE', n: 2000 + i });
-  t.like(await post({ type: 'PURCHASE', n: -4 }, second), { body: { result: 'RECORDED' } });
+const MINUTE = 60_000;
+
+// Issue 29 item 2: replays are kept by time in Keycloak's cluster-wide store, not by count per node.
+test('an event id is remembered for a day: a retry under a fresh signature is DUPLICATE, a day later it is judged again', async (t) => {
+  const { d, post } = await setup();
+  const id = randomUUID();
+  t.like(await post({ type: 'PURCHASE', n: 1 }, id), { body: { result: 'RECORDED' } });
+  d.realm.clockMs += 24 * 60 * MINUTE - MINUTE;
+  t.like(await post({ type: 'PURCHASE', n: 2 }, id), { body: { result: 'DUPLICATE' } });
+  d.realm.clockMs += 2 * MINUTE;
+  t.like(await post({ type: 'PURCHASE', n: 3 }, id), { body: { result: 'RECORDED' } });
 });
 
-test('a signature is remembered for the last 2000 events and forgotten after', async (t) => {
-  const { post } = await setup();
-  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'RECORDED' } });
-  for (let i = 0; i < 1999; i++) await post({ type: 'PURCHASE', n: i });
-  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'DUPLICATE' } });
-  for (let i = 0; i < 2000; i++) await post({ type: 'PURCHASE', n: 2000 + i });
-  t.like(await post({ type: 'PURCHASE', n: -1 }), { body: { result: 'RECORDED' } });
+test('a signature is remembered for as long as its timestamp is accepted: one a full skew ahead is DUPLICATE ten minutes on, then STALE', async (t) => {
+  const { d } = await setup();
+  const raw = Buffer.from(JSON.stringify({ type: 'PURCHASE', n: 1 }));
+  // Signed five minutes ahead of the server (the skew allows it): valid for the next ten minutes.
+  const timestamp = Math.floor(d.nowMs() / 1000) + 5 * 60;
+  const send = () => d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers: signedHeaders(SECRET, raw, timestamp) });
+  t.like(await send(), { body: { result: 'RECORDED' } });
+  d.realm.clockMs += 10 * MINUTE - 1000;
+  t.like(await send(), { body: { result: 'DUPLICATE' } }, 'the same bytes under a new event id, still within the skew');
+  d.realm.clockMs += 2000;
+  t.like(await send(), { status: 401, body: { result: 'REJECTED' } }, 'past the skew the timestamp refuses it');
+});
+
+// Two Keycloak nodes of one cluster: the same database (users, realm attributes) and the same
+// single-use store, each its own node memory. What node 1 applied, node 2 knows as a replay.
+test('a REINSTATED applied on node 1 and replayed to node 2 after a TERMINATED is DUPLICATE: the employee stays disabled', async (t) => {
+  const node1 = memoryRealm();
+  const node2: MemoryRealm = { ...node1, rings: new Map(), afterCommit: [], logs: [] };
+  const d1 = memoryDriver(node1);
+  const d2 = memoryDriver(node2);
+  await putCompany(d1, 'MEM-CO', { name: 'Memory', secret: SECRET });
+  const id = await d1.createEmployee('REF-N', 'MEM_CO');
+  node1.users.get(id)!.enabled = false;
+  const signed = (body: unknown) => {
+    const raw = Buffer.from(JSON.stringify(body));
+    return { body: raw, headers: signedHeaders(SECRET, raw, Math.floor(d1.nowMs() / 1000)) };
+  };
+  const reinstated = signed({ type: 'EMPLOYEE_REINSTATED', employeeRef: 'REF-N' });
+  t.like(await d1.send({ method: 'POST', path: '/webhook/MEM-CO', ...reinstated }), { body: { result: 'APPLIED' } });
+  t.like(await d1.send({ method: 'POST', path: '/webhook/MEM-CO', ...signed({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-N' }) }), { body: { result: 'APPLIED' } });
+  t.like(await d2.send({ method: 'POST', path: '/webhook/MEM-CO', ...reinstated }), { status: 200, body: { result: 'DUPLICATE' } });
+  const fresh = { ...reinstated, headers: { ...reinstated.headers, 'X-SVC-Event-Id': randomUUID() } };
+  t.like(await d2.send({ method: 'POST', path: '/webhook/MEM-CO', ...fresh }), { status: 200, body: { result: 'DUPLICATE' } }, 'the same signature under a new event id');
+  t.false(node1.users.get(id)!.enabled);
+});
+
+// Issue 29 item 3: the harness switch that forces the apply's transaction to roll back.
+test('harness on: X-Test-Force-Rollback with an operator token rolls the apply back (500), the sender\'s retry is APPLIED, then DUPLICATE', async (t) => {
+  const { d } = await setup();
+  d.realm.testHarness = true;
+  const id = await d.createEmployee('REF-H', 'MEM_CO');
+  const raw = Buffer.from(JSON.stringify({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-H' }));
+  const headers = signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000));
+  const forced = await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, token: d.tokens.operator, headers: { ...headers, 'X-Test-Force-Rollback': 'true' } });
+  t.like(forced, { status: 500, body: { code: 'INTERNAL_ERROR' } });
+  d.realm.users.get(id)!.enabled = true; // what Keycloak's rollback leaves
+  t.like(await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers }), { status: 200, body: { result: 'APPLIED' } });
+  t.false(d.realm.users.get(id)!.enabled);
+  t.like(await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers }), { status: 200, body: { result: 'DUPLICATE' } });
+});
+
+test('the rollback switch needs an operator\'s token when the harness is on, and is ignored when it is off', async (t) => {
+  const { d } = await setup();
+  const id = await d.createEmployee('REF-O', 'MEM_CO');
+  const request = (type: string) => {
+    const raw = Buffer.from(JSON.stringify({ type, employeeRef: 'REF-O' }));
+    return { method: 'POST', path: '/webhook/MEM-CO', body: raw, headers: { ...signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000)), 'X-Test-Force-Rollback': 'true' } };
+  };
+  t.like(await d.send(request('EMPLOYEE_SUSPENDED')), { status: 200, body: { result: 'APPLIED' } }, 'harness off: the header means nothing');
+  t.false(d.realm.users.get(id)!.enabled);
+  d.realm.testHarness = true;
+  t.like(await d.send(request('EMPLOYEE_REINSTATED')), { status: 401, body: { code: 'UNAUTHORIZED' } }, 'harness on, no token');
+  t.like(await d.send({ ...request('EMPLOYEE_REINSTATED'), token: d.tokens.portal }), { status: 403, body: { code: 'FORBIDDEN' } }, 'harness on, not an operator');
+  t.false(d.realm.users.get(id)!.enabled, 'nothing applied');
 });
 
 test('the event log keeps the newest 200 entries', async (t) => {

@@ -5,6 +5,8 @@ import { HrConfig } from '../../../services/hr/config.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 
 export const KEY = { 'X-API-Key': 'dev-hr-key' };
+/** The tools' development key: the only default key with scope harness (the /admin/* routes). */
+export const HARNESS = { 'X-API-Key': 'dev-hr-tools-key' };
 
 // Synthetic demo employees (README): raw numbers live only in tests and docs, never in the fixture.
 export const ACTIVE = { employeeId: 'A-1001', citizenId: '079201001234' };

@@ -2,7 +2,7 @@ import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { createVerifyLimits } from '../../../services/hr/limits.js';
-import { ACTIVE, PARTNER, hrService } from './hr-service.js';
+import { ACTIVE, HARNESS, PARTNER, hrService } from './hr-service.js';
 
 const WRONG = { employeeId: ACTIVE.employeeId, citizenId: '079201009999' };
 
@@ -69,7 +69,7 @@ test('POST /admin/reset-limits clears both limits', async (t) => {
   await verify(ACTIVE);
   await verify(ACTIVE);
   assertError(t, await verify(PARTNER), 429, 'RATE_LIMITED');
-  const reset = await service.request('POST', '/admin/reset-limits');
+  const reset = await service.request('POST', '/admin/reset-limits', { headers: HARNESS });
   t.is(reset.status, 200);
   t.like((await verify(ACTIVE)).body, { verified: true });
 });

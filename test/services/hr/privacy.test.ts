@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ACTIVE, INACTIVE, hrService } from './hr-service.js';
+import { ACTIVE, HARNESS, INACTIVE, hrService } from './hr-service.js';
 
 test('known citizen numbers never appear in a response or in anything the process logged', async (t) => {
   const { service, verify, lines } = await hrService(t, { HR_GLOBAL_LIMIT: '1000' });
@@ -14,7 +14,7 @@ test('known citizen numbers never appear in a response or in anything the proces
   await send({ employeeId: 'A-1001', citizenId: '12345678' });
   await send(ACTIVE, { 'X-API-Key': 'wrong', 'X-Correlation-ID': ACTIVE.citizenId });
   texts.push((await service.request('POST', '/api/v1/employees/verify', { raw: `{"citizenId":"${ACTIVE.citizenId}"`, headers: { 'X-API-Key': 'dev-hr-key', 'content-type': 'application/json' } })).text);
-  await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } });
+  await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } });
   await send(ACTIVE);
   const everything = `${texts.join('\n')}\n${lines.join('\n')}`;
   t.true(lines.length > 10, 'the service did log its requests');

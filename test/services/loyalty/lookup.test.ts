@@ -1,6 +1,6 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
-import { KEY, loyaltyService as loyalty } from './loyalty-service.js';
+import { HARNESS, KEY, loyaltyService as loyalty } from './loyalty-service.js';
 
 const MEMBERS: Array<[string, Record<string, unknown>]> = [
   ['gold@demo.example', { found: true, memberRef: 'LOY-G-0001', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true }],
@@ -66,13 +66,13 @@ test('the global ceiling answers 429 RATE_LIMITED', async (t) => {
 
 test('fault unavailable answers 503 LOYALTY_SERVICE_UNAVAILABLE', async (t) => {
   const { service, lookup } = await loyalty(t);
-  await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } });
+  await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } });
   assertError(t, await lookup({ email: 'gold@demo.example' }), 503, 'LOYALTY_SERVICE_UNAVAILABLE');
 });
 
 test('fault timeout answers 504 LOYALTY_SERVICE_TIMEOUT after the delay', async (t) => {
   const { service, lookup } = await loyalty(t);
-  await service.request('POST', '/admin/fault', { json: { mode: 'timeout', delayMs: 250 } });
+  await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'timeout', delayMs: 250 } });
   const started = Date.now();
   const answer = await lookup({ email: 'gold@demo.example' });
   t.true(Date.now() - started >= 240);
@@ -81,13 +81,21 @@ test('fault timeout answers 504 LOYALTY_SERVICE_TIMEOUT after the delay', async 
 
 test('fault mode none restores answers, and health reports the mode', async (t) => {
   const { service, lookup } = await loyalty(t);
-  await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } });
+  await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } });
   t.like((await service.request('GET', '/health')).body, { status: 'UP', service: 'loyalty', fault: { mode: 'unavailable' } });
-  await service.request('POST', '/admin/fault', { json: { mode: 'none' } });
+  await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'none' } });
   t.is((await lookup({ email: 'gold@demo.example' })).status, 200);
 });
 
 test('with the harness disabled /admin/fault answers 404', async (t) => {
   const { service } = await loyalty(t, { TEST_HARNESS: 'false' });
-  assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } }), 404, 'NOT_FOUND');
+  assertError(t, await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } }), 404, 'NOT_FOUND');
+});
+
+// Issue 29 item 4: with the harness on, /admin/fault still needs a key with scope harness.
+test('with the harness on /admin/fault needs a key with scope harness: none 401, the entitlement service\'s lookup key 403', async (t) => {
+  const { service, lookup } = await loyalty(t);
+  assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } }), 401, 'UNAUTHORIZED');
+  assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' }, headers: KEY }), 403, 'FORBIDDEN');
+  t.is((await lookup({ email: 'gold@demo.example' })).status, 200, 'no fault was set');
 });

@@ -5,6 +5,8 @@ import { LoyaltyConfig } from '../../../services/loyalty/config.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 
 export const KEY = { 'X-API-Key': 'dev-loyalty-key' };
+/** The tools' development key: the only default key with scope harness (/admin/fault). */
+export const HARNESS = { 'X-API-Key': 'dev-loyalty-tools-key' };
 
 /** The loyalty service booted in-process on a free port with its test harness on; closed when the test ends. */
 export async function loyaltyService(t: ExecutionContext, env: Record<string, string> = {}) {

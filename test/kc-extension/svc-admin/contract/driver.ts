@@ -24,8 +24,12 @@ export interface EmployeeState {
 
 export interface Driver {
   send(request: DriverRequest): Promise<DriverReply>;
-  /** realm token with realm-management/manage-users; customer token; master-realm admin token. */
-  tokens: { operator: string; customer: string; master: string };
+  /**
+   * realm token of a user holding the realm role `svc-admin`; customer token; master-realm admin
+   * token; the portal's service-account token (client credentials of `wifi-portal-api`, which
+   * holds realm-management/manage-users but is no svc-admin operator: issue 29 item 1).
+   */
+  tokens: { operator: string; customer: string; master: string; portal: string };
   /** Server clock in ms (webhook timestamps are checked against it). */
   nowMs(): number;
   /** A user carrying `employee_ref` and `company`; answers its id. */

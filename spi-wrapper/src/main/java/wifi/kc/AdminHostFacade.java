@@ -10,7 +10,6 @@ import java.util.stream.Collectors;
 import jakarta.persistence.EntityManager;
 import org.graalvm.polyglot.HostAccess;
 import org.jboss.logging.Logger;
-import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
@@ -32,6 +31,11 @@ public final class AdminHostFacade extends ScriptHostBasics {
     private static final Logger LOG = Logger.getLogger("wifi.kc.svc-admin");
     /** Realm attributes that hold the module's state start with this. */
     private static final String STORE_PREFIX = "svc-admin.";
+    /** Keys of the cluster-wide single-use store start with this (Keycloak's own keys never do). */
+    private static final String ONCE_PREFIX = "wifi.svc-admin:";
+    static final String SESSION_KEY_SETTING = "SESSION_API_KEY";
+    /** What an unset SESSION_API_KEY falls back to, and the shared key of old (both refused by a production start). */
+    private static final List<String> DEVELOPMENT_SESSION_KEYS = List.of("dev-session-keycloak-key", "dev-session-key");
 
     private final String method;
     private final String path;
@@ -201,6 +205,16 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return SecretSealer.hmac(sealedKey, prefix.getBytes(StandardCharsets.UTF_8), body == null ? new byte[0] : body);
     }
 
+    static boolean isDevelopmentSessionKey(String configured) {
+        return configured == null || configured.isEmpty() || DEVELOPMENT_SESSION_KEYS.contains(configured);
+    }
+
+    /** Keycloak's environment has TEST_HARNESS=true; a production start refuses it (StartFacts). */
+    @HostAccess.Export
+    public boolean testHarness() {
+        return StartFacts.testHarness(System.getenv());
+    }
+
     // --- node memory (MemoryStore), per realm ---
 
     @HostAccess.Export
@@ -213,15 +227,22 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return "[" + String.join(",", MemoryStore.read(realm.getId() + "/" + ring, limit)) + "]";
     }
 
+    // --- cluster-wide single-use keys (Keycloak's SingleUseObjectProvider), per realm ---
+
+    /** True while the key is remembered by any node of the cluster. */
     @HostAccess.Export
-    public boolean seenId(String window, String id) {
-        return MemoryStore.contains(realm.getId() + "/" + window, id);
+    public boolean onceSeen(String key) {
+        return session.singleUseObjects().contains(onceKey(key));
     }
 
-    /** Remembers the id after the request's transaction commits (Keycloak's after-completion phase). */
+    /** Remembers the key for ttlSeconds after the request's transaction commits (Keycloak's after-completion phase). */
     @HostAccess.Export
-    public void rememberIdOnCommit(String window, String id, int capacity) {
-        session.getTransactionManager().enlistAfterCompletion(new RememberOnCommit(realm.getId() + "/" + window, id, capacity));
+    public void onceRememberOnCommit(String key, int ttlSeconds) {
+        session.getTransactionManager().enlistAfterCompletion(new RememberOnCommit(session.getKeycloakSessionFactory(), onceKey(key), ttlSeconds));
+    }
+
+    private String onceKey(String key) {
+        return ONCE_PREFIX + realm.getId() + ":" + key;
     }
 
     // --- users ---
@@ -296,10 +317,9 @@ public final class AdminHostFacade extends ScriptHostBasics {
 
     /** Keycloak's own check (UserModel.hasRole): direct mappings, composites and groups, read now. */
     @HostAccess.Export
-    public boolean userHasClientRole(String userId, String clientId, String roleName) {
+    public boolean userHasRealmRole(String userId, String roleName) {
         UserModel user = session.users().getUserById(realm, userId);
-        ClientModel client = realm.getClientByClientId(clientId);
-        RoleModel role = client == null ? null : client.getRole(roleName);
+        RoleModel role = realm.getRole(roleName);
         return user != null && role != null && user.hasRole(role);
     }
 
@@ -319,7 +339,8 @@ public final class AdminHostFacade extends ScriptHostBasics {
     @HostAccess.Export
     public String sessionServicePost(String path, String body, int timeoutMs) {
         String base = System.getenv().getOrDefault("SESSION_URL", "http://localhost:3003").replaceAll("/+$", "");
-        String key = System.getenv().getOrDefault("SESSION_API_KEY", "dev-session-keycloak-key");
+        String configured = System.getenv(SESSION_KEY_SETTING);
+        String key = configured == null || configured.isEmpty() ? DEVELOPMENT_SESSION_KEYS.get(0) : configured;
         return HttpFacade.postJson(base + path, Json.write(Map.of("X-API-Key", key)), body, timeoutMs);
     }
 

@@ -3,22 +3,19 @@ package wifi.kc;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Node-local memory shared by all JS Contexts (each Context has its own globals): bounded rings
- * of JSON entries and bounded windows of seen ids, keyed by name. Lost on restart (spec 4.7
- * rule 11, spec 6). Sizes are chosen by the caller.
+ * of JSON entries keyed by name (the event log). Lost on restart (spec 4.7 rule 11). Sizes are
+ * chosen by the caller. Replay windows are not here: they are cluster-wide (RememberOnCommit).
  */
 final class MemoryStore {
 
     private static final Map<String, Deque<String>> RINGS = new ConcurrentHashMap<>();
-    private static final Map<String, IdWindow> WINDOWS = new ConcurrentHashMap<>();
 
     private MemoryStore() {
     }
@@ -47,35 +44,5 @@ final class MemoryStore {
             }
         }
         return out;
-    }
-
-    /** True when the id was not in the window (and is now remembered). */
-    static boolean remember(String window, String id, int capacity) {
-        return WINDOWS.computeIfAbsent(window, name -> new IdWindow()).add(id, capacity);
-    }
-
-    static boolean contains(String window, String id) {
-        IdWindow ids = WINDOWS.get(window);
-        return ids != null && ids.contains(id);
-    }
-
-    private static final class IdWindow {
-        private final Deque<String> order = new ArrayDeque<>();
-        private final Set<String> ids = new HashSet<>();
-
-        synchronized boolean add(String id, int capacity) {
-            if (!ids.add(id)) {
-                return false;
-            }
-            order.addLast(id);
-            while (order.size() > capacity) {
-                ids.remove(order.removeFirst());
-            }
-            return true;
-        }
-
-        synchronized boolean contains(String id) {
-            return ids.contains(id);
-        }
     }
 }

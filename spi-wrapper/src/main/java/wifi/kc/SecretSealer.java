@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
 final class SecretSealer {
 
     private static final String PREFIX = "sealed:v1:";
+    static final String SETTING = "SVC_ADMIN_SEAL_KEY";
+    private static final String DEVELOPMENT_KEY = "dev-svc-admin-seal-key";
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final SecretKeySpec KEY = serverKey();
 
@@ -27,14 +29,19 @@ final class SecretSealer {
     }
 
     private static SecretKeySpec serverKey() {
-        String configured = System.getenv("SVC_ADMIN_SEAL_KEY");
-        String material = configured == null || configured.isEmpty() ? "dev-svc-admin-seal-key" : configured;
+        String configured = System.getenv(SETTING);
+        String material = configured == null || configured.isEmpty() ? DEVELOPMENT_KEY : configured;
         try {
             byte[] key = MessageDigest.getInstance("SHA-256").digest(material.getBytes(StandardCharsets.UTF_8));
             return new SecretKeySpec(key, "AES");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The setting is unset (the development key is used) or is the development key itself. */
+    static boolean isDevelopmentKey(String configured) {
+        return configured == null || configured.isEmpty() || DEVELOPMENT_KEY.equals(configured);
     }
 
     static String seal(byte[] plain) {

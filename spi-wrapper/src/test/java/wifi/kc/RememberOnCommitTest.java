@@ -1,9 +1,10 @@
 package wifi.kc;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.UUID;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,21 +12,21 @@ import org.junit.jupiter.api.Test;
 class RememberOnCommitTest {
 
     @Test
-    void anIdIsRememberedWhenTheTransactionCommits() {
-        String window = "test/" + UUID.randomUUID();
-        RememberOnCommit remember = new RememberOnCommit(window, "evt-1", 2);
+    void aKeyIsRememberedWithItsLifespanWhenTheTransactionCommits() {
+        Map<String, Long> store = new HashMap<>();
+        RememberOnCommit remember = new RememberOnCommit(store::put, "evt-1", 660);
         remember.begin();
-        assertFalse(MemoryStore.contains(window, "evt-1"), "not before the commit");
+        assertTrue(store.isEmpty(), "not before the commit");
         remember.commit();
-        assertTrue(MemoryStore.contains(window, "evt-1"));
+        assertEquals(Map.of("evt-1", 660L), store);
     }
 
     @Test
-    void anIdIsNotRememberedWhenTheCommitFailsAndKeycloakRollsBack() {
-        String window = "test/" + UUID.randomUUID();
-        RememberOnCommit remember = new RememberOnCommit(window, "evt-1", 2);
+    void aKeyIsNotRememberedWhenTheCommitFailsAndKeycloakRollsBack() {
+        Map<String, Long> store = new HashMap<>();
+        RememberOnCommit remember = new RememberOnCommit(store::put, "evt-1", 660);
         remember.begin();
         remember.rollback();
-        assertFalse(MemoryStore.contains(window, "evt-1"));
+        assertTrue(store.isEmpty());
     }
 }

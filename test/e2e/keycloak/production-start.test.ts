@@ -1,0 +1,55 @@
+// Issue 29 item 4: the extension itself refuses development secrets and test switches when
+// Keycloak runs `start` (its production profile), however it was launched: here bin/kc.sh start
+// directly, without the cluster launcher's own check. The test run's Keycloak (start-dev, the same
+// development key, TEST_HARNESS on) serving every other end-to-end test is the other half.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { freePort } from '../../helpers/free-port.js';
+
+const KC_RUN_DIR = process.env['KC_RUN_DIR'] ?? '.run/keycloak';
+/** Boot on a loaded machine: the optimized start, the fresh H2 schema, then the extension's start check. */
+const START_LIMIT_MS = 240_000;
+
+test('kc.sh start with the development seal key, the development session key and TEST_HARNESS on stops, naming each, and never serves', async (t) => {
+  t.timeout(START_LIMIT_MS + 30_000);
+  const built = readdirSync(KC_RUN_DIR).find((name) => /^keycloak-\d/.test(name));
+  if (built === undefined) throw new Error(`no Keycloak distribution under ${KC_RUN_DIR}: run scripts/kc.sh build`);
+  const home = join(mkdtempSync(join(tmpdir(), 'wifi-kc-prod-')), 'keycloak');
+  t.teardown(() => rmSync(join(home, '..'), { recursive: true, force: true }));
+  // A copy of the test run's build, without its data. cp -a keeps the providers' modification
+  // times to the nanosecond: an optimized start compares them with the build's record.
+  const copied = spawnSync('cp', ['-a', join(KC_RUN_DIR, built), home], { encoding: 'utf8' });
+  if (copied.status !== 0) throw new Error(`copying the build: ${copied.stderr}`);
+  rmSync(join(home, 'data'), { recursive: true, force: true });
+  const [http, management] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_HARNESS: 'true', KC_BOOTSTRAP_ADMIN_USERNAME: 'admin', KC_BOOTSTRAP_ADMIN_PASSWORD: 'a-password-of-this-test' };
+  delete env['SVC_ADMIN_SEAL_KEY'];
+  delete env['SESSION_API_KEY'];
+  const child = spawn(join(home, 'bin', 'kc.sh'), ['start', '--optimized', '--http-enabled=true', '--hostname-strict=false', `--http-port=${http}`, `--http-management-port=${management}`], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  // kc.sh runs the JVM as its child: both go, as a process group, if the start does not end by itself.
+  const killGroup = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const limit = setTimeout(killGroup, START_LIMIT_MS);
+  t.teardown(() => {
+    clearTimeout(limit);
+    killGroup();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  t.not(code, 0, 'Keycloak exits with a failure');
+  t.not(code, null, `Keycloak exited by itself within ${START_LIMIT_MS} ms; output:\n${output.slice(-3000)}`);
+  t.regex(output, /wifi extension: a production Keycloak \(kc\.sh start\) refuses to start: /);
+  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'TEST_HARNESS']) t.true(output.includes(`${name} is`), `${name} is named`);
+  t.false(output.includes('dev-svc-admin-seal-key'), 'never the value');
+  t.false(/Keycloak [\d.]+ on JVM .* started in/.test(output), 'it never started serving');
+});
