@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import radius from 'radius';
+import { sourceDir } from '../kit/store/index.js';
 
 /** RFC 5176's two requests and the codes of their answers. */
 const KINDS = {
@@ -12,7 +12,7 @@ export type ChangeKind = keyof typeof KINDS;
 
 // The vendors' attributes a CoA-Request may carry (the package knows only the RFC ones); each is
 // sent inside a Vendor-Specific attribute of its vendor.
-radius.add_dictionary(fileURLToPath(new URL('./dictionaries/dictionary.controllers', import.meta.url)));
+radius.add_dictionary(sourceDir(new URL('./dictionaries/dictionary.controllers', import.meta.url)));
 const VENDOR_OF: Readonly<Record<string, number>> = { 'WISPr-Bandwidth-Max-Up': 14122, 'WISPr-Bandwidth-Max-Down': 14122, 'Mikrotik-Rate-Limit': 14988 };
 const MESSAGE_AUTHENTICATOR = 80;
 const ERROR_CAUSE = 101;

@@ -44,7 +44,10 @@ export async function openDatabase(service: string, config: StoreConfig, migrati
   return db;
 }
 
-/** `dist/services/x/migrations/` holds no SQL (tsc copies none): read `services/x/migrations/`. */
-function sourceDir(url: URL): string {
+/**
+ * A data file beside a service's source, also when the code runs compiled: `dist/services/x/...`
+ * holds no SQL or dictionary (tsc copies none), so `services/x/...` is read.
+ */
+export function sourceDir(url: URL): string {
   return fileURLToPath(url).replace(/[\\/]dist([\\/]services[\\/])/, '$1');
 }
