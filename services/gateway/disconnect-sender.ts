@@ -43,7 +43,7 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
     due.map(async (item) => {
       const gateway = gateways.get(item.nasId);
       const identity = item.sealedIdentity === null ? {} : (JSON.parse(open(item.sealedIdentity)) as SessionIdentity);
-      const reply: DisconnectReply = gateway === undefined
+      const reply: DisconnectReply = gateway?.secret === undefined
         ? { answer: 'NO_ANSWER' }
         : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
