@@ -39,7 +39,7 @@ export interface Fakes {
   connection: PeerAnswer;
 }
 
-const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
+export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
 
 /** The gateway service's connection view (contract GatewayConnection), before any accounting unless changed. */
 export const connectionBody = (changes: Record<string, unknown> = {}): Record<string, unknown> => ({
