@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { stopChild } from '../../scripts/child-process.js';
+import { run, waitFor } from '../../scripts/opennds/command.js';
+import { bridgeToTcp } from '../../scripts/opennds/fas-relay.js';
+import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
+import type { ClientHost } from '../../scripts/opennds/topology.js';
+import { get, reachesInternet } from './client-http.js';
+import { enforcementSkipReason } from './host-support.js';
+
+// Issue 28 item 4, end to end: Debian's openNDS 9.10 in network namespaces with the platform's
+// own portal as its FAS at level 3 (the registry's demo-opennds, fixtures/gateways.json), the
+// real Keycloak sign-in behind it, the gateway service answering authmon, and
+// router/revocation-poll.sh running on the gateway. The portal runs outside the namespaces, so
+// the FAS port in the internet namespace relays to it (scripts/opennds/fas-relay.ts). Needs the
+// started platform (scripts/test-run.ts, under the machine-wide lock) and root.
+const PORTAL = process.env['PORTAL_URL'] ?? 'http://127.0.0.1:3000';
+const GATEWAY_SERVICE = process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004';
+const SESSION = process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003';
+const NAS = 'demo-opennds';
+const FASKEY = 'demo-opennds-faskey-0123456789';
+const FAS_PORT = 8443;
+const POLL_S = 1;
+const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+// authmon sleeps 5 s before its first poll; the sign-in is a Keycloak password grant.
+const OPEN_MS = 30_000;
+const REVOKE_MS = 15_000;
+
+const skipReason = (await enforcementSkipReason()) ?? (process.env['PLATFORM_UP'] === '1' ? undefined : 'needs the started platform (run it with scripts/test-run.ts under the machine-wide lock)');
+
+let harness: Harness | undefined;
+let bridge: Server | undefined;
+let folder = '';
+let poller: ReturnType<Harness['gateway']['spawnInside']> | undefined;
+
+const need = (): Harness => {
+  if (harness === undefined) throw new Error('harness not started');
+  return harness;
+};
+const clientAt = (index: number): ClientHost => {
+  const host = need().topology.clients[index];
+  if (host === undefined) throw new Error(`no client ${index}`);
+  return host;
+};
+const internetUrl = () => `http://${need().topology.internet.ip}/hello`;
+const fasOrigin = () => `https://${need().topology.internet.ip}:${FAS_PORT}`;
+
+interface Reply {
+  status: number;
+  location: string;
+  body: string;
+}
+
+/** curl from inside the client's namespace with its own cookie jar, as a browser would (the test FAS's own certificate accepted). */
+async function browse(host: ClientHost, url: string, json?: unknown): Promise<Reply> {
+  const jar = join(folder, `${host.ns}.cookies`);
+  const args = ['netns', 'exec', host.ns, 'curl', '-s', '-k', '-m', '20', '-b', jar, '-c', jar, '-w', '\n%{http_code} %{redirect_url}'];
+  if (json !== undefined) args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(json));
+  const result = await run('ip', [...args, url]);
+  const end = result.stdout.lastIndexOf('\n');
+  const [status = '0', location = ''] = result.stdout.slice(end + 1).split(' ');
+  return { status: Number(status), location, body: result.stdout.slice(0, Math.max(end, 0)) };
+}
+
+async function connectionOf(sessionId: string): Promise<Record<string, unknown>> {
+  const answer = await fetch(`${GATEWAY_SERVICE}/api/v1/connections/${sessionId}`, { headers: { 'X-API-Key': 'dev-gateway-tools-key' } });
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+/** The captive request, its redirect to the portal, the portal's page, the sign-in: the network session's id. */
+async function signIn(host: ClientHost): Promise<{ sessionId: string; fasUrl: string }> {
+  const captive = await get(host, internetUrl());
+  if (captive.status !== 307 || !captive.location.startsWith(`${fasOrigin()}/opennds/${NAS}?fas=`)) throw new Error(`not sent to the portal: ${captive.status} ${captive.location.slice(0, 80)}`);
+  const arrival = await browse(host, captive.location);
+  if (arrival.status !== 303 || arrival.location !== `${fasOrigin()}/`) throw new Error(`arrival: ${arrival.status} ${arrival.body.slice(0, 300)}`);
+  const page = await browse(host, arrival.location);
+  if (page.status !== 200) throw new Error(`page: ${page.status}`);
+  const login = await browse(host, `${fasOrigin()}/api/v1/auth/login`, { username: 'bob@example.com', password: 'bob-demo-pass' });
+  const sessionId = /"(sess-[0-9a-f-]{36})"/.exec(login.body)?.[1];
+  if (login.status !== 200 || sessionId === undefined) throw new Error(`sign-in: ${login.status} ${login.body.slice(0, 300)}`);
+  return { sessionId, fasUrl: captive.location };
+}
+
+if (skipReason !== undefined) {
+  test.skip(`openNDS with the portal as its FAS, end to end: ${skipReason}`, (t) => t.pass());
+} else {
+  test.before(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'ndst-portal-'));
+    const socket = join(folder, 'portal.sock');
+    bridge = await bridgeToTcp(socket, Number(new URL(PORTAL).port), new URL(PORTAL).hostname);
+    harness = await startHarness({
+      clients: 2,
+      gatewayName: NAS,
+      fas: { port: FAS_PORT, path: `/opennds/${NAS}`, secureLevel: 3, key: FASKEY },
+      fasRelaySocket: socket,
+      gateway: { authmonPollSeconds: POLL_S, binauth: '/usr/lib/opennds/binauth_log.sh', checkIntervalSeconds: 2 },
+    });
+    poller = need().gateway.spawnInside('/bin/sh', [REVOCATION_POLL, String(POLL_S)]);
+  });
+
+  test.after.always(async () => {
+    if (poller !== undefined) await stopChild(poller);
+    await harness?.stop();
+    await new Promise<void>((resolve) => (bridge === undefined ? resolve() : bridge.close(() => resolve())));
+    if (folder !== '') rmSync(folder, { recursive: true, force: true });
+  });
+
+  test.afterEach.always((t) => {
+    if (!t.passed && harness !== undefined) t.log(`openNDS output (MACs removed):\n${harness.gateway.output().slice(-4000)}`);
+  });
+
+  test.serial('a captive client is sent to the portal, signs in there, is authorised by authmon, reaches the server; the other client stays captive; a revoke cuts it off within 15 s', async (t) => {
+    const [first, second] = [clientAt(0), clientAt(1)];
+    t.false(reachesInternet(await get(first, internetUrl())), 'captive before sign-in');
+    const { sessionId, fasUrl } = await signIn(first);
+    const signedInAt = Date.now();
+    await waitFor('the client reaches the server after its sign-in', async () => (reachesInternet(await get(first, internetUrl())) ? true : undefined), OPEN_MS, 250);
+    t.log(`sign-in answered -> first byte through the gateway: ${Date.now() - signedInAt} ms (authmon poll ${POLL_S} s)`);
+    const other = await get(second, internetUrl());
+    t.is(other.status, 307, 'the second client on the same gateway stays captive');
+    t.false(reachesInternet(other));
+    await waitFor('the portal\'s connection view reads CONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'CONNECTED' ? true : undefined), 10_000, 250);
+    const limits = JSON.parse((await need().gateway.ndsctl('json', first.ip)).stdout) as { session_end?: string; session_start?: string };
+    t.true(Number(limits.session_end) - Number(limits.session_start) > 0, 'openNDS holds the session\'s own end');
+
+    const replay = await browse(first, fasUrl);
+    t.is(replay.status, 409, 'the FAS query of that sign-in cannot be used again');
+
+    const revokedAt = Date.now();
+    const revoked = await fetch(`${SESSION}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } });
+    t.is(revoked.status, 200);
+    await waitFor('the client is cut off after the revoke', async () => (reachesInternet(await get(first, internetUrl())) ? undefined : true), REVOKE_MS, 250);
+    t.log(`revoke -> cut off at the gateway: ${Date.now() - revokedAt} ms (feed poll, revocation-poll ${POLL_S} s)`);
+    t.is((await get(first, internetUrl())).status, 307, 'captive again');
+    await waitFor('the connection view reads DISCONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 10_000, 250);
+  });
+
+  test.serial('the gateway\'s own end (deauthenticated at the router) reaches the platform through BinAuth; bad input at the FAS grants nothing', async (t) => {
+    const host = clientAt(1);
+    const { sessionId, fasUrl } = await signIn(host);
+    await waitFor('the client reaches the server', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), OPEN_MS, 250);
+    await waitFor('CONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'CONNECTED' ? true : undefined), 10_000, 250);
+    t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
+    await waitFor('BinAuth\'s notice closes the connection', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 15_000, 250);
+
+    const url = new URL(fasUrl);
+    const tampered = new URL(fasUrl);
+    tampered.searchParams.set('fas', `${(url.searchParams.get('fas') ?? '').slice(0, 40)}AAAA${(url.searchParams.get('fas') ?? '').slice(44)}`);
+    const refused = await browse(host, tampered.href);
+    t.is(refused.status, 403, 'a tampered query');
+    t.regex(refused.body, /not signed by the venue/);
+    const unknown = await browse(host, `${fasOrigin()}/opennds/nds-not-registered${url.search}`);
+    t.is(unknown.status, 403, 'an unregistered gateway');
+    t.regex(unknown.body, /not registered/);
+    t.false(reachesInternet(await get(host, internetUrl())), 'still captive');
+  });
+}
