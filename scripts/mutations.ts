@@ -138,6 +138,7 @@ const MUTATIONS: Mutation[] = [
   { rule: 'openNDS: the authorisation carries the QoS table\'s rates', file: 'services/gateway/opennds-routes.ts', from: 'uploadKbitPerSecond: Math.floor(limits.up / 1000),', to: 'uploadKbitPerSecond: 0,', tests: ['test/services/gateway/opennds.test.ts'] },
   { rule: 'openNDS: an ended session\'s clients are listed for revocation-poll', file: 'services/gateway/connection-store.ts', from: "WHERE session_id = ANY($1::text[]) AND state IN ('PENDING', 'AUTHORISED')", to: "WHERE session_id = ANY($1::text[]) AND state IN ('NONE')", tests: ['test/services/gateway/opennds.test.ts'] },
   { rule: 'openNDS: a BinAuth notice ends only the client whose token it names', file: 'services/gateway/opennds-store.ts', from: 'WHERE nas_id = $1 AND hid = $2 AND state', to: 'WHERE nas_id = $1 AND $2::text IS NOT NULL AND state', tests: ['test/services/gateway/opennds.test.ts'] },
+  { rule: 'openNDS: the authorisation carries the QoS row\'s download quota', file: 'services/gateway/opennds-routes.ts', from: 'downloadQuotaKB: limits.downQuotaKB,', to: 'downloadQuotaKB: 0,', tests: ['test/services/gateway/opennds.test.ts'] },
 ];
 
 // Interrupted mid-run: put the mutated file back before leaving.

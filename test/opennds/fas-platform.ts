@@ -19,6 +19,8 @@ import { ACCESS_TOKEN, entitlementBody, REFRESH_TOKEN, SUBJECT } from '../servic
 export interface FasPlatform {
   /** What signs the person in: "the started platform (Keycloak)" or the stand-ins. */
   kind: string;
+  /** The download quota (kB) every sign-in gets, when the QoS table has one. */
+  downQuotaKB: number;
   portal: string;
   gateway: string;
   session: string;
@@ -32,10 +34,18 @@ const close = (server: Server) => new Promise<void>((resolve) => {
   server.close(() => resolve());
 });
 
+/**
+ * The QoS table of the in-process gateway service: the default rates, and a download quota of
+ * QUOTA_KB on every class, so the test can use it up (the started platform's table has none).
+ */
+export const QUOTA_KB = 300;
+const QOS_TABLE = JSON.stringify({ '*': { up: 1_000_000, down: 5_000_000, downQuotaKB: QUOTA_KB } });
+
 export async function fasPlatform(): Promise<FasPlatform> {
   if (process.env['PLATFORM_UP'] === '1') {
     return {
       kind: 'the started platform (Keycloak sign-in)',
+      downQuotaKB: 0,
       portal: process.env['PORTAL_URL'] ?? 'http://127.0.0.1:3000',
       gateway: process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004',
       session: process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003',
@@ -52,7 +62,7 @@ export async function fasPlatform(): Promise<FasPlatform> {
   const closers: Array<() => Promise<void>> = [];
   const session = await listen((await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb })).app, 0);
   servers.push(session);
-  const gatewayService = await createGatewayApp(GatewayConfig.parse({ SESSION_URL: url(session), FEED_POLL_MS: '200' }), logger, { db: gatewayDb });
+  const gatewayService = await createGatewayApp(GatewayConfig.parse({ SESSION_URL: url(session), FEED_POLL_MS: '200', QOS_TABLE }), logger, { db: gatewayDb });
   closers.push(gatewayService.close);
   const gateway = await listen(gatewayService.app, 0);
   servers.push(gateway);
@@ -74,6 +84,7 @@ export async function fasPlatform(): Promise<FasPlatform> {
   servers.push(portal);
   return {
     kind: 'its services in-process (identity provider and entitlement stood in)',
+    downQuotaKB: QUOTA_KB,
     portal: url(portal),
     gateway: url(gateway),
     session: url(session),

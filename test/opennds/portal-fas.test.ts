@@ -142,7 +142,8 @@ if (skipReason !== undefined) {
     t.is(revoked.status, 200);
     await waitFor('the client is cut off after the revoke', async () => (reachesInternet(await get(first, internetUrl())) ? undefined : true), REVOKE_MS, 250);
     t.log(`revoke -> cut off at the gateway: ${Date.now() - revokedAt} ms (feed poll, revocation-poll ${POLL_S} s)`);
-    t.is((await get(first, internetUrl())).status, 307, 'captive again');
+    // openNDS answers a just-deauthenticated client 307 (to the portal) or 511 (Network Authentication Required).
+    t.true([307, 511].includes((await get(first, internetUrl())).status), 'captive again');
     await waitFor('the connection view reads DISCONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 10_000, 250);
   });
 
@@ -164,5 +165,29 @@ if (skipReason !== undefined) {
     t.is(unknown.status, 403, 'an unregistered gateway');
     t.regex(unknown.body, /not registered/);
     t.false(reachesInternet(await get(host, internetUrl())), 'still captive');
+  });
+
+  test.serial('the download quota of the entitlement\'s QoS row cuts the client off once used; openNDS\'s end reaches the platform and keeps the entitlement', async (t) => {
+    if (urls().downQuotaKB === 0) {
+      t.log('the started platform\'s QoS table has no quota: nothing to use up here (the in-process run checks it)');
+      t.pass();
+      return;
+    }
+    const host = clientAt(0);
+    const { sessionId } = await signIn(host);
+    await waitFor('the client reaches the server', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), OPEN_MS, 250);
+    const held = JSON.parse((await need().gateway.ndsctl('json', host.ip)).stdout) as Record<string, unknown>;
+    t.log(`openNDS holds for the client: ${JSON.stringify(Object.fromEntries(Object.entries(held).filter(([key]) => /quota|rate|session_(start|end)/.test(key))))}`);
+    t.is(Number(held['download_quota']), urls().downQuotaKB, 'the quota the QoS row gives, in kB');
+    t.is(Number(held['download_rate_limit_threshold']), 5000, 'the rate the QoS row gives (5 Mbit/s), in kbit/s');
+    t.is(Number(held['upload_rate_limit_threshold']), 1000);
+    const download = await get(host, `http://${need().topology.internet.ip}/bytes/${urls().downQuotaKB * 1024 * 2}`);
+    t.is(download.status, 200);
+    const usedAt = Date.now();
+    await waitFor('the client is cut off after its quota', async () => (reachesInternet(await get(host, internetUrl())) ? undefined : true), 20_000, 250);
+    t.log(`quota used -> cut off: ${Date.now() - usedAt} ms (checkinterval 2 s)`);
+    await waitFor('BinAuth\'s notice closes the connection', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 15_000, 250);
+    const session = await fetch(`${urls().session}/api/v1/sessions/${sessionId}`, { headers: { 'X-API-Key': 'dev-session-tools-key' } });
+    t.is(((await session.json()) as Record<string, unknown>)['state'], 'GRANTED', 'a used-up quota keeps the entitlement');
   });
 }
