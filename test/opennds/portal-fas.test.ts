@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { stopChild } from '../../scripts/child-process.js';
-import { run, waitFor } from '../../scripts/opennds/command.js';
+import { waitFor } from '../../scripts/opennds/command.js';
 import { bridgeToTcp } from '../../scripts/opennds/fas-relay.js';
 import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { fasPlatform, type FasPlatform } from './fas-platform.js';
 import { enforcementSkipReason } from './host-support.js';
+import { browse as browseAs, signInThroughPortal } from './portal-client.js';
 
 // Issue 28 item 4, end to end: Debian's openNDS 9.10 in network namespaces with the platform's
 // own portal as its FAS at level 3 (the registry's demo-opennds, fixtures/gateways.json), the
@@ -55,40 +56,14 @@ const urls = (): FasPlatform => {
 const internetUrl = () => `http://${need().topology.internet.ip}/hello`;
 const fasOrigin = () => `https://${need().topology.internet.ip}:${FAS_PORT}`;
 
-interface Reply {
-  status: number;
-  location: string;
-  body: string;
-}
-
-/** curl from inside the client's namespace with its own cookie jar, as a browser would (the test FAS's own certificate accepted). */
-async function browse(host: ClientHost, url: string, json?: unknown): Promise<Reply> {
-  const jar = join(folder, `${host.ns}.cookies`);
-  const args = ['netns', 'exec', host.ns, 'curl', '-s', '-k', '-m', '20', '-b', jar, '-c', jar, '-w', '\n%{http_code} %{redirect_url}'];
-  if (json !== undefined) args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(json));
-  const result = await run('ip', [...args, url]);
-  const end = result.stdout.lastIndexOf('\n');
-  const [status = '0', location = ''] = result.stdout.slice(end + 1).split(' ');
-  return { status: Number(status), location, body: result.stdout.slice(0, Math.max(end, 0)) };
-}
+const browse = (host: ClientHost, url: string, json?: unknown) => browseAs(folder, host, url, json);
 
 async function connectionOf(sessionId: string): Promise<Record<string, unknown>> {
   const answer = await fetch(`${urls().gateway}/api/v1/connections/${sessionId}`, { headers: { 'X-API-Key': 'dev-gateway-tools-key' } });
   return (await answer.json()) as Record<string, unknown>;
 }
 
-/** The captive request, its redirect to the portal, the portal's page, the sign-in: the network session's id. */
-async function signIn(host: ClientHost): Promise<{ sessionId: string; fasUrl: string }> {
-  const captive = await get(host, internetUrl());
-  if (captive.status !== 307 || !captive.location.startsWith(`${fasOrigin()}/opennds/${NAS}?fas=`)) throw new Error(`not sent to the portal: ${captive.status} ${captive.location.slice(0, 80)}`);
-  const arrival = await browse(host, captive.location);
-  if (arrival.status !== 303 || arrival.location !== `${fasOrigin()}/`) throw new Error(`arrival: ${arrival.status} ${arrival.body.slice(0, 300)}`);
-  // The page's own request (its script posts the form as JSON); the page itself is the UI bundle's.
-  const login = await browse(host, `${fasOrigin()}/api/v1/auth/login`, { username: 'bob@example.com', password: 'bob-demo-pass' });
-  const sessionId = /"(sess-[0-9a-f-]{36})"/.exec(login.body)?.[1];
-  if (login.status !== 200 || sessionId === undefined) throw new Error(`sign-in: ${login.status} ${login.body.slice(0, 300)}`);
-  return { sessionId, fasUrl: captive.location };
-}
+const signIn = (host: ClientHost) => signInThroughPortal(folder, host, internetUrl(), fasOrigin(), NAS);
 
 if (skipReason !== undefined) {
   test.skip(`openNDS with the portal as its FAS, end to end: ${skipReason}`, (t) => t.pass());
