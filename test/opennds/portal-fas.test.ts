@@ -129,6 +129,8 @@ if (skipReason !== undefined) {
     await waitFor('CONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'CONNECTED' ? true : undefined), 10_000, 250);
     t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
     await waitFor('BinAuth\'s notice closes the connection', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 15_000, 250);
+    // An end at the router keeps the entitlement; the test leaves no session of the demo customer granted.
+    t.is((await fetch(`${urls().session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } })).status, 200);
 
     const url = new URL(fasUrl);
     const tampered = new URL(fasUrl);
@@ -164,5 +166,6 @@ if (skipReason !== undefined) {
     await waitFor('BinAuth\'s notice closes the connection', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 15_000, 250);
     const session = await fetch(`${urls().session}/api/v1/sessions/${sessionId}`, { headers: { 'X-API-Key': 'dev-session-tools-key' } });
     t.is(((await session.json()) as Record<string, unknown>)['state'], 'GRANTED', 'a used-up quota keeps the entitlement');
+    await fetch(`${urls().session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } });
   });
 }
