@@ -63,6 +63,17 @@ async function connectionOf(sessionId: string): Promise<Record<string, unknown>>
   return (await answer.json()) as Record<string, unknown>;
 }
 
+/** `ndsctl json <ip>`: openNDS's view of the client; tried again while ndsctl is busy (authmon and revocation-poll use it too). */
+const clientAtGateway = (host: ClientHost) =>
+  waitFor('ndsctl json answers', async () => {
+    const answer = await need().gateway.ndsctl('json', host.ip);
+    try {
+      return JSON.parse(answer.stdout) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  }, 10_000, 200);
+
 const signIn = (host: ClientHost) => signInThroughPortal(folder, host, internetUrl(), fasOrigin(), NAS);
 
 if (skipReason !== undefined) {
@@ -106,8 +117,10 @@ if (skipReason !== undefined) {
     t.is(other.status, 307, 'the second client on the same gateway stays captive');
     t.false(reachesInternet(other));
     await waitFor('the portal\'s connection view reads CONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'CONNECTED' ? true : undefined), 10_000, 250);
-    const limits = JSON.parse((await need().gateway.ndsctl('json', first.ip)).stdout) as { session_end?: string; session_start?: string };
-    t.true(Number(limits.session_end) - Number(limits.session_start) > 0, 'openNDS holds the session\'s own end');
+    const page = JSON.parse((await browse(first, `${fasOrigin()}/api/v1/auth/session`)).body) as { connection?: { state?: string } };
+    t.is(page.connection?.state, 'CONNECTED', 'the page shows the device connected once authmon acknowledged it');
+    const limits = await clientAtGateway(first);
+    t.true(Number(limits['session_end']) - Number(limits['session_start']) > 0, 'openNDS holds the session\'s own end');
 
     const replay = await browse(first, fasUrl);
     t.is(replay.status, 409, 'the FAS query of that sign-in cannot be used again');
@@ -127,8 +140,18 @@ if (skipReason !== undefined) {
     const { sessionId, fasUrl } = await signIn(host);
     await waitFor('the client reaches the server', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), OPEN_MS, 250);
     await waitFor('CONNECTED', async () => ((await connectionOf(sessionId))['state'] === 'CONNECTED' ? true : undefined), 10_000, 250);
-    t.is((await need().gateway.ndsctl('deauth', host.ip)).code, 0);
+    // ndsctl answers "locked" while authmon or revocation-poll runs it: tried again then.
+    await waitFor('ndsctl deauth', async () => {
+      const answer = await need().gateway.ndsctl('deauth', host.ip);
+      return answer.code === 0 && !/locked/i.test(answer.stdout) ? true : undefined;
+    }, 10_000, 200);
     await waitFor('BinAuth\'s notice closes the connection', async () => ((await connectionOf(sessionId))['state'] === 'DISCONNECTED' ? true : undefined), 15_000, 250);
+    // What the page shows: the person's own portal session (from the captive client, which may still reach the portal).
+    const page = await browse(host, `${fasOrigin()}/api/v1/auth/session`);
+    t.is(page.status, 200);
+    const shown = JSON.parse(page.body) as { authenticated?: boolean; connection?: { state?: string } };
+    t.true(shown.authenticated, 'the sign-in stands: an end at the router keeps the entitlement');
+    t.is(shown.connection?.state, 'DISCONNECTED', 'the page shows the gateway ended the connection');
     // An end at the router keeps the entitlement; the test leaves no session of the demo customer granted.
     t.is((await fetch(`${urls().session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } })).status, 200);
 
@@ -153,7 +176,7 @@ if (skipReason !== undefined) {
     const host = clientAt(0);
     const { sessionId } = await signIn(host);
     await waitFor('the client reaches the server', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), OPEN_MS, 250);
-    const held = JSON.parse((await need().gateway.ndsctl('json', host.ip)).stdout) as Record<string, unknown>;
+    const held = await clientAtGateway(host);
     t.log(`openNDS holds for the client: ${JSON.stringify(Object.fromEntries(Object.entries(held).filter(([key]) => /quota|rate|session_(start|end)/.test(key))))}`);
     t.is(Number(held['download_quota']), urls().downQuotaKB, 'the quota the QoS row gives, in kB');
     t.is(Number(held['download_rate_limit_threshold']), 5000, 'the rate the QoS row gives (5 Mbit/s), in kbit/s');
