@@ -30,7 +30,27 @@ export interface GatewayContext {
   chapId: string | null;
   /** Where the person was going: a plain link after sign-in, never a redirect. */
   returnUrl: string | null;
+  /**
+   * openNDS's `hid` of the client (issue 28; sha256 of its token, no secret): the gateway service
+   * answers authmon with rhid = sha256(hid + faskey). Null for other controllers.
+   */
+  hid?: string | null;
 }
+
+/** What the portal asks the gateway service for after a grant at an openNDS gateway (POST /api/v1/opennds/authorisations). */
+export interface OpenndsAuthorisationRequest {
+  sessionId: string;
+  deviceRef: string;
+  nasId: string;
+  hid: string;
+}
+
+/** The gateway service's answer to it (201): the client is queued for the gateway's authmon poll. */
+export const OpenndsAuthorisationReply = z.object({
+  nasId: z.string(),
+  state: z.literal('PENDING'),
+  sessionSeconds: z.number().int().min(1),
+});
 
 /** What the portal asks the gateway service for after a grant (POST /api/v1/credentials). */
 export interface CredentialRequest {

@@ -31,7 +31,8 @@ export async function startPlatformRadius(env: NodeJS.ProcessEnv, dir: string, l
   if (install.status !== 0) throw new Error('FreeRADIUS is not installed (scripts/ensure-freeradius.sh)');
   const settings = loadConfig(RadiusSettings, env);
   const gatewayConfig = loadConfig(GatewayConfig, env);
-  const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()];
+  // openNDS gateways (issue 28) speak no RADIUS: only the RADIUS controllers are FreeRADIUS clients.
+  const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()].flatMap((g) => (g.secret === undefined ? [] : [{ ...g, secret: g.secret }]));
   writeFreeradiusConfig({
     dir,
     role: 'server',

@@ -9,7 +9,7 @@ import { GatewayConfig } from '../services/gateway/config.js';
 
 const MAC = process.argv[2] ?? 'AA-BB-CC-DD-EE-FF';
 const config = loadConfig(GatewayConfig);
-const gateway = [...loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY)).values()][0]!;
+const gateway = [...loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY)).values()].find((g) => g.secret !== undefined)!;
 const deviceRef = deviceRefFor(config.DEVICE_REF_KEY, gateway.nasId, MAC)!;
 const radius = `${process.env['RADIUS_LISTEN'] ?? '127.0.0.1'}`;
 
@@ -31,7 +31,7 @@ const gatewayKey = process.env['GATEWAY_TOOLS_KEY'] ?? 'dev-gateway-tools-key';
 const credential = await post(`http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/credentials`, gatewayKey, { sessionId, deviceRef, nasId: gateway.nasId });
 process.stdout.write(`session ${sessionId} granted; one-time credential issued for device ${MAC}\n`);
 const send = (port: string, type: string, lines: string[]) =>
-  spawnSync('radclient', ['-x', `${radius}:${port}`, type, gateway.secret], { input: lines.join('\n'), stdio: ['pipe', 'inherit', 'inherit'] });
+  spawnSync('radclient', ['-x', `${radius}:${port}`, type, gateway.secret ?? ''], { input: lines.join('\n'), stdio: ['pipe', 'inherit', 'inherit'] });
 send(process.env['RADIUS_AUTH_PORT'] ?? '1812', 'auth', [`User-Name = "${String(credential['username'])}"`, `User-Password = "${String(credential['password'])}"`, `Calling-Station-Id = "${MAC}"`, 'Message-Authenticator = 0x00']);
 send(process.env['RADIUS_ACCT_PORT'] ?? '1813', 'acct', [`User-Name = "${String(credential['username'])}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "try-${Date.now()}"`, `Class = "${sessionId}"`]);
 process.stdout.write(`connection state: GET http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/connections/${sessionId} (X-API-Key: the tools key, GATEWAY_TOOLS_KEY)\n`);

@@ -4,6 +4,8 @@
  * levels 1-3) and checked against the live daemon (test/opennds/). Pure: no Node APIs; the
  * AES and SHA-256 steps are in services/kit/opennds-crypto.ts.
  */
+import { z } from 'zod';
+import type { ControllerProfile } from './types.js';
 
 /** The parameters a FAS query carries: `fas` (level 1: base64; levels 2/3: AES) and `iv` (levels 2/3). */
 export const FAS_QUERY_PARAMETERS = { fas: 'fas', iv: 'iv' } as const;
@@ -144,3 +146,27 @@ export function authUrl(query: Pick<OpenndsFasQuery, 'gatewayaddress' | 'authdir
   const authdir = query.authdir ?? 'opennds_auth';
   return `http://${query.gatewayaddress}/${authdir}/?tok=${encodeURIComponent(rhid)}&redir=${encodeURIComponent(redirect)}`;
 }
+
+/**
+ * openNDS as a registry profile (issue 28). It speaks no RADIUS: a device arrives at the portal's
+ * `/opennds/<nasId>` (the router's `faspath`) with the encrypted query, which only the service
+ * holding that gateway's `faskey` can read (services/portal/opennds-arrival.ts), so the generic
+ * `/gateway` arrival refuses an openNDS query as unreadable. The sign-in is handed to the
+ * gateway by authmon's poll, not by the browser: no login fields, no reply attributes, no
+ * Disconnect-Request (revocation goes through router/revocation-poll.sh).
+ */
+export const opennds: ControllerProfile = {
+  id: 'opennds',
+  name: 'openNDS 9.10 (FAS level 3; levels 1/2 are weaker, see README)',
+  sources: ['opennds src/http_microhttpd.c (fas_secure_enabled)', 'opennds forward_authentication_service/libs/authmon.sh', 'opennds docs/source/fas.rst'],
+  arrival: {
+    recognises: (query) => FAS_QUERY_PARAMETERS.fas in query,
+    schema: z.object({ fas: z.string(), iv: z.string().optional() }),
+    read: () => ({ ok: false, problems: ['fas'] }),
+    integrity: 'none',
+  },
+  login: { method: 'GET', chap: 'none', fields: () => ({}) },
+  replyAttributes: () => ({}),
+  disconnect: [],
+  coa: false,
+};

@@ -100,7 +100,10 @@ export function writeGatewaysFile(root: string, file: string, sealKey: string): 
   const fixture = GatewaysFile.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'gateways.json'), 'utf8')));
   const sealer = createSealer(sealKey);
   const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
-  const gateways = fixture.gateways.map((gateway) => ({ ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) }));
+  // An openNDS entry (issue 28) has a faskey instead of a RADIUS secret; it gets a fresh one too.
+  const gateways = fixture.gateways.map((gateway) =>
+    gateway.profile === 'opennds' ? { ...gateway, faskey: fresh() } : { ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) },
+  );
   writeFileSync(file, `${JSON.stringify({ gateways }, null, 2)}\n`, { mode: 0o600 });
 }
 

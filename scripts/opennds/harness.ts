@@ -17,6 +17,11 @@ export interface HarnessOptions {
   gatewayName: string;
   /** The FAS as openNDS is told of it; its address is the internet namespace's. */
   fas: Omit<FasOptions, 'remoteIp'>;
+  /**
+   * The FAS is a real portal outside the namespaces, reached through this Unix socket (fas-relay.ts
+   * `bridgeToTcp` serves it): the internet namespace's FAS port relays to it.
+   */
+  fasRelaySocket?: string;
   gateway?: Pick<OpenndsOptions, 'checkIntervalSeconds' | 'authmonPollSeconds' | 'binauth' | 'sessionTimeoutMinutes'>;
 }
 
@@ -38,7 +43,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const certDir = https ? mkdtempSync(join(tmpdir(), 'ndst-cert-')) : undefined;
     if (certDir !== undefined) stops.push(async () => rmSync(certDir, { recursive: true, force: true }));
     const tls = certDir === undefined ? undefined : await selfSignedCertificate(certDir, topology.internet.ip);
-    const internet = await startInternet(topology.internet.ns, { web: 80, fas: options.fas.port, ...(tls === undefined ? {} : { fasTls: tls }) });
+    const internet = await startInternet(topology.internet.ns, { web: 80, fas: options.fas.port, ...(tls === undefined ? {} : { fasTls: tls }), ...(options.fasRelaySocket === undefined ? {} : { fasRelaySocket: options.fasRelaySocket }) });
     stops.push(internet.stop);
     const gateway = await startGateway(
       topology.gateway.ns,

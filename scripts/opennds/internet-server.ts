@@ -2,12 +2,15 @@
 //   node --import tsx internet-server.ts <webPort> [<fasPort> [<tlsCertFile> <tlsKeyFile>]]
 // The web port answers every GET with a marker body and the asker's address, so a test can tell
 // the real server from openNDS's interception, and /bytes/<n> with n bytes. The optional FAS port
-// (https with a certificate: level 3) is fas-stub.ts. "ready" on stdout once all listen.
+// (https with a certificate: level 3) is fas-stub.ts, or, with FAS_RELAY_SOCKET set, a reverse
+// proxy to that Unix socket (the real portal, reached from outside the namespaces: fas-relay.ts).
+// "ready" on stdout once all listen.
 // A program, not a module: import nothing from it.
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { fasHandler } from './fas-stub.js';
+import { relayHandler } from './fas-relay.js';
 import { INTERNET_MARKER } from './internet-marker.js';
 
 const [webPort = '80', fasPort, certFile, keyFile] = process.argv.slice(2);
@@ -33,7 +36,8 @@ const listening = [
 ];
 if (fasPort !== undefined) {
   const tls = certFile !== undefined && keyFile !== undefined ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : undefined;
-  listening.push(listen(Number(fasPort), fasHandler, tls));
+  const relaySocket = process.env['FAS_RELAY_SOCKET'];
+  listening.push(listen(Number(fasPort), relaySocket === undefined || relaySocket === '' ? fasHandler : relayHandler(relaySocket, tls !== undefined), tls));
 }
 await Promise.all(listening);
 process.stdout.write('ready\n');

@@ -34,13 +34,15 @@ export interface InternetOptions {
   fas?: number;
   /** PEM files: the FAS port speaks https (FAS level 3). */
   fasTls?: { certFile: string; keyFile: string };
+  /** The FAS port relays to this Unix socket (fas-relay.ts) instead of answering as fas-stub.ts. */
+  fasRelaySocket?: string;
 }
 
 export async function startInternet(ns: string, options: InternetOptions): Promise<RunningInternet> {
   const args = ['netns', 'exec', ns, process.execPath, '--import', 'tsx', join(HERE, 'internet-server.ts'), String(options.web)];
   if (options.fas !== undefined) args.push(String(options.fas));
   if (options.fas !== undefined && options.fasTls !== undefined) args.push(options.fasTls.certFile, options.fasTls.keyFile);
-  const child = spawn('ip', args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('ip', args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FAS_RELAY_SOCKET: options.fasRelaySocket ?? '' } });
   const fasRequests: string[] = [];
   const authmonRequests: AuthmonRequest[] = [];
   let ready = false;

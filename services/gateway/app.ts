@@ -10,6 +10,8 @@ import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './
 import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';
 import { radiusRoutes } from './radius-routes.js';
+import { createOpenndsStore } from './opennds-store.js';
+import { openndsRoutes } from './opennds-routes.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
 
@@ -65,6 +67,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
+      ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, logger }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text), logger),
     ],
   });

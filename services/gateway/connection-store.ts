@@ -180,9 +180,16 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
             [ids, ended.map((e) => e.state), now],
           );
           await tx.query('UPDATE credentials SET revoked_at = $2 WHERE session_id = ANY($1::text[]) AND revoked_at IS NULL', [ids, now]);
+          // openNDS connections (issue 28) get no RADIUS Disconnect: their authorisations turn
+          // REVOKING, which router/revocation-poll.sh asks for (a queued one is never handed out).
           await tx.query(
             `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2, coa_status = NULL, coa_next_at = NULL
-             WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL`,
+             WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL AND acct_session_id NOT LIKE 'nds-%'`,
+            [ids, now],
+          );
+          await tx.query(
+            `UPDATE opennds_authorisations SET state = 'REVOKING', ended_at = $2, end_cause = 'session-ended'
+             WHERE session_id = ANY($1::text[]) AND state IN ('PENDING', 'AUTHORISED')`,
             [ids, now],
           );
         }

@@ -48,7 +48,7 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
     due.map(async (item) => {
       const gateway = gateways.get(item.nasId);
       const identity = item.sealedIdentity === null ? {} : (JSON.parse(open(item.sealedIdentity)) as SessionIdentity);
-      const reply: DisconnectReply = gateway === undefined
+      const reply: DisconnectReply = gateway?.secret === undefined
         ? { answer: 'NO_ANSWER' }
         : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
@@ -108,7 +108,8 @@ export async function sendDueCoas(
         await store.settleCoa(item.nasId, item.acctSessionId, { status: null });
         radiusCoas.inc({ nas, answer: 'dropped' });
       };
-      if (gateway === undefined || item.sealedIdentity === null) return drop();
+      // openNDS (no RADIUS secret) never gets a CoA queued; an entry changed to it since is dropped.
+      if (gateway === undefined || gateway.secret === undefined || item.sealedIdentity === null) return drop();
       const lookup = await peer.read(item.sessionId, newCorrelationId());
       if (lookup.kind === 'unavailable') return retryOrGiveUp(item, nas);
       const seconds = lookup.kind === 'found' ? secondsLeft(lookup.session, now()) : 0;

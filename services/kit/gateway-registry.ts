@@ -10,15 +10,25 @@ const GatewayEntry = z.strictObject({
   nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
   profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
   address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
-  secret: sealed.describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts).'),
+  secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
+  faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
   venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them (default: the gateway alone).'),
   loginUrls: z
     .array(z.url({ protocol: /^https?$/ }).max(512))
     .min(1)
     .max(16)
-    .describe('The only addresses the page may hand this gateway\'s credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...).'),
+    .describe('The only addresses the page may hand this gateway\'s credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...); for openNDS `http://<gatewayaddress>/`, the router\'s LAN address and GatewayPort its FAS query names.'),
+}).superRefine((entry, ctx) => {
+  // Issue 28: openNDS has no RADIUS secret and needs its faskey; every other controller the reverse.
+  if (entry.profile === 'opennds') {
+    if (entry.faskey === undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'an openNDS gateway needs its sealed faskey' });
+    if (entry.secret !== undefined || entry.uamSecret !== undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an openNDS gateway speaks no RADIUS: no secret or uamSecret' });
+  } else {
+    if (entry.secret === undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'a RADIUS controller needs its sealed secret' });
+    if (entry.faskey !== undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'faskey is for openNDS gateways only' });
+  }
 });
 
 export const GatewaysFile = z.strictObject({ gateways: z.array(GatewayEntry).min(1) });
@@ -29,9 +39,12 @@ export interface Gateway {
   nasId: string;
   profile: ProfileId;
   address: string;
-  secret: string;
+  /** The RADIUS shared secret; undefined for openNDS, which speaks no RADIUS. */
+  secret: string | undefined;
   coaPort: number;
   uamSecret: string | undefined;
+  /** openNDS's faskey (issue 28); undefined for the RADIUS controllers. */
+  faskey: string | undefined;
   /** Its venue group (its own NAS id when the file names none). */
   venue: string;
   /** Normalised (`new URL(...).href`). */
@@ -68,9 +81,10 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       nasId: entry.nasId,
       profile: entry.profile,
       address: entry.address,
-      secret: sealer.open(entry.secret),
+      secret: entry.secret === undefined ? undefined : sealer.open(entry.secret),
       coaPort: entry.coaPort,
       uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
+      faskey: entry.faskey === undefined ? undefined : sealer.open(entry.faskey),
       venue: entry.venue ?? entry.nasId,
       loginUrls: urls,
     });

@@ -58,7 +58,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       return id === undefined ? undefined : (await gatewayContexts.get(id))?.loginUrl;
     },
   });
-  const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger });
+  const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger, upstreams });
   const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui, arrivals], trustProxy: config.PORTAL_TRUSTED_PROXIES });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
 }

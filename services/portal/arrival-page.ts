@@ -15,6 +15,7 @@ export type ArrivalPage =
   | { kind: 'unknown-gateway' }
   | { kind: 'unregistered-login-address' }
   | { kind: 'unverified' }
+  | { kind: 'replayed' }
   | { kind: 'rate-limited' };
 
 const TEXT = {
@@ -37,6 +38,7 @@ const TEXT = {
     'unknown-gateway': 'This Wi-Fi gateway is not registered with this portal. Do not enter a password here; ask the venue\'s staff.',
     'unregistered-login-address': 'This link would send your sign-in to an address that is not the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
     unverified: 'This link was not signed by the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
+    replayed: 'This sign-in link was used already. Do not enter a password here; open any web page to get a fresh sign-in link from the venue\'s Wi-Fi.',
     'rate-limited': 'Too many sign-in links from your network right now. Wait a minute, then try again.',
     reasons: {
       'already-logged-in': 'You are already logged in.',
@@ -65,6 +67,7 @@ const TEXT = {
     'unknown-gateway': 'Thiết bị mạng này chưa được đăng ký với cổng đăng nhập. Đừng nhập mật khẩu ở đây; hãy hỏi nhân viên tại địa điểm.',
     'unregistered-login-address': 'Liên kết này sẽ gửi thông tin đăng nhập tới một địa chỉ không phải thiết bị mạng của địa điểm. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
     unverified: 'Liên kết này không được thiết bị mạng của địa điểm xác nhận. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    replayed: 'Liên kết đăng nhập này đã được dùng rồi. Đừng nhập mật khẩu ở đây; hãy mở một trang web bất kỳ để nhận liên kết đăng nhập mới từ Wi-Fi của địa điểm.',
     'rate-limited': 'Có quá nhiều liên kết đăng nhập từ mạng của bạn lúc này. Hãy đợi một phút rồi thử lại.',
     reasons: {
       'already-logged-in': 'Bạn đã đăng nhập rồi.',
@@ -85,6 +88,7 @@ const STATUS: Record<ArrivalPage['kind'], number> = {
   'unknown-gateway': 403,
   'unregistered-login-address': 403,
   unverified: 403,
+  replayed: 409,
   'rate-limited': 429,
 };
 

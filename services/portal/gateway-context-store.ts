@@ -9,6 +9,9 @@ export interface GatewayContextStore {
   get(id: string): Promise<GatewayContext | undefined>;
   /** Issue 27: a context is used once; the sign-in that used it drops it. */
   drop(id: string): Promise<void>;
+  /** Issue 28: marks an openNDS hid used by a sign-in; false when one already used it (a replay). */
+  useHid(hid: string): Promise<boolean>;
+  hidUsed(hid: string): Promise<boolean>;
 }
 
 interface Row {
@@ -19,6 +22,7 @@ interface Row {
   challenge: string | null;
   chap_id: string | null;
   return_url: string | null;
+  hid: string | null;
   [column: string]: unknown;
 }
 
@@ -27,9 +31,9 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
     async put(context) {
       const id = newSid();
       await db.query(
-        `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, chap_id, return_url, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, new Date(now().getTime() + ttlMs)],
+        `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, chap_id, return_url, hid, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, context.hid ?? null, new Date(now().getTime() + ttlMs)],
       );
       return id;
     },
@@ -37,10 +41,19 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
       await db.query('DELETE FROM gateway_contexts WHERE expires_at <= $1', [now()]);
       const row = (await db.query<Row>('SELECT * FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]))[0];
       if (row === undefined) return undefined;
-      return { profile: row.profile, nasId: row.nas_id, deviceRef: row.device_ref, loginUrl: row.login_url, challenge: row.challenge, chapId: row.chap_id, returnUrl: row.return_url };
+      return { profile: row.profile, nasId: row.nas_id, deviceRef: row.device_ref, loginUrl: row.login_url, challenge: row.challenge, chapId: row.chap_id, returnUrl: row.return_url, hid: row.hid };
     },
     async drop(id) {
       await db.query('DELETE FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]);
+    },
+    async useHid(hid) {
+      // A day is far longer than openNDS keeps a captive client's token; older ones name no client.
+      await db.query("DELETE FROM opennds_used_hids WHERE used_at < $1::timestamptz - interval '1 day'", [now()]);
+      const rows = await db.query('INSERT INTO opennds_used_hids (hid, used_at) VALUES ($1, $2) ON CONFLICT (hid) DO NOTHING RETURNING hid', [hid, now()]);
+      return rows.length === 1;
+    },
+    async hidUsed(hid) {
+      return (await db.query('SELECT 1 FROM opennds_used_hids WHERE hid = $1', [hid])).length > 0;
     },
   };
 }

@@ -1,10 +1,12 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { GatewayRegistry, Logger } from '../kit/index.js';
+import { newCorrelationId, type GatewayRegistry, type Logger } from '../kit/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
 import type { PortalConfig } from './config.js';
 import { readSid, sidCookie } from './cookies.js';
 import { readGatewayArrival } from './gateway-arrival.js';
+import { readOpenndsArrival } from './opennds-arrival.js';
+import type { Upstreams } from './upstreams.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
 import type { PortalSessionStore } from './portal-session-store.js';
 import { chooseLanguage } from './ui/language.js';
@@ -16,7 +18,11 @@ export interface GatewayRouteDeps {
   sessions: PortalSessionStore;
   limit: ArrivalLimit;
   logger: Logger;
+  upstreams: Pick<Upstreams, 'relayAuthmon'>;
 }
+
+const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const AUTHMON_FORM = { auth_get: /^[a-z]{1,16}$/, gatewayhash: /^[0-9a-f]{64}$/, payload: /^[A-Za-z0-9+/=\s]{0,65536}$/ } as const;
 
 /**
  * Issue 27: `GET /gateway`, where a venue's controller sends a captive device and sends it back
@@ -68,6 +74,57 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
     }
   };
   router.get('/gateway', (req, res, next) => arrive(req, res, next, req.query as Record<string, unknown>));
+
+  // Issue 28: openNDS's FAS, at the router's faspath `/opennds/<nasId>`. GET: a captive device
+  // arriving with the encrypted query; POST: the router's authmon (and BinAuth, revocation-poll)
+  // form, relayed to the gateway service, which keeps the authorisations in its store.
+  router.get('/opennds/:nasId', async (req, res, next) => {
+    try {
+      const language = chooseLanguage(req.get('Cookie'), req.get('Accept-Language'));
+      const show = (page: ArrivalPage) => sendArrivalPage(res, page, language);
+      res.set('Cache-Control', 'no-store');
+      if (!deps.limit.take(req.ip ?? 'unknown')) {
+        res.set('Retry-After', String(deps.limit.retryAfterSeconds()));
+        return show({ kind: 'rate-limited' });
+      }
+      const nasId = String(req.params['nasId']);
+      const outcome = NAS_ID.test(nasId)
+        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, hidUsed: (hid) => deps.contexts.hidUsed(hid) }, nasId, req.query as Record<string, unknown>)
+        : ({ kind: 'refused', why: 'unknown-gateway', problems: [] } as const);
+      if (outcome.kind === 'refused') {
+        deps.logger.info({ why: outcome.why, parameters: outcome.problems, profile: 'opennds' }, 'gateway arrival refused');
+        return show(outcome.why === 'malformed' ? { kind: 'malformed', names: outcome.problems } : { kind: outcome.why });
+      }
+      cookie.gateway(req, res, await deps.contexts.put(outcome.context), config.GATEWAY_CONTEXT_TTL_SECONDS * 1000);
+      return res.redirect(303, '/');
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.post('/opennds/:nasId', express.urlencoded({ extended: false, limit: '96kb', parameterLimit: 8 }), async (req, res, next) => {
+    try {
+      const nasId = String(req.params['nasId']);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const fields = Object.fromEntries(Object.keys(AUTHMON_FORM).map((name) => [name, body[name]])) as Record<keyof typeof AUTHMON_FORM, unknown>;
+      const bad = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter((name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string));
+      res.set('Cache-Control', 'no-store').type('text/plain');
+      if (!NAS_ID.test(nasId) || bad.length > 0) {
+        deps.logger.info({ nasId: NAS_ID.test(nasId) ? nasId : undefined, parameters: bad }, 'authmon request refused: malformed');
+        return res.status(400).send('malformed');
+      }
+      const relayed = await deps.upstreams.relayAuthmon(
+        nasId,
+        { auth_get: String(fields.auth_get), gatewayhash: String(fields.gatewayhash), payload: String(fields.payload).replace(/ /g, '+').replace(/\s/g, ''), callerAddress: req.ip ?? req.socket.remoteAddress ?? '' },
+        newCorrelationId(),
+      );
+      if (relayed.kind !== 'answer') return res.status(503).send('unavailable');
+      const text = relayed.body['text'];
+      if (relayed.status !== 200 || typeof text !== 'string') return res.status(relayed.status >= 400 && relayed.status < 500 ? relayed.status : 502).send('refused');
+      return res.status(200).send(text);
+    } catch (error) {
+      next(error);
+    }
+  });
   router.post('/gateway', form, (req, res, next) => arrive(req, res, next, (req.body ?? {}) as Record<string, unknown>));
   return router;
 }

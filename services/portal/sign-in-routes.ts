@@ -70,9 +70,11 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   };
 
   /** Issue 27: the gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
-  const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null) => {
+  const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
-    if (login === null || id === undefined) return;
+    // Issue 28: an openNDS sign-in hands nothing to the browser, and uses its hid up for good.
+    if (gateway?.profile === 'opennds' && gateway.hid !== undefined && gateway.hid !== null) await deps.gatewayContexts.useHid(gateway.hid);
+    if ((login === null && gateway?.profile !== 'opennds') || id === undefined) return;
     await deps.gatewayContexts.drop(id);
     cookie.clearGateway(req, res);
   };
@@ -97,7 +99,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     const tokens = tokensOf(outcome, refusal);
     const device = await signingDevice(req);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
-    await useUpGatewayContext(req, res, signedIn.gatewayLogin);
+    await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
     await sessions.open(req, res, signedIn.data, device.handle, correlationId);
     return { status: 200, body: sessions.view(signedIn.data, signedIn.session, correlationId, gatewayFields(signedIn.gatewayLogin)) };
   };

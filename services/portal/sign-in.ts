@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entitlement } from '../../contract/entitlement.js';
-import { IssuedCredentialReply } from '../../contract/gateway.js';
+import { IssuedCredentialReply, OpenndsAuthorisationReply } from '../../contract/gateway.js';
 import { Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
 import type { ClaimsReader } from './claims.js';
@@ -103,7 +103,14 @@ export async function completeSignIn(
     // Issue 17: behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
-    if (device.gateway !== null) {
+    if (device.gateway !== null && device.gateway.profile === 'opennds') {
+      // Issue 28: openNDS is told by its authmon poll, not by the browser: the client is queued at
+      // the gateway service with the session's limits; no answer is no access (fail closed).
+      const { nasId, hid } = device.gateway;
+      if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
+      const queued = replyOf(OpenndsAuthorisationReply, await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId), [201]);
+      if (queued === undefined) throw upstreamFailure('gateway service');
+    } else if (device.gateway !== null) {
       const { nasId, challenge, chapId } = device.gateway;
       const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) }, correlationId);
       // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CredentialRequest } from '../../contract/index.js';
+import type { CredentialRequest, OpenndsAuthorisationRequest } from '../../contract/index.js';
 import { callJson, OutboundError } from '../kit/index.js';
 import type { GrantRequest } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
@@ -40,6 +40,10 @@ export interface Upstreams {
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: a one-time gateway credential for a GRANTED session and its device. */
   issueCredential(request: CredentialRequest, correlationId: string): Promise<PeerAnswer>;
+  /** Issue 28: queues an openNDS client for its gateway's authmon poll, with the session's limits. */
+  authoriseOpennds(request: OpenndsAuthorisationRequest, correlationId: string): Promise<PeerAnswer>;
+  /** Issue 28: relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
+  relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string }, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */
   readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }
@@ -67,6 +71,10 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     issueCredential: (request, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/credentials`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    authoriseOpennds: (request, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authorisations`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    relayAuthmon: (nasId, request, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authmon/${encodeURIComponent(nasId)}`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     readConnection: (sessionId, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/${sessionId}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };

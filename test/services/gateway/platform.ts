@@ -41,6 +41,7 @@ export const LOGIN_URLS: Record<ProfileId, string> = {
   'cisco-wlc': 'https://192.0.2.1/login.html',
   mikrotik: 'http://10.5.50.1/login',
   pfsense: 'https://fw.example.net:8003/index.php?zone=guest',
+  opennds: 'http://192.168.77.1:2050/',
 };
 
 /** A gateways file with one NAS of `profile` (CoovaChilli with a UAM secret by default) whose CoA listener is `coaPort`. */

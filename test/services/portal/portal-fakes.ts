@@ -33,10 +33,13 @@ export interface Fakes {
   read: PeerAnswer | null;
   /** The gateway service's answers (issue 17). */
   credential: PeerAnswer;
+  /** Issue 28: the gateway service's answers to the openNDS authorisation and to a relayed authmon poll. */
+  opennds: PeerAnswer;
+  authmon: PeerAnswer;
   connection: PeerAnswer;
 }
 
-const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
+export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
 
 /** The gateway service's connection view (contract GatewayConnection), before any accounting unless changed. */
 export const connectionBody = (changes: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -96,6 +99,8 @@ export function defaultFakes(): Fakes {
     read: null,
     credential: answer(201, { username: 'wifi-one-time-user', password: 'one-time-password', chapResponse: '0123456789abcdef0123456789abcdef', nasId: 'demo-nas', expiresAt: new Date(Date.now() + 120_000).toISOString() }),
     connection: answer(200, connectionBody()),
+    opennds: answer(201, { nasId: 'nds-1', state: 'PENDING', sessionSeconds: 3600 }),
+    authmon: answer(200, { text: '*' }),
   };
 }
 
@@ -132,6 +137,8 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
+    authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
+    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}`), fakes.authmon),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
   };

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
+import { ApiError, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
+import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
+import type { GatewayScope } from './config.js';
+import type { OpenndsStore } from './opennds-store.js';
+import { limitsFor, type QosTable } from './qos.js';
+import { SESSION_ID_PATTERN } from './schemas.js';
+import type { SessionPeer } from './session-client.js';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const OpenndsAuthorisationBody = z.strictObject({
+  sessionId: z.string().regex(SESSION_ID_PATTERN).describe('The GRANTED network session the device signed in under.'),
+  deviceRef: z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/).describe('The session\'s deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY.'),
+  nasId: z.string().regex(NAS_ID).describe('The openNDS gateway (its registry id, which is its gatewayname).'),
+  hid: z.string().regex(HEX64).describe('openNDS\'s hid of the client from the decrypted FAS query.'),
+});
+
+export const AuthmonBody = z.strictObject({
+  auth_get: z.string().regex(/^[a-z]{1,16}$/).describe('authmon\'s action: clear, view, list, deauthed, custom.'),
+  gatewayhash: z.string().regex(HEX64).describe('sha256 of the gateway\'s gatewayname, as authmon sends it.'),
+  payload: z.string().max(90_000).regex(/^[A-Za-z0-9+/]*={0,2}$/).describe('authmon\'s payload, base64 as sent.'),
+  callerAddress: z.string().max(64).describe('The address the router\'s request came from, as the portal saw it (its trusted proxies applied).'),
+});
+
+export interface OpenndsDeps {
+  apiKeys: readonly CallerKey<GatewayScope>[];
+  gateways: GatewayRegistry;
+  store: OpenndsStore;
+  /** Whether the change feed already ended the session (its credentials and authorisations are void). */
+  ended(sessionId: string): Promise<boolean>;
+  peer: SessionPeer;
+  now: () => Date;
+  qos: QosTable;
+  logger: Logger;
+}
+
+const plainAddress = (address: string) => address.replace(/^::ffff:/, '');
+
+/** openNDS 9.10's ndsctl auth takes the session in whole minutes (0 is the gateway's default: never sent). */
+export function sessionMinutesOf(secondsLeft: number): number {
+  return Math.max(1, Math.floor(secondsLeft / 60));
+}
+
+/**
+ * Issue 28: the openNDS side of the gateway service. The portal queues a signed-in client
+ * (POST /api/v1/opennds/authorisations) and relays each request of the router's authmon,
+ * BinAuth and revocation-poll.sh (POST /api/v1/opennds/authmon/{nasId}); authmon's form has no
+ * secret, so a request counts only from the registry's address of that gateway, with its
+ * gatewayhash, and a BinAuth notice only with a token whose sha256 is a hid this gateway was
+ * authorised for (the token never leaves the router otherwise).
+ */
+export function openndsRoutes(deps: OpenndsDeps): Route[] {
+  const key = requireApiKey(deps.apiKeys, 'credentials');
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/opennds/authorisations',
+      summary: 'Queues an openNDS client of a GRANTED session for its gateway\'s authmon poll, with the session\'s limits.',
+      security: 'apiKey',
+      body: OpenndsAuthorisationBody,
+      steps: [key],
+      responses: {
+        201: { description: 'Queued: authmon authorises it at its next poll.', schema: z.object({ nasId: z.string(), state: z.literal('PENDING'), sessionSeconds: z.number().int() }) },
+        400: { description: 'INVALID_REQUEST: no such openNDS gateway.' },
+        403: { description: 'FORBIDDEN: the session belongs to another device, or this hid was authorised already.' },
+        404: { description: 'NOT_FOUND: no such session.' },
+        409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired.' },
+        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer.' },
+      },
+      handle: async ({ body, correlationId }) => {
+        const gateway = deps.gateways.get(body.nasId);
+        if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('INVALID_REQUEST', { message: 'nasId: no such openNDS gateway.' });
+        const lookup = await deps.peer.read(body.sessionId, correlationId);
+        if (lookup.kind === 'unavailable') throw new ApiError('UPSTREAM_UNAVAILABLE');
+        if (lookup.kind === 'not-found') throw new ApiError('NOT_FOUND', { message: 'No session has this id.' });
+        const now = deps.now();
+        const end = lookup.session.expiresAt === null ? 0 : Date.parse(lookup.session.expiresAt);
+        if (lookup.session.state !== 'GRANTED' || end <= now.getTime() || (await deps.ended(body.sessionId))) throw new ApiError('SESSION_EXPIRED');
+        if (lookup.session.deviceRef !== body.deviceRef) throw new ApiError('FORBIDDEN', { message: 'The session belongs to another device.' });
+        const limits = limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass);
+        const sessionSeconds = Math.floor((end - now.getTime()) / 1000);
+        const queued = await deps.store.queue(
+          {
+            rhid: rhidOf(body.hid, gateway.faskey),
+            hid: body.hid,
+            nasId: gateway.nasId,
+            sessionId: body.sessionId,
+            deviceRef: body.deviceRef,
+            sessionMinutes: sessionMinutesOf(sessionSeconds),
+            uploadKbitPerSecond: Math.floor(limits.up / 1000),
+            downloadKbitPerSecond: Math.floor(limits.down / 1000),
+            uploadQuotaKB: limits.upQuotaKB,
+            downloadQuotaKB: limits.downQuotaKB,
+            custom: Buffer.from(body.sessionId).toString('base64'),
+          },
+          now,
+        );
+        if (!queued) throw new ApiError('FORBIDDEN', { message: 'This client (hid) was authorised already: a replayed arrival.' });
+        deps.logger.info({ sessionId: body.sessionId, nasId: gateway.nasId }, 'openNDS client queued for authmon');
+        return { status: 201, body: { nasId: gateway.nasId, state: 'PENDING', sessionSeconds } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/opennds/authmon/:nasId',
+      summary: 'One request of an openNDS router\'s authmon, BinAuth or revocation-poll.sh, relayed by the portal; answers the text for the router.',
+      security: 'apiKey',
+      params: { nasId: z.string().regex(NAS_ID) },
+      body: AuthmonBody,
+      steps: [key],
+      responses: {
+        200: { description: 'The text to answer the router with.', schema: z.object({ text: z.string() }) },
+        403: { description: 'FORBIDDEN: not from the registered gateway address, or a gatewayhash that is not its name\'s.' },
+        404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
+      },
+      handle: async ({ req, body }) => {
+        const nasId = String(req.params['nasId']);
+        const gateway = deps.gateways.get(nasId);
+        if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
+        const hash = createHash('sha256').update(gateway.nasId).digest('hex');
+        if (plainAddress(body.callerAddress) !== plainAddress(gateway.address) || body.gatewayhash !== hash) {
+          deps.logger.warn({ nasId, action: body.auth_get, fromRegisteredAddress: plainAddress(body.callerAddress) === plainAddress(gateway.address), gatewayhashMatches: body.gatewayhash === hash }, 'authmon request refused');
+          throw new ApiError('FORBIDDEN', { message: 'Not from this gateway.' });
+        }
+        const now = deps.now();
+        await deps.store.heardFrom(nasId, now);
+        const payload = Buffer.from(body.payload, 'base64').toString('utf8');
+        const text = (value: string) => ({ status: 200, body: { text: value } });
+        switch (body.auth_get) {
+          case 'clear':
+            // authmon starting: what is queued stays queued (a sign-in just before a router restart still opens).
+            deps.logger.info({ nasId }, 'authmon started at the gateway');
+            return text('');
+          case 'view':
+          case 'list': {
+            if (payload.trim() === 'none') return text(authList(await deps.store.pending(nasId)));
+            const acked = ackedRhids(payload);
+            if (acked === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "none" nor an acknowledgement list.' });
+            const count = await deps.store.acked(nasId, acked, now);
+            deps.logger.info({ nasId, authorised: count }, 'authmon authorised clients');
+            return text('ack');
+          }
+          case 'deauthed': {
+            const notice = parseDeauthNotice(payload);
+            if (notice === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: not a BinAuth deauthentication notice.' });
+            const sessionId = await deps.store.deauthed(nasId, hidOfToken(notice.token), notice.method, {
+              bytesIncoming: notice.bytesIncoming,
+              bytesOutgoing: notice.bytesOutgoing,
+              seconds: Math.max(0, notice.sessionEnd - notice.sessionStart),
+            }, now);
+            if (sessionId === undefined) {
+              deps.logger.info({ nasId, method: notice.method }, 'BinAuth notice for no open authorisation (unknown token): ignored');
+              return text('ack');
+            }
+            deps.logger.info({ nasId, sessionId, method: notice.method }, 'openNDS ended a client');
+            // The person logged out at the gateway: the network session ends (as a RADIUS User-Request Stop);
+            // idle, timeout and quota ends keep the entitlement, so a new sign-in may follow.
+            if (notice.method === 'client_deauth' && !(await deps.peer.revoke(sessionId, req.get('X-Correlation-ID') ?? 'corr-opennds'))) {
+              deps.logger.warn({ sessionId }, 'session service did not revoke after a logout at the gateway');
+            }
+            return text('ack');
+          }
+          case 'custom': {
+            if (payload.trim() === REVOCATIONS_REQUEST) return text(revocationList(await deps.store.revoking(nasId)));
+            const ended = revokedRhids(payload);
+            if (ended === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "revocations" nor a "revoked" report.' });
+            const count = await deps.store.revoked(nasId, ended, now);
+            deps.logger.info({ nasId, revoked: count }, 'revocation-poll deauthenticated clients');
+            return text('ack');
+          }
+          default:
+            throw new ApiError('INVALID_REQUEST', { message: 'auth_get: not an authmon action.' });
+        }
+      },
+    }),
+  ];
+}

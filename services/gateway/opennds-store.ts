@@ -1,0 +1,131 @@
+import type { AuthmonGrant, DeauthMethod } from '../../contract/controllers/opennds-authmon.js';
+import type { Database } from '../kit/store/index.js';
+
+/** The connection row of an openNDS authorisation: the connection view reads openNDS clients as it reads RADIUS ones. */
+export const connectionIdOf = (rhid: string) => `nds-${rhid.slice(0, 16)}`;
+
+export interface QueuedAuthorisation extends AuthmonGrant {
+  hid: string;
+  nasId: string;
+  sessionId: string;
+  deviceRef: string;
+}
+
+interface GrantRow {
+  rhid: string;
+  session_minutes: number;
+  up_kbit: number;
+  down_kbit: number;
+  up_quota_kb: string | number;
+  down_quota_kb: string | number;
+  custom: string;
+  [column: string]: unknown;
+}
+
+/**
+ * Issue 28: openNDS authorisations in the gateway service's store (PostgreSQL), so any instance
+ * answers any router's poll and nothing is lost on a restart. The session change feed's ends
+ * reach them in the transaction that moves its cursor (connection-store.ts `endSessions`).
+ */
+export function createOpenndsStore(db: Database) {
+  return {
+    /** False when this hid or rhid was queued already (a replayed arrival). */
+    async queue(item: QueuedAuthorisation, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `INSERT INTO opennds_authorisations (rhid, hid, nas_id, session_id, device_ref, session_minutes, up_kbit, down_kbit, up_quota_kb, down_quota_kb, custom, state, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12) ON CONFLICT DO NOTHING RETURNING rhid`,
+        [item.rhid, item.hid, item.nasId, item.sessionId, item.deviceRef, item.sessionMinutes, item.uploadKbitPerSecond, item.downloadKbitPerSecond, item.uploadQuotaKB, item.downloadQuotaKB, item.custom, now],
+      );
+      return rows.length === 1;
+    },
+
+    /** What authmon is to authorise at this gateway now. */
+    async pending(nasId: string): Promise<AuthmonGrant[]> {
+      const rows = await db.query<GrantRow>("SELECT * FROM opennds_authorisations WHERE nas_id = $1 AND state = 'PENDING' ORDER BY created_at LIMIT 200", [nasId]);
+      return rows.map((r) => ({
+        rhid: r.rhid,
+        sessionMinutes: r.session_minutes,
+        uploadKbitPerSecond: r.up_kbit,
+        downloadKbitPerSecond: r.down_kbit,
+        uploadQuotaKB: Number(r.up_quota_kb),
+        downloadQuotaKB: Number(r.down_quota_kb),
+        custom: r.custom,
+      }));
+    },
+
+    /** authmon authorised these: AUTHORISED, and a connection opens (the page reads it as connected). */
+    async acked(nasId: string, rhids: readonly string[], now: Date): Promise<number> {
+      if (rhids.length === 0) return 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx.query<{ rhid: string; session_id: string }>(
+          `UPDATE opennds_authorisations SET state = 'AUTHORISED', authorised_at = $3
+           WHERE nas_id = $1 AND rhid = ANY($2::text[]) AND state = 'PENDING' RETURNING rhid, session_id`,
+          [nasId, rhids, now],
+        );
+        for (const row of rows) {
+          await tx.query(
+            `INSERT INTO connections (nas_id, acct_session_id, session_id, started_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+             ON CONFLICT (nas_id, acct_session_id) DO NOTHING`,
+            [nasId, connectionIdOf(row.rhid), row.session_id, now],
+          );
+        }
+        return rows.length;
+      });
+    },
+
+    /** The rhids revocation-poll.sh is to deauthenticate at this gateway. */
+    async revoking(nasId: string): Promise<string[]> {
+      const rows = await db.query<{ rhid: string }>("SELECT rhid FROM opennds_authorisations WHERE nas_id = $1 AND state = 'REVOKING' ORDER BY ended_at LIMIT 200", [nasId]);
+      return rows.map((r) => r.rhid);
+    },
+
+    /** revocation-poll.sh deauthenticated these: ENDED, their connections stopped (the Disconnect's ACK, in RADIUS terms). */
+    async revoked(nasId: string, rhids: readonly string[], now: Date): Promise<number> {
+      return db.transaction(async (tx) => {
+        const rows = await tx.query<{ rhid: string }>(
+          `UPDATE opennds_authorisations SET state = 'ENDED', end_cause = COALESCE(end_cause, 'revoked')
+           WHERE nas_id = $1 AND rhid = ANY($2::text[]) AND state = 'REVOKING' RETURNING rhid`,
+          [nasId, rhids],
+        );
+        await tx.query(
+          `UPDATE connections SET stopped_at = COALESCE(stopped_at, $3), updated_at = $3, stop_cause = COALESCE(stop_cause, 'Admin-Reset'),
+             disconnect_status = 'ACKED', disconnect_done_at = $3
+           WHERE nas_id = $1 AND acct_session_id = ANY($2::text[])`,
+          [nasId, rows.map((r) => connectionIdOf(r.rhid)), now],
+        );
+        return rows.length;
+      });
+    },
+
+    /**
+     * A BinAuth notice (the gateway ended the client itself): the row with this hid ends with the
+     * method as its cause, its connection stops with the byte counts. Answers the session, or
+     * undefined when no open row has this hid (an unknown or forged token).
+     */
+    async deauthed(nasId: string, hid: string, method: DeauthMethod, usage: { bytesIncoming: number; bytesOutgoing: number; seconds: number }, now: Date): Promise<string | undefined> {
+      return db.transaction(async (tx) => {
+        const row = (
+          await tx.query<{ rhid: string; session_id: string }>(
+            `UPDATE opennds_authorisations SET state = 'ENDED', ended_at = COALESCE(ended_at, $4), end_cause = $3
+             WHERE nas_id = $1 AND hid = $2 AND state IN ('AUTHORISED', 'REVOKING') RETURNING rhid, session_id`,
+            [nasId, hid, method, now],
+          )
+        )[0];
+        if (row === undefined) return undefined;
+        await tx.query(
+          `UPDATE connections SET stopped_at = COALESCE(stopped_at, $3), updated_at = $3, stop_cause = COALESCE(stop_cause, $4),
+             input_octets = GREATEST(input_octets, $5), output_octets = GREATEST(output_octets, $6), session_time = GREATEST(session_time, $7)
+           WHERE nas_id = $1 AND acct_session_id = $2`,
+          [nasId, connectionIdOf(row.rhid), now, method, usage.bytesIncoming, usage.bytesOutgoing, usage.seconds],
+        );
+        return row.session_id;
+      });
+    },
+
+    /** A poll from the gateway: its open connections are alive (the stale sweep closes those of a gateway that stopped polling). */
+    async heardFrom(nasId: string, now: Date): Promise<void> {
+      await db.query("UPDATE connections SET updated_at = $2 WHERE nas_id = $1 AND stopped_at IS NULL AND acct_session_id LIKE 'nds-%'", [nasId, now]);
+    },
+  };
+}
+export type OpenndsStore = ReturnType<typeof createOpenndsStore>;

@@ -1,0 +1,47 @@
+import { FAS_QUERY_PARAMETERS } from '../../contract/controllers/opennds.js';
+import { decryptFasQuery } from '../kit/opennds-crypto.js';
+import { deviceRefFor, normalUrl, type GatewayRegistry } from '../kit/index.js';
+import type { GatewayContext } from './gateway-context.js';
+
+/** Why an openNDS arrival is refused before any password (each a page, 4xx). */
+export type OpenndsRefusal = 'malformed' | 'unknown-gateway' | 'unverified' | 'unregistered-login-address' | 'replayed';
+
+export type OpenndsArrival = { kind: 'refused'; why: OpenndsRefusal; problems: string[] } | { kind: 'context'; context: GatewayContext };
+
+export interface OpenndsArrivalDeps {
+  registry: GatewayRegistry;
+  deviceRefKey: string;
+  /** Whether a sign-in already used this hid (its authorisation was handed to the gateway). */
+  hidUsed(hid: string): Promise<boolean>;
+}
+
+/**
+ * Issue 28: a device openNDS sent to `/opennds/<nasId>` (the router's `faspath`) at FAS level 3
+ * (or 2). The gateway is the registry's entry of that id, of profile `opennds`; its faskey must
+ * decrypt the query (AES-256-CBC) into an openNDS query (a wrong key or a changed ciphertext does
+ * not), whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry
+ * registered (`http://<gatewayaddress>/`). A query whose `hid` a sign-in already used is a replay:
+ * openNDS gives a client a new token (so a new hid) whenever it is deauthenticated. The MAC
+ * leaves here only as the keyed deviceRef; the hid is kept for the rhid the gateway service
+ * computes. Level 1 (plain base64, no key) is refused: anyone can forge it (README).
+ */
+export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string, query: Record<string, unknown>): Promise<OpenndsArrival> {
+  const fas = query[FAS_QUERY_PARAMETERS.fas];
+  const iv = query[FAS_QUERY_PARAMETERS.iv];
+  const problems = [FAS_QUERY_PARAMETERS.fas, FAS_QUERY_PARAMETERS.iv].filter((name) => typeof query[name] !== 'string');
+  if (typeof fas !== 'string' || typeof iv !== 'string') return { kind: 'refused', why: 'malformed', problems };
+  const gateway = deps.registry.get(nasId);
+  if (gateway === undefined || gateway.profile !== 'opennds' || gateway.faskey === undefined) return { kind: 'refused', why: 'unknown-gateway', problems: [] };
+  const fields = decryptFasQuery(fas, iv, gateway.faskey);
+  if (fields === undefined || fields.gatewayname !== gateway.nasId) return { kind: 'refused', why: 'unverified', problems: [] };
+  const address = normalUrl(`http://${fields.gatewayaddress}/`);
+  if (address === undefined || !gateway.loginUrls.includes(address)) return { kind: 'refused', why: 'unregistered-login-address', problems: [] };
+  const deviceRef = deviceRefFor(deps.deviceRefKey, gateway.nasId, fields.clientmac);
+  if (deviceRef === undefined) return { kind: 'refused', why: 'malformed', problems: ['clientmac'] };
+  if (await deps.hidUsed(fields.hid)) return { kind: 'refused', why: 'replayed', problems: [] };
+  const returnUrl = fields.originurl !== undefined && /^https?:\/\//.test(fields.originurl) && fields.originurl.length <= 2048 ? fields.originurl : null;
+  return {
+    kind: 'context',
+    context: { profile: 'opennds', nasId: gateway.nasId, deviceRef, loginUrl: address, challenge: null, chapId: null, returnUrl, hid: fields.hid },
+  };
+}

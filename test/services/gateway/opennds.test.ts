@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { parseDeauthNotice } from '../../../contract/controllers/opennds-authmon.js';
+import { createSealer } from '../../../services/kit/index.js';
+import { rhidOf } from '../../../services/kit/opennds-crypto.js';
+import { GatewayConfig } from '../../../services/gateway/config.js';
+import type { Answer } from '../../helpers/service.js';
+import { bootGateway, deviceRef, grantedSession, openGatewayDb, PORTAL_KEY, sessionWorld, tempDir, type World } from './platform.js';
+
+// Issue 28 items 2 and 3: the gateway service's openNDS side, as the portal relays the router's
+// authmon, BinAuth and revocation-poll.sh requests to it: a signed-in client is queued with the
+// session's limits (the QoS table the RADIUS side reads), authmon's acknowledgement opens its
+// connection, every end of the session lists it for revocation-poll, the gateway's own ends
+// reach the connection view, and nothing counts from another address or with a forged token.
+
+const NDS = 'nds-venue-1';
+const FASKEY = 'test-faskey-0123456789abcdef';
+const ROUTER = '203.0.113.1';
+const GATEWAYHASH = createHash('sha256').update(NDS).digest('hex');
+const MAC = '02:6e:64:73:00:11';
+const SEAL_KEY = GatewayConfig.parse({}).GATEWAY_SEAL_KEY;
+
+function registry(t: ExecutionContext): string {
+  const file = join(tempDir(t, 'wifi-nds-'), 'gateways.json');
+  const faskey = createSealer(SEAL_KEY).seal(FASKEY);
+  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NDS, profile: 'opennds', address: ROUTER, faskey, loginUrls: ['http://192.168.77.1:2050/'] }] }));
+  return file;
+}
+
+async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
+  const world = await sessionWorld(t);
+  const db = await openGatewayDb('memory');
+  t.teardown(() => db.close());
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env });
+  const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH) => {
+    const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64'), callerAddress: from }, headers: PORTAL_KEY });
+    return { status: answer.status, text: String(answer.body['text'] ?? answer.body['code']) };
+  };
+  const authorise = (sessionId: string, hid: string, device = deviceRef(MAC, NDS)) =>
+    gateway.request('POST', '/api/v1/opennds/authorisations', { json: { sessionId, deviceRef: device, nasId: NDS, hid }, headers: PORTAL_KEY });
+  return { world, gateway, authmon, authorise };
+}
+
+/** A client as openNDS knows it: its token, and the hid the FAS saw (sha256 of the token). */
+function client() {
+  const token = randomBytes(4).toString('hex');
+  const hid = createHash('sha256').update(token).digest('hex');
+  return { token, hid, rhid: rhidOf(hid, FASKEY) };
+}
+
+type Authorise = (sessionId: string, hid: string, device?: string) => Promise<Answer>;
+
+const entries = (list: string) => list.split(' ').slice(1).map((item) => decodeURIComponent(item).split(' '));
+
+async function signedIn(world: World, authorise: Authorise, seconds = 1800, extra: Record<string, unknown> = {}) {
+  const c = client();
+  const sessionId = await grantedSession(world, deviceRef(MAC, NDS), seconds, extra);
+  const queued = await authorise(sessionId, c.hid);
+  if (queued.status !== 201) throw new Error(queued.text);
+  return { ...c, sessionId };
+}
+
+test.serial('a signed-in client is listed for authmon with its rhid and the session\'s limits from the QoS table, until authmon acknowledges it', async (t) => {
+  const qos = JSON.stringify({ HIGH: { up: 10_000_000, down: 50_000_000, downQuotaKB: 500_000 }, '*': { up: 1_000_000, down: 5_000_000 } });
+  const { world, authmon, authorise } = await setup(t, { QOS_TABLE: qos });
+  const c = await signedIn(world, authorise, 1800, { tier: 'BOOST', qosClass: 'HIGH' });
+  const list = await authmon('view', 'none');
+  t.is(list.status, 200);
+  t.true(list.text.startsWith('*'));
+  const [entry] = entries(list.text);
+  t.deepEqual(entry?.slice(0, 6), [c.rhid, '29', '10000', '50000', '0', '500000'], 'rhid, minutes (floor of 1800 s less the time taken), kbit/s up and down, quotas in kB');
+  t.is(Buffer.from(entry?.[6] ?? '', 'base64').toString(), c.sessionId, 'custom (handed to BinAuth) names the session');
+  t.is((await authmon('view', `* ${c.rhid}`)).text, 'ack');
+  t.is((await authmon('view', 'none')).text, '*', 'an acknowledged client is not listed again');
+});
+
+test.serial('authmon\'s acknowledgement opens the connection the portal reads; a revoke lists the client for revocation-poll within the feed poll, and its report closes the connection', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'NONE', 'queued is not connected yet');
+  await authmon('view', `* ${c.rhid}`);
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'CONNECTED');
+  t.is((await authmon('custom', 'revocations')).text, '*', 'nothing to revoke yet');
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`, 'listed for revocation within 15 s of the revoke');
+  t.is((await gateway.connection(c.sessionId)).body['connected'], true, 'still connected until the router reports it deauthenticated');
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack');
+  const after = (await gateway.connection(c.sessionId)).body;
+  t.is(after['state'], 'DISCONNECTED');
+  t.is(after['disconnect'], 'ACKED');
+  t.is((await authmon('custom', 'revocations')).text, '*');
+});
+
+test.serial('a client revoked before authmon fetched it is never listed for authorisation, and is listed for revocation (it may have been authorised meanwhile)', async (t) => {
+  const { world, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`);
+  t.is((await authmon('view', 'none')).text, '*');
+});
+
+test.serial('the gateway\'s own end (BinAuth idle timeout) closes the connection with its cause and byte counts and keeps the session; a logout at the gateway revokes it', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const idle = await signedIn(world, authorise);
+  await authmon('view', `* ${idle.rhid}`);
+  const notice = (method: string, token: string) => `method=${method}, clientmac=${MAC}, bytes_incoming=4096, bytes_outgoing=1024, session_start=1700000000, session_end=1700000600, token=${token}, custom=x`;
+  t.truthy(parseDeauthNotice(notice('idle_deauth', idle.token)));
+  t.is((await authmon('deauthed', notice('idle_deauth', idle.token))).text, 'ack');
+  const view = (await gateway.connection(idle.sessionId)).body;
+  t.is(view['state'], 'DISCONNECTED');
+  t.is(view['inputOctets'], 4096);
+  t.is(view['sessionTime'], 600);
+  t.is((await world.session.read(idle.sessionId)).body['state'], 'GRANTED', 'an idle end keeps the entitlement');
+
+  const out = await signedIn(world, authorise);
+  await authmon('view', `* ${out.rhid}`);
+  await authmon('deauthed', notice('client_deauth', out.token));
+  t.is((await world.session.read(out.sessionId)).body['state'], 'REVOKED', 'logging out at the gateway ends the network session');
+  t.false(gateway.lines.some((line) => line.includes(MAC)), 'the MAC in the notice is never logged');
+});
+
+test.serial('bad input grants and ends nothing: another address, another gatewayhash, a forged BinAuth token, a replayed hid, an unknown session or another device', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  t.is((await authmon('view', 'none', '198.51.100.9')).status, 403, 'not from the registered address');
+  t.is((await authmon('view', 'none', ROUTER, createHash('sha256').update('other').digest('hex'))).status, 403, 'another gateway\'s hash');
+  t.is((await authmon('view', `* ${c.rhid}`, '198.51.100.9')).status, 403);
+  t.is((await authmon('view', 'none')).text.split(' ').length, 2, 'still queued after the refused acknowledgement');
+  await authmon('view', `* ${c.rhid}`);
+  const forged = `method=client_deauth, clientmac=${MAC}, bytes_incoming=1, bytes_outgoing=1, session_start=1, session_end=2, token=${randomBytes(4).toString('hex')}, custom=x`;
+  t.is((await authmon('deauthed', forged)).text, 'ack', 'answered, so the router does not retry');
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'CONNECTED', 'a token that names no authorised client ends nothing');
+  t.is((await world.session.read(c.sessionId)).body['state'], 'GRANTED');
+  const replay = await authorise(c.sessionId, c.hid);
+  t.is(replay.status, 403, 'the same hid twice is a replay');
+  t.is((await authorise('sess-00000000-0000-4000-8000-000000000000', client().hid)).status, 404);
+  t.is((await authorise(c.sessionId, client().hid, 'dev-another-device')).status, 403);
+  t.is((await authmon('view', 'garbage')).status, 400);
+  t.is((await authmon('nonsense', 'none')).status, 400);
+  t.is((await gateway.request('POST', '/api/v1/opennds/authmon/unknown-gw', { json: { auth_get: 'view', gatewayhash: GATEWAYHASH, payload: '', callerAddress: ROUTER }, headers: PORTAL_KEY })).status, 404);
+});
