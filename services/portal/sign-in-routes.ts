@@ -133,9 +133,11 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           'register',
           (async () => {
             const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
-            if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
-            if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
-            if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            if (created.kind === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+            if (created.kind === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+            if (created.kind === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            // Never the address: the operator needs to know the mail server failed, not for whom.
+            if (created.verifyMail === 'not-sent') res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
             return customerSignIn(req, res, body.email, body.password, correlationId);
           })(),
         ),
