@@ -58,7 +58,8 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   // Issue 29 item 6: employee attempts per client address (req.ip: the address the trusted
   // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
   // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
-  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -161,7 +162,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           'employee',
           atLeastFloor(
             Date.now(),
-            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId), employeeRefusal, correlationId))(),
+            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
           ),
         ),
     }),
