@@ -6,8 +6,9 @@ import { employeeGrant, hrResetLimits, randomEmployeeId, requireServices } from 
 // global ceiling (600 per 60 s, the backstop) and lock every employee out. Keycloak believes
 // X-Forwarded-For from loopback (scripts/kc.sh --proxy-trusted-addresses), which gives the
 // attempts their distinct addresses here.
-const FLOOD = { 'X-Forwarded-For': '198.51.100.250' };
-const EMPLOYEE = { 'X-Forwarded-For': '198.51.100.251' };
+// Private addresses: the realm's sslRequired=external refuses plain HTTP from a public one.
+const FLOOD = { 'X-Forwarded-For': '10.250.0.1' };
+const EMPLOYEE = { 'X-Forwarded-For': '10.250.0.2' };
 const ATTEMPTS = 700;
 
 test.before(requireServices);

@@ -29,8 +29,12 @@ export async function tokenRequest(form: Record<string, string>, headers: Record
   return { status: response.status, text, body: JSON.parse(text) as Record<string, unknown> };
 }
 
-/** A test address of its own (198.18.0.0/15, RFC 2544), sent as X-Forwarded-For, which Keycloak believes from loopback (scripts/kc.sh). */
-export const testAddress = (): string => `198.18.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+/**
+ * A test address of its own in 10.0.0.0/8, sent as X-Forwarded-For, which Keycloak believes from
+ * loopback (scripts/kc.sh). Private, because the realm's sslRequired=external refuses plain HTTP
+ * ("HTTPS required") from a public address.
+ */
+export const testAddress = (): string => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 /**
  * An employee grant straight at Keycloak. Each comes from an address of its own unless the
