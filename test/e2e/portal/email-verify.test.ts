@@ -48,7 +48,10 @@ test.serial('register, the verify mail arrives in the catcher, its link verifies
   t.like(registered.body['claims'] as object, { email: MEMBER, email_verified: false });
   t.like(registered.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { sourceType: 'IDP_ID_LOGIN' } });
 
-  const [mail] = await waitFor(() => inboxOf(MEMBER), (messages) => messages.length > 0, { timeoutMs: 15_000, intervalMs: 200 });
+  // Polled until it arrives; a mail that never comes fails the assertion below, not a timeout.
+  const inbox = await waitFor(() => inboxOf(MEMBER), (messages) => messages.length > 0, { timeoutMs: 15_000, intervalMs: 200 }).catch(() => [] as CaughtMail[]);
+  t.is(inbox.length, 1, 'the verify mail arrived in the mail catcher');
+  const [mail] = inbox;
   const link = mail?.links.find((candidate) => candidate.startsWith(`${IDP_URL}/realms/wifi/login-actions/action-token?`));
   t.truthy(link, `the mail carries Keycloak's action-token link: ${JSON.stringify(mail?.links.map((l) => l.split('?')[0]))}`);
 
