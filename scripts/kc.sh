@@ -9,7 +9,9 @@
 # Settings (environment): KC_PORT (8080), KC_RUN_DIR (.run/keycloak), KC_WITH_EXTENSION (1; 0 installs
 # no providers, for the memory baseline of the benchmark), KC_START_TIMEOUT (240 s), HR_URL, HR_API_KEY,
 # KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD (admin / admin), JAVA_OPTS_KC_HEAP,
-# KC_MGMT_PORT (9000, Keycloak's management interface), DECISION_URL (http://localhost:3005) and
+# KC_MGMT_PORT (9000, Keycloak's management interface), KC_TRUSTED_PROXIES (127.0.0.0/8,::1: the
+# addresses whose X-Forwarded-* Keycloak believes, the portal's; the employee authenticator limits per
+# the client address this yields), WIFI_SMTP_* (the realm's mail server, README "Configuration"), DECISION_URL (http://localhost:3005) and
 # DMN_DIR (dmn/models), what svc-admin's DMN pages use (realm import), SVC_ADMIN_SEAL_KEY (the server
 # key sealing svc-admin secrets; a development default when unset). For `build` only: KC_DB (dev-file)
 # and KC_BUILD_OPTIONS (none), what the production cluster (scripts/cluster.ts) builds with:
@@ -96,7 +98,10 @@ cmd_start() {
     export DECISION_URL="${DECISION_URL:-http://localhost:3005}" DMN_DIR="${DMN_DIR:-$ROOT/dmn/models}"
     cd "$KC_HOME"
     # The management interface (health, metrics) must not clash between two Keycloaks on one host.
-    nohup bin/kc.sh start-dev --import-realm --http-port="$PORT" --http-management-port="${KC_MGMT_PORT:-9000}" >"$LOG_FILE" 2>&1 &
+    # Issue 29 item 6: X-Forwarded-For is believed from the portal (a trusted proxy on this host)
+    # only, so the employee authenticator limits attempts per end-user address, not per portal.
+    nohup bin/kc.sh start-dev --import-realm --http-port="$PORT" --http-management-port="${KC_MGMT_PORT:-9000}" \
+      --proxy-headers=xforwarded --proxy-trusted-addresses="${KC_TRUSTED_PROXIES:-127.0.0.0/8,::1}" >"$LOG_FILE" 2>&1 &
     echo $! >"$PID_FILE"
   )
   local deadline=$((SECONDS + ${KC_START_TIMEOUT:-240}))

@@ -19,6 +19,8 @@ export const SERVICES = [
   { name: 'decision', port: 3005 },
   { name: 'loyalty', port: 3006 },
   { name: 'portal', port: 3000 },
+  // Issue 29 item 10: the development mail catcher (SMTP on MAIL_SMTP_PORT, 1025), where Keycloak sends verify-email mail.
+  { name: 'mailcatcher', port: 8025 },
 ] as const;
 
 export const KEYCLOAK_PORT = 8080;

@@ -5,7 +5,7 @@ import { readCredentials } from './credentials.js';
 import { verifyWithHr } from './hr-verify.js';
 import { refuse } from './refusals.js';
 import { readSettings } from './settings.js';
-import { createSubmitLimit } from './submit-limit.js';
+import { createAddressLimit, createSubmitLimit } from './submit-limit.js';
 
 /**
  * The employee direct-grant authenticator (spec 4.1 rule 3, 4.8). The citizen number is read
@@ -25,6 +25,13 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
 
   const credentials = readCredentials(host.request);
   if (credentials.kind === 'missing') return refuse('invalid_request');
+
+  // Issue 29 item 6: the client address first; an address over its limit takes no employee's slot.
+  const address = host.request.clientAddress() ?? 'unknown';
+  if (createAddressLimit(host.counters, settings.addressLimit, settings.addressWindowSeconds).take(address) === undefined) {
+    host.log.warn(`employee attempts per client address reached correlation_id=${corr}`);
+    return refuse('rate_limited');
+  }
 
   const submits = createSubmitLimit(host.counters, settings.submitLimit, settings.submitWindowSeconds);
   const { employeeId } = credentials;
@@ -48,7 +55,8 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
       if (verdict.employeeRef !== undefined) host.eventDetail('employee_ref', verdict.employeeRef);
       return refuseUncounted('employee_inactive');
     case 'rateLimited':
-      return refuseUncounted('rate_limited');
+      // Issue 29 item 6: HR's ceiling is no reason to give the slot back (a flood would retry at once).
+      return refuse('rate_limited');
     case 'timeout':
       return refuseUncounted('hr_timeout');
     case 'unavailable':

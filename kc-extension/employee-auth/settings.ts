@@ -11,6 +11,8 @@ export const SETTINGS = [
   { name: 'hrAttempts', label: 'HR attempts', help: 'Attempts per login (HR verify is read-only, so retry is safe)', kind: 'int', default: '2', min: 1, max: 5 },
   { name: 'submitLimit', label: 'Failed submits per employee id', help: 'Failed submits allowed per employee id within the window', kind: 'int', default: '5', min: 1, max: 1000 },
   { name: 'submitWindowSeconds', label: 'Submit window (s)', help: 'Window of the failed-submit limit', kind: 'int', default: '900', min: 1, max: 86_400 },
+  { name: 'addressLimit', label: 'Attempts per client address', help: 'Employee sign-in attempts allowed per client address within the window, checked first (the address Keycloak sees: behind a trusted proxy, the forwarded one)', kind: 'int', default: '30', min: 1, max: 1_000_000 },
+  { name: 'addressWindowSeconds', label: 'Address window (s)', help: 'Window of the per-address limit', kind: 'int', default: '60', min: 1, max: 86_400 },
 ] as const;
 
 export type SettingName = (typeof SETTINGS)[number]['name'];
@@ -22,6 +24,8 @@ export interface EmployeeAuthSettings {
   hrAttempts: number;
   submitLimit: number;
   submitWindowSeconds: number;
+  addressLimit: number;
+  addressWindowSeconds: number;
 }
 
 export type SettingsOutcome = { ok: true; settings: EmployeeAuthSettings } | { ok: false; unusable: SettingName[] };

@@ -1,35 +1,47 @@
 import type { CounterStore } from '../host/auth-host.js';
 
 /**
- * Failed submits per employee id (spec 8 "5 per authentication session"). A direct grant is
- * its own one-request authentication session, so the count is kept per employee id instead, in
- * Keycloak's single-use object store (shared by every node).
- *
- * The count is `limit` slots, each an entry of its own living `windowSeconds`. A submit takes a
- * free slot before HR is asked, with the store's atomic put-if-absent, so parallel submits can
- * never take more than `limit` of them: a read-then-write count let parallel guesses through.
- * A failed guess keeps its slot until it expires; an outcome that is not a guess gives it back.
+ * A count of `limit` slots per key, each an entry of its own in Keycloak's single-use object
+ * store (shared by every node) living `windowSeconds`. An attempt takes a free slot with the
+ * store's atomic put-if-absent, so parallel attempts can never take more than `limit` of them:
+ * a read-then-write count let parallel guesses through.
  */
-export interface SubmitLimit {
-  /** The slot this submit holds, or undefined when every slot is taken (the limit is reached). */
-  take(employeeId: string): number | undefined;
-  /** Gives the slot back: the submit was not a guess (inactive, HR fault, ...). */
-  release(employeeId: string, slot: number): void;
-  /** A success clears the count. */
-  clear(employeeId: string): void;
+export interface SlotLimit {
+  /** The slot this attempt holds, or undefined when every slot is taken (the limit is reached). */
+  take(key: string): number | undefined;
+  /** Gives the slot back. */
+  release(key: string, slot: number): void;
+  /** Frees every slot of the key. */
+  clear(key: string): void;
 }
 
-const keyOf = (employeeId: string, slot: number): string => `wifi-employee-submits:${employeeId.toLowerCase()}:${slot}`;
-
-export function createSubmitLimit(counters: CounterStore, limit: number, windowSeconds: number): SubmitLimit {
+export function createSlotLimit(counters: CounterStore, prefix: string, limit: number, windowSeconds: number): SlotLimit {
+  const keyOf = (key: string, slot: number): string => `${prefix}:${key.toLowerCase()}:${slot}`;
   return {
-    take: (employeeId) => {
-      for (let slot = 1; slot <= limit; slot++) if (counters.claim(keyOf(employeeId, slot), windowSeconds)) return slot;
+    take: (key) => {
+      for (let slot = 1; slot <= limit; slot++) if (counters.claim(keyOf(key, slot), windowSeconds)) return slot;
       return undefined;
     },
-    release: (employeeId, slot) => counters.remove(keyOf(employeeId, slot)),
-    clear: (employeeId) => {
-      for (let slot = 1; slot <= limit; slot++) counters.remove(keyOf(employeeId, slot));
+    release: (key, slot) => counters.remove(keyOf(key, slot)),
+    clear: (key) => {
+      for (let slot = 1; slot <= limit; slot++) counters.remove(keyOf(key, slot));
     },
   };
 }
+
+/**
+ * Failed submits per employee id (spec 8 "5 per authentication session"). A direct grant is
+ * its own one-request authentication session, so the count is kept per employee id instead.
+ * A failed guess keeps its slot until it expires, and so does HR's RATE_LIMITED (issue 29 item
+ * 6: giving it back let a flood retry at once); an outcome that is not a guess gives it back.
+ */
+export const createSubmitLimit = (counters: CounterStore, limit: number, windowSeconds: number): SlotLimit =>
+  createSlotLimit(counters, 'wifi-employee-submits', limit, windowSeconds);
+
+/**
+ * Issue 29 item 6: sign-in attempts per client address, checked before anything else, so one
+ * address guessing employee ids cannot use up HR's global ceiling (the backstop for many
+ * addresses) and lock every employee out. Every attempt counts; none is given back.
+ */
+export const createAddressLimit = (counters: CounterStore, limit: number, windowSeconds: number): SlotLimit =>
+  createSlotLimit(counters, 'wifi-employee-address', limit, windowSeconds);

@@ -7,6 +7,11 @@ export interface TokenRequest {
   /** A decoded form field of the token request, or undefined when absent. */
   formParam(name: string): string | undefined;
   header(name: string): string | undefined;
+  /**
+   * The client's address as Keycloak sees it: the peer of the connection, or the address a proxy
+   * Keycloak trusts forwarded (Keycloak's proxy-headers and proxy-trusted-addresses options).
+   */
+  clientAddress(): string | undefined;
 }
 
 export type HttpReply =

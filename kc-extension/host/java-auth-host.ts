@@ -7,6 +7,7 @@ import type { AuthHost, AuthOutcome, HttpReply, UserView } from './auth-host.js'
 export interface JavaAuthHost {
   formParam(name: string): string | null;
   header(name: string): string | null;
+  clientAddress(): string | null;
   configJson(): string;
   newUuid(): string;
   nowMs(): number;
@@ -52,6 +53,7 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
     request: {
       formParam: (name) => raw.formParam(name) ?? undefined,
       header: (name) => raw.header(name) ?? undefined,
+      clientAddress: () => raw.clientAddress() ?? undefined,
     },
     config: JSON.parse(raw.configJson()) as Record<string, string>,
     http: {

@@ -15,7 +15,7 @@ const VERDICTS = [
 export function warmUpHost(round: number): AuthHost {
   const form: Record<string, string> = { employeeId: 'WARM-UP-1', citizenId: '000000000' };
   return {
-    request: { formParam: (name) => form[name], header: () => undefined },
+    request: { formParam: (name) => form[name], header: () => undefined, clientAddress: () => '192.0.2.1' },
     config: { hrUrl: 'http://warm-up.invalid', hrApiKey: 'warm-up' },
     http: { postJson: () => ({ kind: 'response', status: 200, body: VERDICTS[round % VERDICTS.length]! }) },
     users: {

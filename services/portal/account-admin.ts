@@ -2,10 +2,14 @@ import KcAdminClient, { NetworkError } from '@keycloak/keycloak-admin-client';
 import type { PortalConfig } from './config.js';
 import { CUSTOMER_CLIENT } from './idp-client.js';
 
-export type CreateAccountOutcome = 'created' | 'exists' | 'rejected' | 'unreachable';
+/**
+ * `created` says whether Keycloak sent the verify-email mail (issue 29 item 10); an account whose
+ * mail could not be sent is created all the same and signs in with the customer baseline.
+ */
+export type CreateAccountOutcome = { kind: 'created'; verifyMail: 'sent' | 'not-sent' } | { kind: 'exists' } | { kind: 'rejected' } | { kind: 'unreachable' };
 
 export interface AccountAdmin {
-  /** Creates an enabled customer account with this password (spec 4.1 rule 2). */
+  /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
   createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
 }
 
@@ -33,11 +37,24 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
     const exp = JSON.parse(Buffer.from(String(admin.accessToken).split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
     validUntil = (exp.exp ?? 0) * 1000 - RENEW_MARGIN_MS;
   };
+  // Issue 29 item 10: Keycloak's own verify-email action token (admin send-verify-email), mailed
+  // through the realm's smtpServer; following the link sets email_verified, which the entitlement
+  // service requires before it asks loyalty. Its link leads back to the portal (the client's
+  // redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until
+  // the link is followed, and a guest on a captive network needs the Wi-Fi to read the mail.
+  const sendVerifyEmail = async (id: string): Promise<'sent' | 'not-sent'> => {
+    try {
+      await admin.users.sendVerifyEmail({ id, clientId: CUSTOMER_CLIENT, redirectUri: `${new URL(config.PORTAL_PUBLIC_URL).origin}/` });
+      return 'sent';
+    } catch {
+      return 'not-sent';
+    }
+  };
   return {
     async createAccount(email, password, displayName) {
       try {
         await authenticate();
-        await admin.users.create({
+        const { id } = await admin.users.create({
           realm: config.IDP_REALM,
           username: email,
           email,
@@ -45,15 +62,15 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
           ...splitDisplayName(displayName),
           credentials: [{ type: 'password', value: password, temporary: false }],
         });
-        return 'created';
+        return { kind: 'created', verifyMail: await sendVerifyEmail(id) };
       } catch (error) {
         if (error instanceof NetworkError) {
           const status = (error.response as Response | undefined)?.status;
-          if (status === 409) return 'exists';
-          if (status === 400) return 'rejected';
+          if (status === 409) return { kind: 'exists' };
+          if (status === 400) return { kind: 'rejected' };
           if (status === 401) validUntil = 0;
         }
-        return 'unreachable';
+        return { kind: 'unreachable' };
       }
     },
   };

@@ -21,7 +21,12 @@ export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]:
 
 export interface IdpClient {
   passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
-  employeeGrant(employeeId: string, citizenId: string, correlationId: string): Promise<GrantOutcome>;
+  /**
+   * `clientAddress` (the address the portal believes, PORTAL_TRUSTED_PROXIES) goes to Keycloak as
+   * X-Forwarded-For: the employee authenticator limits attempts per client address (issue 29 item
+   * 6), and Keycloak believes the header only from a proxy it trusts (proxy-trusted-addresses).
+   */
+  employeeGrant(employeeId: string, citizenId: string, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
   refresh(client: PortalClient, refreshToken: string, correlationId: string): Promise<GrantOutcome>;
   /** Back-channel logout of the Keycloak session behind a refresh token; true when it ended. */
   logout(client: PortalClient, refreshToken: string, correlationId: string): Promise<boolean>;
@@ -37,17 +42,18 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
     [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
   };
-  const post = (client: PortalClient, path: string, form: Record<string, string>, correlationId: string): Promise<OutboundResponse> =>
+  const post = (client: PortalClient, path: string, form: Record<string, string>, correlationId: string, headers: Record<string, string> = {}): Promise<OutboundResponse> =>
     callJson({
       url: `${bases[client]}/${path}`,
       form: { client_id: client, client_secret: secrets[client], ...form },
       correlationId,
       timeoutMs: IDP_TIMEOUT_MS[client],
+      headers,
     });
-  const grant = async (client: PortalClient, form: Record<string, string>, correlationId: string): Promise<GrantOutcome> => {
+  const grant = async (client: PortalClient, form: Record<string, string>, correlationId: string, headers: Record<string, string> = {}): Promise<GrantOutcome> => {
     let reply: OutboundResponse;
     try {
-      reply = await post(client, 'token', form, correlationId);
+      reply = await post(client, 'token', form, correlationId, headers);
     } catch (error) {
       if (error instanceof OutboundError) return { kind: 'unreachable' };
       throw error;
@@ -67,8 +73,8 @@ export function createIdpClient(config: PortalConfig): IdpClient {
   return {
     passwordGrant: (username, password, correlationId) =>
       grant(CUSTOMER_CLIENT, { grant_type: 'password', username, password, scope: 'openid' }, correlationId),
-    employeeGrant: (employeeId, citizenId, correlationId) =>
-      grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId),
+    employeeGrant: (employeeId, citizenId, correlationId, clientAddress) =>
+      grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId, clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress }),
     refresh: (client, refreshToken, correlationId) => grant(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, correlationId),
     async logout(client, refreshToken, correlationId) {
       try {

@@ -58,7 +58,8 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   // Issue 29 item 6: employee attempts per client address (req.ip: the address the trusted
   // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
   // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
-  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -135,9 +136,11 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           'register',
           (async () => {
             const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
-            if (created === 'exists') throw new ApiError('ACCOUNT_EXISTS');
-            if (created === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
-            if (created === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            if (created.kind === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+            if (created.kind === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+            if (created.kind === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            // Never the address: the operator needs to know the mail server failed, not for whom.
+            if (created.verifyMail === 'not-sent') res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
             return customerSignIn(req, res, body.email, body.password, correlationId);
           })(),
         ),
@@ -161,7 +164,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           'employee',
           atLeastFloor(
             Date.now(),
-            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId), employeeRefusal, correlationId))(),
+            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
           ),
         ),
     }),

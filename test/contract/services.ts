@@ -7,6 +7,7 @@ import { loyaltyService, KEY as LOYALTY_KEY } from '../services/loyalty/loyalty-
 import { bootEntitlement, customerClaims, decisionService as entitlementDecision, KeySet, openEntitlementDb } from '../services/entitlement/harness.js';
 import { bootPortal } from '../services/portal/portal-fakes.js';
 import { bootSession, KEY as SESSION_KEY, openSessionDb } from '../services/session/session-service.js';
+import { mailCatcherService } from '../services/mailcatcher/catcher-service.js';
 import { bootGateway, gatewaysFile, openGatewayDb, PORTAL_KEY as GATEWAY_KEY, sessionWorld } from '../services/gateway/platform.js';
 
 export interface ServiceUnderCheck extends FuzzTarget {
@@ -53,6 +54,7 @@ export const SERVICES: ServiceUnderCheck[] = [
       'POST /radius/authorize': [{ 'User-Name': { type: 'string', value: ['someone'] } }],
     },
   },
+  { name: 'mailcatcher', start: async (t) => (await mailCatcherService(t)).service },
   { name: 'portal', start: (t) => bootPortal(t), bodies: { 'POST /api/v1/auth/login': [{ username: 'bob@example.com', password: 'bob-demo-pass' }], 'POST /api/v1/auth/employee': [{ employeeId: 'A-1001', citizenId: '079201001234' }] } },
 ];
 

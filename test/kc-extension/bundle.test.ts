@@ -43,6 +43,7 @@ test('the bundled authenticator answers a Java-shaped host without Node APIs', a
   const raw = {
     formParam: (name: string) => ({ employeeId: 'A-1001', citizenId: '079201001234' })[name] ?? null,
     header: () => null,
+    clientAddress: () => '192.0.2.10',
     configJson: () => JSON.stringify({ hrUrl: 'http://hr.test', hrApiKey: 'k' }),
     newUuid: () => '00000000-0000-4000-8000-000000000009',
     nowMs: () => 1,

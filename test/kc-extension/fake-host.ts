@@ -34,6 +34,8 @@ export const HR_CONFIG = {
   hrAttempts: '2',
   submitLimit: '5',
   submitWindowSeconds: '900',
+  addressLimit: '30',
+  addressWindowSeconds: '60',
 };
 
 export const hrOk = (body: unknown): HttpReply => ({ kind: 'response', status: 200, body: JSON.stringify(body) });
@@ -48,6 +50,8 @@ export const NO_MATCH = { verified: false, active: false, reason: 'NOT_FOUND_OR_
 export function fakeHost(options: {
   form?: Record<string, string>;
   headers?: Record<string, string>;
+  /** The client address Keycloak would report; 198.51.100.7 unless given. */
+  address?: string;
   config?: Record<string, string>;
   replies?: HttpReply[];
   users?: Array<{ username: string; enabled?: boolean; attributes?: Record<string, string> }>;
@@ -75,6 +79,7 @@ export function fakeHost(options: {
     request: {
       formParam: (name) => form[name],
       header: (name) => headers[name],
+      clientAddress: () => options.address ?? '198.51.100.7',
     },
     config: options.config ?? HR_CONFIG,
     http: {

@@ -29,8 +29,20 @@ export async function tokenRequest(form: Record<string, string>, headers: Record
   return { status: response.status, text, body: JSON.parse(text) as Record<string, unknown> };
 }
 
+/**
+ * A test address of its own in 10.0.0.0/8, sent as X-Forwarded-For, which Keycloak believes from
+ * loopback (scripts/kc.sh). Private, because the realm's sslRequired=external refuses plain HTTP
+ * ("HTTPS required") from a public address.
+ */
+export const testAddress = (): string => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/**
+ * An employee grant straight at Keycloak. Each comes from an address of its own unless the
+ * headers name one, so the authenticator's per-address limit (address-limit.test.ts) does not
+ * couple unrelated tests that all run on loopback.
+ */
 export const employeeGrant = (employeeId: string, citizenId: string, headers: Record<string, string> = {}): Promise<TokenReply> =>
-  tokenRequest({ grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId }, headers);
+  tokenRequest({ grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId }, { 'X-Forwarded-For': testAddress(), ...headers });
 
 export const customerGrant = (username: string, password: string): Promise<TokenReply> =>
   tokenRequest({ grant_type: 'password', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, scope: 'openid', username, password });

@@ -198,16 +198,18 @@ test('refusals that are not guesses do not count toward the submit limit', (t) =
   for (let i = 0; i < 7; i++) t.like(authenticateEmployee(host), { status: 403, body: { error: 'employee_inactive' } });
   const faulty = fakeHost({ form: form(), replies: [hrStatus(503)] });
   for (let i = 0; i < 7; i++) t.like(authenticateEmployee(faulty), { status: 503 });
-  t.is(host.counterEntries.size + faulty.counterEntries.size, 0);
+  const submitSlots = (entries: Map<string, number>) => [...entries.keys()].filter((key) => key.startsWith('wifi-employee-submits:'));
+  t.is(submitSlots(host.counterEntries).length + submitSlots(faulty.counterEntries).length, 0);
 });
 
 test('the submit window expires and a success clears the count', (t) => {
   const host = fakeHost({ form: form(), replies: [hrOk(NO_MATCH), hrOk(NO_MATCH), hrOk(ACTIVE)] });
   authenticateEmployee(host);
   authenticateEmployee(host);
-  t.deepEqual([...host.counterEntries.keys()], ['wifi-employee-submits:a-1001:1', 'wifi-employee-submits:a-1001:2']);
+  const submitSlots = () => [...host.counterEntries.keys()].filter((key) => key.startsWith('wifi-employee-submits:'));
+  t.deepEqual(submitSlots(), ['wifi-employee-submits:a-1001:1', 'wifi-employee-submits:a-1001:2']);
   t.is(authenticateEmployee(host).type, 'success');
-  t.is(host.counterEntries.size, 0);
+  t.deepEqual(submitSlots(), []);
   const expiring = fakeHost({ form: form('B-2001', '1'), config: { ...HR_CONFIG, submitLimit: '1', submitWindowSeconds: '60' } });
   authenticateEmployee(expiring);
   t.like(authenticateEmployee(expiring), { status: 429 });
@@ -230,4 +232,38 @@ test('the citizen number reaches HR only: not logs, events, accounts, counters o
     t.false(kept.includes(canary));
     t.true(host.httpCalls.every((call) => (call.body as { citizenId: string }).citizenId === canary));
   }
+});
+
+// Issue 29 item 6: strangers cannot lock employees out.
+test('HR answering RATE_LIMITED keeps the submit slot taken: after 5 such refusals the 6th is refused without calling HR', (t) => {
+  const host = fakeHost({ form: form('A-1001', '079201001234'), replies: [hrStatus(429)] });
+  for (let i = 0; i < 5; i++) t.like(authenticateEmployee(host), { status: 429, body: { error: 'rate_limited' } });
+  t.is(host.httpCalls.length, 5);
+  t.like(authenticateEmployee(host), { status: 429, body: { error: 'rate_limited' } });
+  t.is(host.httpCalls.length, 5, 'the sixth never reached HR');
+});
+
+test('attempts per client address are limited first: over the limit, refused without calling HR or taking an employee\'s slot', (t) => {
+  const host = fakeHost({ address: '198.51.100.66', config: { ...HR_CONFIG, addressLimit: '3', submitLimit: '100' }, replies: [hrOk(NO_MATCH)] });
+  const attempt = (employeeId: string) => {
+    host.request.formParam = (name) => ({ employeeId, citizenId: '079201009999' })[name];
+    return authenticateEmployee(host);
+  };
+  for (const id of ['R-0001', 'R-0002', 'R-0003']) t.like(attempt(id), { status: 401 });
+  t.like(attempt('A-1001'), { status: 429, body: { error: 'rate_limited' } });
+  t.is(host.httpCalls.length, 3);
+  t.false([...host.counterEntries.keys()].some((key) => key.startsWith('wifi-employee-submits:a-1001:')), 'the employee\'s own count is untouched');
+  t.true(host.logs.some((line) => line.startsWith('warn employee attempts per client address reached')));
+});
+
+test('another client address is not limited by the first one\'s attempts, and the window expires', (t) => {
+  const host = fakeHost({ form: form(), address: '198.51.100.66', config: { ...HR_CONFIG, addressLimit: '2', addressWindowSeconds: '60' }, replies: [hrOk(ACTIVE)] });
+  authenticateEmployee(host);
+  authenticateEmployee(host);
+  t.like(authenticateEmployee(host), { status: 429 });
+  host.request.clientAddress = () => '203.0.113.9';
+  t.is(authenticateEmployee(host).type, 'success');
+  host.request.clientAddress = () => '198.51.100.66';
+  host.advance(60_001);
+  t.is(authenticateEmployee(host).type, 'success');
 });

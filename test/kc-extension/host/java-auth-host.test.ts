@@ -7,6 +7,7 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
     calls,
     formParam: (name) => (name === 'employeeId' ? 'A-1001' : null),
     header: () => null,
+    clientAddress: () => '203.0.113.5',
     configJson: () => '{"hrUrl":"http://hr.test"}',
     newUuid: () => 'uuid',
     nowMs: () => 42,
@@ -35,6 +36,8 @@ test('Java nulls become undefined and JSON strings become values', (t) => {
   t.is(host.request.formParam('employeeId'), 'A-1001');
   t.is(host.request.formParam('citizenId'), undefined);
   t.is(host.request.header('X-Correlation-ID'), undefined);
+  t.is(host.request.clientAddress(), '203.0.113.5');
+  t.is(adaptAuthHost(rawHost({ clientAddress: () => null })).request.clientAddress(), undefined);
   t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
   t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, attributes: { employee_ref: 'HR-1' } }]);
   t.is(host.users.findByUsername('nobody'), undefined);

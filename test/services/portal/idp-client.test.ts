@@ -51,3 +51,18 @@ test('employee grants go to IDP_EMPLOYEE_URL when it is set, customer grants to 
   await idp.logout('wifi-portal-employee-api', 'r', CORR);
   t.deepEqual(paths, ['/employee/realms/wifi/protocol/openid-connect/token', '/realms/wifi/protocol/openid-connect/token', '/employee/realms/wifi/protocol/openid-connect/logout']);
 });
+
+test('an employee grant tells Keycloak the client address in X-Forwarded-For; a customer grant sends none', async (t) => {
+  const seen: Array<string | undefined> = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers['x-forwarded-for'] as string | undefined);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ access_token: 'a', refresh_token: 'r' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const idp = createIdpClient(PortalConfig.parse({ IDP_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  await idp.employeeGrant('C-3002', '079203005678', CORR, '198.51.100.23');
+  await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR);
+  t.deepEqual(seen, ['198.51.100.23', undefined]);
+});

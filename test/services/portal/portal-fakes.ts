@@ -91,7 +91,7 @@ export function defaultFakes(): Fakes {
     createdDevices: [],
     grant: { kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } },
     refresh: { kind: 'tokens', tokens: { accessToken: `${ACCESS_TOKEN}2`, refreshToken: `${REFRESH_TOKEN}2` } },
-    account: 'created',
+    account: { kind: 'created', verifyMail: 'sent' },
     evaluate: answer(201, entitlementBody()),
     create: answer(201, sessionBody({ state: 'CREATED', entitlementId: null, grantedAt: null, expiresAt: null })),
     grantSession: answer(200, sessionBody()),

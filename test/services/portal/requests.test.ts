@@ -58,9 +58,20 @@ test('register creates the account through the admin port, then signs in', async
   t.deepEqual(portal.fakes.calls.slice(0, 2), ['accounts.create new@example.com', 'idp.password new@example.com']);
 });
 
+test('register whose verify-email mail could not be sent still signs in, and says so in the log without the address', async (t) => {
+  const fakes = defaultFakes();
+  fakes.account = { kind: 'created', verifyMail: 'not-sent' };
+  const portal = await bootPortal(t, fakes);
+  const reply = await portal.post('/api/v1/auth/register', { email: 'unsent@example.com', password: 'long-enough' });
+  t.is(reply.status, 200, reply.text);
+  const warning = portal.lines.find((line) => line.includes('verify-email mail could not be sent'));
+  t.truthy(warning);
+  t.false(portal.lines.join('\n').includes('unsent@example.com'));
+});
+
 test('register for an existing email is 409 ACCOUNT_EXISTS and signs nobody in', async (t) => {
   const fakes = defaultFakes();
-  fakes.account = 'exists';
+  fakes.account = { kind: 'exists' };
   const portal = await bootPortal(t, fakes);
   assertError(t, await portal.post('/api/v1/auth/register', { email: 'bob@example.com', password: 'long-enough' }), 409, 'ACCOUNT_EXISTS');
   t.deepEqual(portal.fakes.calls, ['accounts.create bob@example.com']);
@@ -68,7 +79,7 @@ test('register for an existing email is 409 ACCOUNT_EXISTS and signs nobody in',
 
 test('register with the identity provider down is 502', async (t) => {
   const fakes = defaultFakes();
-  fakes.account = 'unreachable';
+  fakes.account = { kind: 'unreachable' };
   const portal = await bootPortal(t, fakes);
   assertError(t, await portal.post('/api/v1/auth/register', { email: 'x@example.com', password: 'long-enough' }), 502, 'UPSTREAM_UNAVAILABLE');
 });

@@ -2,7 +2,7 @@
 export interface PortalSession {
   authenticated: true;
   client: string;
-  claims: { preferred_username?: string; user_type?: string; employee_ref?: string };
+  claims: { preferred_username?: string; user_type?: string; employee_ref?: string; email?: string; email_verified?: boolean };
   entitlement: {
     entitlementType: string;
     permission?: { tier?: string; qosClass?: string; deviceSlots?: number };
@@ -15,3 +15,11 @@ export interface PortalSession {
 }
 
 export type SessionState = PortalSession | { authenticated: false };
+
+/**
+ * Issue 29 item 10: a customer whose email is not verified yet is told to check their mail (the
+ * link Keycloak sent at registration); the member's package comes with the next sign-in after it.
+ */
+export function needsEmailVerification(claims: PortalSession['claims']): boolean {
+  return claims.user_type !== 'EMPLOYEE' && typeof claims.email === 'string' && claims.email_verified === false;
+}

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { callApi } from './api.js';
 import { language, setText, type MessageKey } from './i18n.js';
-import type { PortalSession, SessionState } from './portal-session.js';
+import { needsEmailVerification, type PortalSession, type SessionState } from './portal-session.js';
 
 const PACKAGES: Record<string, MessageKey> = {
   WIFI_CUSTOMER_BASIC: 'package.WIFI_CUSTOMER_BASIC',
@@ -74,6 +74,7 @@ function renderConnection(session: PortalSession): void {
 export function renderSignedIn(session: PortalSession, serverTime: number, onEnded: (state: SessionState, serverTime: number) => void): void {
   const permission = session.entitlement.permission ?? {};
   byId('who').textContent = session.claims.preferred_username ?? '';
+  byId('verify-note').hidden = !needsEmailVerification(session.claims);
   showValue(byId('fact-package'), PACKAGES, session.entitlement.entitlementType);
   showValue(byId('fact-tier'), TIERS, session.session.tier ?? permission.tier);
   showValue(byId('fact-qos'), QOS, session.session.qosClass ?? permission.qosClass);

@@ -42,6 +42,12 @@ public final class AuthHostFacade extends ScriptHostBasics {
         return context.getHttpRequest().getHttpHeaders().getHeaderString(name);
     }
 
+    /** The client's address: the peer, or the forwarded one when Keycloak trusts the proxy (proxy-headers, proxy-trusted-addresses). */
+    @HostAccess.Export
+    public String clientAddress() {
+        return context.getConnection().getRemoteAddr();
+    }
+
     @HostAccess.Export
     public String configJson() {
         AuthenticatorConfigModel config = context.getAuthenticatorConfig();
