@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopChild, waitHealthy } from './child-process.js';
+import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from './child-process.js';
 import { startPlatformRadius, type PlatformRadius } from './platform-radius.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -85,7 +85,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const launched = present.map(({ name, port }) => {
       const log = join(LOG_DIR, `${name}.log`);
       const out = createWriteStream(log);
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'services', name, 'main.js')], {
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'services', name, 'main.js')], {
         cwd: ROOT,
         env: { ...process.env, ...options.env, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe'],

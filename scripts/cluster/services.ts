@@ -5,7 +5,7 @@ import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSealer, GatewaysFile } from '../../services/kit/index.js';
-import { stopChild, waitHealthy } from '../child-process.js';
+import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../child-process.js';
 import type { ClusterSecrets } from './secrets.js';
 import { balancedUrl, publicUrl, type ClusterPorts, type ServiceName } from './topology.js';
 
@@ -135,7 +135,7 @@ export function serviceInstance(name: ServiceName, instance: number, ctx: Servic
     },
     async start() {
       const out = createWriteStream(log, { flags: 'a' });
-      const child = spawn(process.execPath, [join(ctx.root, 'dist', 'services', name, 'main.js')], {
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ctx.root, 'dist', 'services', name, 'main.js')], {
         cwd: ctx.root,
         env: { ...process.env, ...serviceEnv(name, ctx), PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', 'pipe', 'pipe'],
