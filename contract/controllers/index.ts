@@ -6,6 +6,7 @@
 import { ciscoWlc } from './cisco-wlc.js';
 import { coovachilli } from './coovachilli.js';
 import { mikrotik } from './mikrotik.js';
+import { opnsense } from './opnsense.js';
 import { pfsense } from './pfsense.js';
 import type { ControllerProfile } from './types.js';
 
@@ -14,6 +15,7 @@ export const CONTROLLER_PROFILES = {
   'cisco-wlc': ciscoWlc,
   mikrotik,
   pfsense,
+  opnsense,
 } as const satisfies Record<string, ControllerProfile>;
 
 export type ProfileId = keyof typeof CONTROLLER_PROFILES;

@@ -103,6 +103,12 @@ export interface ControllerProfile {
   readonly login: {
     readonly method: 'GET' | 'POST';
     readonly chap: ChapScheme;
+    /**
+     * The page hands this controller the password itself and the controller serves its login over
+     * https (OPNsense): the registry refuses an http login URL for it, so a password never goes
+     * over plain http.
+     */
+    readonly requiresHttps?: boolean;
     /** The fields the page submits to the registered login URL; `returnUrl` as the arrival gave it. */
     fields(credential: IssuedCredential, returnUrl: string | null, loginUrl: string): Record<string, string>;
   };
@@ -110,6 +116,11 @@ export interface ControllerProfile {
   replyAttributes(limits: SessionLimits): Record<string, number | string>;
   /** What its Disconnect-Request must carry for the controller to find the session. */
   readonly disconnect: readonly SessionAttribute[];
+  /**
+   * False when the controller has no RFC 5176 listener at all (OPNsense): a revoked session ends
+   * at its Session-Timeout, and `disconnect` is empty. Absent: it listens.
+   */
+  readonly disconnectListener?: boolean;
   /**
    * Whether the controller asks RADIUS again for a device it already let in, with the same
    * credential (pfSense "reauthenticate connected users"): accepted from the same NAS and device

@@ -41,6 +41,7 @@ export const LOGIN_URLS: Record<ProfileId, string> = {
   'cisco-wlc': 'https://192.0.2.1/login.html',
   mikrotik: 'http://10.5.50.1/login',
   pfsense: 'https://fw.example.net:8003/index.php?zone=guest',
+  opnsense: 'https://cp.example.net:8000/api/captiveportal/access/logon/',
 };
 
 /** A gateways file with one NAS of `profile` (CoovaChilli with a UAM secret by default) whose CoA listener is `coaPort`. */
