@@ -13,7 +13,9 @@ import { IPV4, MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalConte
  * `password` to `<zone>/api/captiveportal/access/logon/` (AccessController::logonAction reads
  * them with getPost; the zone is the `zoneid` header the zone's lighttpd sets, never the path),
  * which asks RADIUS with PAP (or MS-CHAPv2 computed by OPNsense from the clear password: no CHAP
- * form reaches the page), so the registry holds it only as https (`requiresHttps`). OPNsense's
+ * form reaches the page), so the registry holds it only as https (`requiresHttps`). It answers
+ * JSON (`clientState`) with `Access-Control-Allow-Origin: *`, so the page posts from script and
+ * tells the person the answer rather than leaving them on OPNsense's JSON (`handOff`). OPNsense's
  * RADIUS authenticator (Auth/Radius.php) reads Session-Timeout and Acct-Interim-Interval (60 s or
  * more) from the Access-Accept, nothing else of ours (no WISPr bandwidth, no Idle-Timeout: the
  * zone's own idle timeout applies). It never re-authenticates a connected client and has no RFC
@@ -86,6 +88,7 @@ export const opnsense: ControllerProfile = {
     method: 'POST',
     chap: 'none',
     requiresHttps: true,
+    handOff: 'script',
     fields: (credential) => ({ user: credential.username, password: credential.password }),
   },
   replyAttributes: opnsenseAttributes,

@@ -109,6 +109,13 @@ export interface ControllerProfile {
      * over plain http.
      */
     readonly requiresHttps?: boolean;
+    /**
+     * How the page hands the device over: `form` (default), an auto-submitting form the browser
+     * follows to the controller; `script`, a POST of the same fields (form-encoded, no cookies, no
+     * referrer) from the page itself to a controller whose login answers JSON and allows any
+     * origin (OPNsense's logon API), whose answer the page reads and tells the person.
+     */
+    readonly handOff?: 'form' | 'script';
     /** The fields the page submits to the registered login URL; `returnUrl` as the arrival gave it. */
     fields(credential: IssuedCredential, returnUrl: string | null, loginUrl: string): Record<string, string>;
   };

@@ -11,7 +11,7 @@ const LOGON = 'https://cp.example.net:8000/api/captiveportal/access/logon/';
 const OPN = { zone_url: 'https://cp.example.net:8000', redirurl: 'example.com/news', clientState: 'NOT_AUTHORIZED', ipAddress: '10.20.0.7', macAddress: 'aa:bb:cc:0d:0e:0f', authType: 'normal' };
 const query = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
 
-test('an OPNsense arrival is matched to its zone by the logon URL under zone_url; the sign-in hands user and password to the registered https logon URL by a form POST', async (t) => {
+test('an OPNsense arrival is matched to its zone by the logon URL under zone_url; the sign-in hands user and password to the registered https logon URL, posted by the page itself', async (t) => {
   const portal = await bootPortal(t);
   const arrival = await portal.page(query(OPN));
   t.is(arrival.status, 303, arrival.text);
@@ -19,7 +19,7 @@ test('an OPNsense arrival is matched to its zone by the logon URL under zone_url
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
   t.is(login.status, 200, login.text);
   t.true(portal.fakes.calls.includes('gateway.credential opn-1'));
-  t.deepEqual(login.body['gateway'], { loginUrl: LOGON, method: 'POST', fields: { user: 'wifi-one-time-user', password: 'one-time-password' }, expiresAt: (login.body['gateway'] as { expiresAt: string }).expiresAt });
+  t.deepEqual(login.body['gateway'], { loginUrl: LOGON, method: 'POST', fields: { user: 'wifi-one-time-user', password: 'one-time-password' }, handOff: 'script', expiresAt: (login.body['gateway'] as { expiresAt: string }).expiresAt });
   t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'opn-1', 'AA-BB-CC-0D-0E-0F'));
   t.false(login.text.toLowerCase().includes('aa:bb:cc:0d:0e:0f'));
 });
@@ -55,4 +55,14 @@ test('OPNsense status AUTHORIZED is the already-connected page in the person\'s 
   t.is(en.headers.get('set-cookie'), null);
   const vi = await portal.page(query({ ...OPN, clientState: 'AUTHORIZED' }), { 'accept-language': 'vi-VN,vi;q=0.9' });
   t.regex(vi.text, /Bạn đã được kết nối/);
+});
+
+test('the page of an OPNsense arrival may call exactly the zone\'s logon URL (its script hand-off), and post a form nowhere else', async (t) => {
+  const portal = await bootPortal(t);
+  const arrival = await portal.page(query(OPN));
+  const page = await portal.page('/', { cookie: cookieOf(arrival, 'gw') });
+  const directives = (page.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim());
+  t.true(directives.includes(`connect-src 'self' ${LOGON}`), directives.join('; '));
+  const plain = await portal.page('/');
+  t.true((plain.headers.get('content-security-policy') ?? '').includes("connect-src 'self';"));
 });
