@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
+import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 
@@ -17,7 +18,7 @@ async function setup(t: ExecutionContext) {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort(), 'opnsense') });
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort(), 'opnsense'), DISCONNECT_ATTEMPTS: '2' });
   const radius = await startRadiusServer(t, gateway.url);
   const issue = async () => {
     const sessionId = await grantedSession(world, deviceRef(), 1800, { tier: 'BOOST', qosClass: 'HIGH' });
@@ -65,4 +66,16 @@ test.serial('OPNsense accounting carries no Class: the connection is found by th
   t.is((await acct(username, 'opn-sess-1', stop)).code, 'Accounting-Response');
   t.is((await gateway.connection(sessionId)).body['connected'], false);
   t.is((await world.session.read(sessionId)).body['state'], 'REVOKED');
+});
+
+test.serial('OPNsense has no Disconnect listener: a revoked session\'s Disconnect-Request goes unanswered (NO_ANSWER); its Session-Timeout is what ends it there', async (t) => {
+  const { world, gateway, issue, logon, acct } = await setup(t);
+  const { sessionId, username, password } = await issue();
+  const accept = await logon(username, password);
+  t.is(accept.code, 'Access-Accept');
+  t.true(Number(accept.attributes['Session-Timeout']) <= 1800, 'the entitlement\'s time left bounds the session at the firewall');
+  t.is((await acct(username, 'opn-sess-2', ['Acct-Status-Type = Start'])).code, 'Accounting-Response');
+  t.is((await world.session.revoke(sessionId)).status, 200);
+  const settled = await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] !== null && body['disconnect'] !== 'PENDING', { timeoutMs: 20_000 });
+  t.is(settled['disconnect'], 'NO_ANSWER');
 });
