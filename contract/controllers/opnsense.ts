@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IPV4, MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
+import { IPV4, MAC_TEXT, readWith, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
 
 /**
  * OPNsense captive portal (opnsense/core). A zone's web server (port 8000 + zone id) redirects a
@@ -25,11 +25,7 @@ import { IPV4, MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalConte
 const CLIENT_STATES = ['NOT_AUTHORIZED', 'AUTHORIZED'] as const;
 
 /** OPNsense's `redirurl`: `<host><path>` as lighttpd builds it (read as http, as its default template does), or a full URL. */
-const RETURN_URL = z
-  .string()
-  .max(2048)
-  .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
-  .pipe(WEB_URL);
+const RETURN_URL = SCHEMELESS_RETURN_URL;
 
 /** The zone's origin: scheme, host and port only (`location.origin` of its index.html). */
 const ZONE_ORIGIN = WEB_URL.refine((value) => {

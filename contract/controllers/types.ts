@@ -153,6 +153,16 @@ export const WEB_URL = z.string().max(2048).refine((value) => {
   }
 }, 'must be an http(s) URL');
 
+/**
+ * A return address as controllers that drop the scheme send it (Cisco `redirect`, OPNsense
+ * `redirurl` = `<host><path>`): read as http, as their own pages do; a full URL as it is.
+ */
+export const SCHEMELESS_RETURN_URL = z
+  .string()
+  .max(2048)
+  .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
+  .pipe(WEB_URL);
+
 /** A zod parse as an ArrivalParse: the problems name the parameter, never its value. */
 export function readWith<T>(schema: z.ZodType<T>, map: (query: T) => ArrivalContext, query: Readonly<Record<string, string>>): ArrivalParse {
   const parsed = schema.safeParse(query);
