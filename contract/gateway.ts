@@ -12,6 +12,8 @@ export interface GatewayLogin {
   method: 'GET' | 'POST';
   fields: Record<string, string>;
   expiresAt: string;
+  /** Issue 27: `script` when the page posts the fields itself and reads the controller's JSON answer (OPNsense); absent: a form the browser follows. */
+  handOff?: 'script';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { MAC_TEXT, readWith, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * Cisco WLC external web authentication (AireOS and Catalyst 9800 EWA). The controller redirects
@@ -22,11 +22,7 @@ const STATUS_REASONS: Record<string, string> = {
 };
 
 /** Cisco's `redirect` as a return URL: a bare host and path (as captures show) is read as http. */
-const RETURN_URL = z
-  .string()
-  .max(2048)
-  .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
-  .pipe(WEB_URL);
+const RETURN_URL = SCHEMELESS_RETURN_URL;
 
 const Query = z
   .object({

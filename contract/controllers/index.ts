@@ -7,6 +7,7 @@ import { ciscoWlc } from './cisco-wlc.js';
 import { coovachilli } from './coovachilli.js';
 import { mikrotik } from './mikrotik.js';
 import { opennds } from './opennds.js';
+import { opnsense } from './opnsense.js';
 import { pfsense } from './pfsense.js';
 import type { ControllerProfile } from './types.js';
 
@@ -16,6 +17,7 @@ export const CONTROLLER_PROFILES = {
   mikrotik,
   pfsense,
   opennds,
+  opnsense,
 } as const satisfies Record<string, ControllerProfile>;
 
 export type ProfileId = keyof typeof CONTROLLER_PROFILES;

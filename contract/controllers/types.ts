@@ -103,6 +103,19 @@ export interface ControllerProfile {
   readonly login: {
     readonly method: 'GET' | 'POST';
     readonly chap: ChapScheme;
+    /**
+     * The page hands this controller the password itself and the controller serves its login over
+     * https (OPNsense): the registry refuses an http login URL for it, so a password never goes
+     * over plain http.
+     */
+    readonly requiresHttps?: boolean;
+    /**
+     * How the page hands the device over: `form` (default), an auto-submitting form the browser
+     * follows to the controller; `script`, a POST of the same fields (form-encoded, no cookies, no
+     * referrer) from the page itself to a controller whose login answers JSON and allows any
+     * origin (OPNsense's logon API), whose answer the page reads and tells the person.
+     */
+    readonly handOff?: 'form' | 'script';
     /** The fields the page submits to the registered login URL; `returnUrl` as the arrival gave it. */
     fields(credential: IssuedCredential, returnUrl: string | null, loginUrl: string): Record<string, string>;
   };
@@ -116,6 +129,11 @@ export interface ControllerProfile {
    * Without it, new limits reach the device at its next authentication.
    */
   readonly coa: boolean;
+  /**
+   * False when the controller has no RFC 5176 listener at all (OPNsense): a revoked session ends
+   * at its Session-Timeout, and `disconnect` is empty. Absent: it listens.
+   */
+  readonly disconnectListener?: boolean;
   /**
    * Whether the controller asks RADIUS again for a device it already let in, with the same
    * credential (pfSense "reauthenticate connected users"): accepted from the same NAS and device
@@ -140,6 +158,16 @@ export const WEB_URL = z.string().max(2048).refine((value) => {
     return false;
   }
 }, 'must be an http(s) URL');
+
+/**
+ * A return address as controllers that drop the scheme send it (Cisco `redirect`, OPNsense
+ * `redirurl` = `<host><path>`): read as http, as their own pages do; a full URL as it is.
+ */
+export const SCHEMELESS_RETURN_URL = z
+  .string()
+  .max(2048)
+  .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
+  .pipe(WEB_URL);
 
 /** A zod parse as an ArrivalParse: the problems name the parameter, never its value. */
 export function readWith<T>(schema: z.ZodType<T>, map: (query: T) => ArrivalContext, query: Readonly<Record<string, string>>): ArrivalParse {

@@ -48,7 +48,10 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
     due.map(async (item) => {
       const gateway = gateways.get(item.nasId);
       const identity = item.sealedIdentity === null ? {} : (JSON.parse(open(item.sealedIdentity)) as SessionIdentity);
-      const reply: DisconnectReply = gateway?.secret === undefined
+      // No RADIUS secret (openNDS) or no RFC 5176 listener (OPNsense): nothing would answer, so
+      // nothing is sent and the first attempt is the last (the session ends at its Session-Timeout).
+      const unanswerable = gateway?.secret === undefined || CONTROLLER_PROFILES[gateway.profile].disconnectListener === false;
+      const reply: DisconnectReply = unanswerable || gateway?.secret === undefined
         ? { answer: 'NO_ANSWER' }
         : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
@@ -57,7 +60,7 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
         const status = reply.answer === 'ACK' ? 'ACKED' : reply.errorCause === SESSION_CONTEXT_NOT_FOUND ? 'GONE' : 'NAKED';
         await store.settle(item.nasId, item.acctSessionId, { status }, now());
         radiusDisconnects.inc({ nas, answer: status });
-      } else if (gateway === undefined || item.attempt >= settings.DISCONNECT_ATTEMPTS) {
+      } else if (unanswerable || item.attempt >= settings.DISCONNECT_ATTEMPTS) {
         await store.settle(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' }, now());
         radiusDisconnects.inc({ nas, answer: 'NO_ANSWER' });
       } else {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PROFILE_IDS, type ProfileId } from '../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../contract/controllers/index.js';
 import type { Sealer } from './sealing.js';
 
 const sealed = z.string().startsWith('v1.');
@@ -73,6 +73,8 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
   for (const entry of parsed.gateways) {
     if (gateways.has(entry.nasId)) throw new Error(`gateways file: nasId ${entry.nasId} twice`);
     const urls = entry.loginUrls.map((url) => normalUrl(url) as string);
+    // Issue 27: a controller that takes the password itself over https never gets it over http.
+    if (CONTROLLER_PROFILES[entry.profile].login.requiresHttps === true && urls.some((url) => !url.startsWith('https:'))) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) takes the password itself: its login URLs must be https`);
     for (const url of urls) {
       if (loginUrls.has(url)) throw new Error(`gateways file: login URL of ${entry.nasId} registered twice`);
       loginUrls.add(url);

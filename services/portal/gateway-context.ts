@@ -11,5 +11,5 @@ export function gatewayLogin(context: GatewayContext, credential: { username: st
   const profile = CONTROLLER_PROFILES[context.profile as ProfileId];
   if (profile === undefined) throw new Error('a gateway context names no known controller profile');
   const fields = profile.login.fields(credential, context.returnUrl, context.loginUrl);
-  return { loginUrl: context.loginUrl, method: profile.login.method, fields, expiresAt: credential.expiresAt };
+  return { loginUrl: context.loginUrl, method: profile.login.method, fields, expiresAt: credential.expiresAt, ...(profile.login.handOff === 'script' ? { handOff: 'script' as const } : {}) };
 }

@@ -28,6 +28,7 @@ export const GatewayLoginSchema = z.object({
   method: z.enum(['GET', 'POST']),
   fields: z.record(z.string(), z.string()),
   expiresAt: z.string(),
+  handOff: z.literal('script').optional().describe('Issue 27: the page posts `fields` itself (form-encoded, no cookies) and reads the controller\'s JSON answer (OPNsense); absent: an auto-submitting form.'),
 });
 
 /** Issue 17: the gateway's confirmation (accounting Start) and usage, on sign-ins through a gateway. */

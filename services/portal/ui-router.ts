@@ -25,7 +25,8 @@ function contentSecurityPolicy(gatewayLoginUrl?: string): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    "connect-src 'self'",
+    // Issue 27: a controller whose login the page posts from script (OPNsense) is the one other place it may call.
+    gatewayLoginUrl === undefined ? "connect-src 'self'" : `connect-src 'self' ${gatewayLoginUrl}`,
     "object-src 'none'",
     "base-uri 'none'",
     gatewayLoginUrl === undefined ? "form-action 'self'" : `form-action 'self' ${gatewayLoginUrl}`,

@@ -50,8 +50,9 @@ function lastDisconnect(output: string[]): Record<string, string> {
 // What each controller puts in its accounting (its RADIUS client's documented attribute set).
 const ACCOUNTING = [`Calling-Station-Id = "${MAC}"`, `Framed-IP-Address = ${FRAMED_IP}`, 'NAS-IP-Address = 127.0.0.1', `NAS-Identifier = "${NAS}"`];
 
-// openNDS speaks no RADIUS: its revocation is test/services/gateway/opennds.test.ts.
-for (const profile of PROFILE_IDS.filter((id) => CONTROLLER_PROFILES[id].disconnect.length > 0)) {
+// openNDS speaks no RADIUS (its revocation: test/services/gateway/opennds.test.ts); a controller
+// with no RFC 5176 listener (OPNsense) has its own test: opnsense.test.ts.
+for (const profile of PROFILE_IDS.filter((id) => CONTROLLER_PROFILES[id].disconnect.length > 0 && CONTROLLER_PROFILES[id].disconnectListener !== false)) {
   const requires = CONTROLLER_PROFILES[profile].disconnect.filter((name) => name !== 'Event-Timestamp');
   test.serial(`${profile}: a revoke's Disconnect-Request carries ${requires.join(', ')} as the NAS sent them, and the strict stand-in ACKs it`, async (t) => {
     const { world, nas, gateway, signIn } = await setup(t, profile, { requires: [...requires, 'Event-Timestamp', 'Message-Authenticator'] });

@@ -42,6 +42,7 @@ export const LOGIN_URLS: Record<ProfileId, string> = {
   mikrotik: 'http://10.5.50.1/login',
   pfsense: 'https://fw.example.net:8003/index.php?zone=guest',
   opennds: 'http://192.168.77.1:2050/',
+  opnsense: 'https://cp.example.net:8000/api/captiveportal/access/logon/',
 };
 
 /** A gateways file with one NAS of `profile` (CoovaChilli with a UAM secret by default) whose CoA listener is `coaPort`. */

@@ -41,3 +41,11 @@ test('the shipped fixtures/gateways.json loads under the development seal key', 
   const registry = loadGatewayRegistry('fixtures/gateways.json', sealer);
   t.like(registry.get('demo-nas'), { profile: 'coovachilli', loginUrls: ['http://10.1.0.1:3990/logon'] });
 });
+
+test('an OPNsense zone takes the password itself: the registry holds its logon URL only as https', (t) => {
+  const opn = (url: string) => entry('opn-1', [url], { profile: 'opnsense' });
+  t.throws(() => loadGatewayRegistry(registryFile(t, [opn('http://cp.example.net:8000/api/captiveportal/access/logon/')]), sealer), { message: /opn-1 \(opnsense\) takes the password itself: its login URLs must be https/ });
+  const registry = loadGatewayRegistry(registryFile(t, [opn('https://cp.example.net:8000/api/captiveportal/access/logon/')]), sealer);
+  t.like(gatewayForArrival(registry, 'opnsense', null, 'https://cp.example.net:8000/api/captiveportal/access/logon/'), { kind: 'found', gateway: { nasId: 'opn-1' } });
+  t.deepEqual(gatewayForArrival(registry, 'opnsense', null, 'http://cp.example.net:8000/api/captiveportal/access/logon/'), { kind: 'unknown-gateway' });
+});

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { callApi } from './api.js';
 import { clearFormMessages, wireForms } from './forms.js';
+import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
 import type { PortalSession, SessionState } from './portal-session.js';
 import { renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
@@ -61,6 +62,20 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
  * OS captive window; the page's CSP allows exactly that URL).
  */
 function logInAtGateway(gateway: NonNullable<PortalSession['gateway']>): void {
+  // Issue 27: a controller whose login answers JSON (OPNsense) is posted from here; the person
+  // stays on this page and is told the answer (the connection poll then shows the device online).
+  // A browser that would not send it from script (no answer it may read) gets the form instead.
+  if (gateway.handOff === 'script') {
+    void postLogin(gateway.loginUrl, gateway.fields).then((outcome) => {
+      if (outcome === 'blocked') submitForm(gateway);
+      else if (outcome !== 'connected') setText(byId('signed-in-error'), outcome === 'refused' ? 'gateway.refused' : 'gateway.unreachable');
+    });
+    return;
+  }
+  submitForm(gateway);
+}
+
+function submitForm(gateway: NonNullable<PortalSession['gateway']>): void {
   const form = document.createElement('form');
   form.method = gateway.method.toLowerCase();
   form.action = gateway.loginUrl;

@@ -9,7 +9,7 @@ export interface PortalSession {
   };
   session: { state: string; tier: string | null; qosClass: string | null; expiresAt: string | null };
   /** Issue 17: on a sign-in through a gateway, how to log the device in there. */
-  gateway?: { loginUrl: string; method: 'GET' | 'POST'; fields: Record<string, string> };
+  gateway?: { loginUrl: string; method: 'GET' | 'POST'; fields: Record<string, string>; handOff?: 'script' };
   /** Issue 17: whether the gateway confirmed the device, and what it used. */
   connection?: { state: string; connected: boolean; inputOctets: number; outputOctets: number; sessionTime: number };
 }
