@@ -39,7 +39,7 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
-  FEED_WAIT_SECONDS: envInt(30, 0, 30).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS).'),
+  FEED_WAIT_SECONDS: envInt(50, 0, 55).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS).'),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),
   DISCONNECT_IDLE_CHECK_MS: envInt(120_000, 100, 3_600_000).describe('Issue 30: with no Disconnect due, how often the queue is still looked at (another instance\'s lease may have run out).'),
   DISCONNECT_TIMEOUT_MS: envInt(1000, 50, 30_000).describe('Wait for a Disconnect-ACK/NAK per attempt.'),

@@ -14,8 +14,8 @@ export interface SessionChange {
 
 /** The feed's start: before every change. */
 export const FEED_START = '0.0';
-/** The longest a reader may ask the feed to hold its answer (below every proxy's read timeout). */
-export const MAX_FEED_WAIT_SECONDS = 30;
+/** The longest a reader may ask the feed to hold its answer (below nginx's default 60 s read timeout). */
+export const MAX_FEED_WAIT_SECONDS = 55;
 
 /** `<transaction>.<event id>`: an opaque, ordered position in the feed. */
 export const CURSOR_PATTERN = /^[0-9]{1,20}\.[0-9]{1,20}$/;
