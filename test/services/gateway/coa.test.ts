@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { CONTROLLER_PROFILES, type ProfileId } from '../../../contract/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { FEED_KEY, grantBody } from '../session/session-service.js';
-import { bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
+import { bootGateway, deviceRef, disconnectsReceived, lastReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // Issue 27 item 3: when a running session's limits change (it is granted again under another
@@ -35,19 +35,6 @@ async function setup(t: ExecutionContext, profile: ProfileId) {
     t.is(answer.status, 200, answer.text);
   };
   return { world, nas, db, gateway, sessionId, username, acctSessionId, upgrade };
-}
-
-/** The attributes of the last request of `kind` the NAS stand-in received, by name. */
-function lastReceived(output: string[], kind: 'CoA-Request' | 'Disconnect-Request'): Record<string, string> | undefined {
-  const at = output.map((line) => line.includes(`Received ${kind}`)).lastIndexOf(true);
-  if (at < 0) return undefined;
-  const seen: Record<string, string> = {};
-  for (const line of output.slice(at + 1)) {
-    const match = /^(?:\(\d+\))?\s+([A-Za-z-]+) = (.*)$/.exec(line);
-    if (match === null) break;
-    seen[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
-  }
-  return seen;
 }
 
 /** The connection's CoA state once it got a final answer, or as it stands after 20 s (then asserted). */

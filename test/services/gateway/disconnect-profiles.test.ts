@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../contract/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
+import { bootGateway, lastReceived, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // Issue 27 item 3: a Disconnect-Request each controller accepts. The NAS stand-in (a FreeRADIUS
@@ -35,18 +35,6 @@ async function setup(t: ExecutionContext, profile: ProfileId, strict: { requires
   return { world, nas, db, gateway, signIn };
 }
 
-/** The attributes of the last Disconnect-Request the NAS stand-in received, by name. */
-function lastDisconnect(output: string[]): Record<string, string> {
-  const at = output.map((line) => /Received Disconnect-Request/.test(line)).lastIndexOf(true);
-  const seen: Record<string, string> = {};
-  for (const line of output.slice(at + 1)) {
-    const match = /^(?:\(\d+\))?\s+([A-Za-z-]+) = (.*)$/.exec(line);
-    if (match === null) break;
-    seen[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
-  }
-  return seen;
-}
-
 // What each controller puts in its accounting (its RADIUS client's documented attribute set).
 const ACCOUNTING = [`Calling-Station-Id = "${MAC}"`, `Framed-IP-Address = ${FRAMED_IP}`, 'NAS-IP-Address = 127.0.0.1', `NAS-Identifier = "${NAS}"`];
 
@@ -59,7 +47,7 @@ for (const profile of PROFILE_IDS.filter((id) => CONTROLLER_PROFILES[id].disconn
     const { sessionId, username } = await signIn(`acct-${profile}`, ACCOUNTING);
     await world.session.revoke(sessionId);
     t.is((await settled(gateway, sessionId))['disconnect'], 'ACKED');
-    const sent = lastDisconnect(nas.output);
+    const sent = lastReceived(nas.output, 'Disconnect-Request') ?? {};
     t.is(sent['Acct-Session-Id'], `acct-${profile}`);
     if (requires.includes('User-Name')) t.is(sent['User-Name'], username);
     if (requires.includes('Calling-Station-Id')) t.is(sent['Calling-Station-Id'], MAC, 'as the NAS spelled it');

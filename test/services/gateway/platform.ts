@@ -105,6 +105,19 @@ export async function startNas(t: ExecutionContext, coaPort: number, nakSessionI
   return running;
 }
 
+/** The attributes of the last request of `kind` the NAS stand-in received, by name. */
+export function lastReceived(output: string[], kind: 'CoA-Request' | 'Disconnect-Request'): Record<string, string> | undefined {
+  const at = output.map((line) => line.includes(`Received ${kind}`)).lastIndexOf(true);
+  if (at < 0) return undefined;
+  const seen: Record<string, string> = {};
+  for (const line of output.slice(at + 1)) {
+    const match = /^(?:\(\d+\))?\s+([A-Za-z-]+) = (.*)$/.exec(line);
+    if (match === null) break;
+    seen[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
+  }
+  return seen;
+}
+
 /** Acct-Session-Ids of the Disconnect-Requests the NAS received so far. */
 export function disconnectsReceived(nas: RunningFreeradius): string[] {
   const ids: string[] = [];
