@@ -56,7 +56,7 @@ try {
   await harness.stop();
 }
 
-// Through the portal: the registry's demo-opennds, as test/opennds/portal-fas.test.ts runs it.
+// Through the portal: the registry's demo-opennds, as test/e2e/opennds/portal-fas.test.ts runs it.
 const AUTHMON_POLL_S = 1;
 const platform = await fasPlatform();
 const folder = mkdtempSync(join(tmpdir(), 'ndst-bench-'));

@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { stopChild } from '../../scripts/child-process.js';
-import { waitFor } from '../../scripts/opennds/command.js';
-import { bridgeToTcp } from '../../scripts/opennds/fas-relay.js';
-import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
-import type { ClientHost } from '../../scripts/opennds/topology.js';
-import { get, reachesInternet } from './client-http.js';
-import { fasPlatform, type FasPlatform } from './fas-platform.js';
-import { enforcementSkipReason } from './host-support.js';
-import { browse as browseAs, signInThroughPortal } from './portal-client.js';
+import { stopChild } from '../../../scripts/child-process.js';
+import { waitFor } from '../../../scripts/opennds/command.js';
+import { bridgeToTcp } from '../../../scripts/opennds/fas-relay.js';
+import { startHarness, type Harness } from '../../../scripts/opennds/harness.js';
+import type { ClientHost } from '../../../scripts/opennds/topology.js';
+import { get, reachesInternet } from '../../opennds/client-http.js';
+import { fasPlatform, type FasPlatform } from '../../opennds/fas-platform.js';
+import { enforcementSkipReason } from '../../opennds/host-support.js';
+import { browse as browseAs, signInThroughPortal } from '../../opennds/portal-client.js';
 
 // Issue 28 item 4, end to end: Debian's openNDS 9.10 in network namespaces with the platform's
 // own portal as its FAS at level 3 (the registry's demo-opennds, fixtures/gateways.json), the
@@ -26,7 +26,7 @@ const NAS = 'demo-opennds';
 const FASKEY = 'demo-opennds-faskey-0123456789';
 const FAS_PORT = 8443;
 const POLL_S = 1;
-const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+const REVOCATION_POLL = fileURLToPath(new URL('../../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
 // authmon sleeps 5 s before its first poll; the sign-in is a Keycloak password grant.
 const OPEN_MS = 30_000;
 const REVOKE_MS = 15_000;
