@@ -49,7 +49,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     const disconnects = await sendDueDisconnects(connections, gateways, open, deps.send ?? sendDisconnect, config, now, logger);
     const coas = await sendDueCoas(connections, gateways, open, peer, deps.sendCoa ?? sendCoa, config, now, logger);
     if (disconnects >= DISCONNECT_BATCH || coas >= DISCONNECT_BATCH) return 0;
-    const next = await connections.nextDisconnectAt();
+    const next = await connections.nextDueAt();
     return next === undefined ? undefined : next.getTime() - now().getTime();
   }, logger, 'disconnect');
   kickSender = () => sender.kick();

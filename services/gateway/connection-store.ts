@@ -215,7 +215,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
     },
 
     /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits. */
-    async nextDisconnectAt(): Promise<Date | undefined> {
+    async nextDueAt(): Promise<Date | undefined> {
       const [row] = await db.query<{ next: Date | null }>(
         `SELECT least((SELECT min(disconnect_next_at) FROM connections WHERE disconnect_status = 'PENDING'),
                       (SELECT min(coa_next_at) FROM connections WHERE coa_status = 'PENDING')) AS next`,

@@ -15,15 +15,15 @@ const ENDING = new Set(['REVOKED', 'EXPIRED']);
  * `coaNasIds` queued for a CoA-Request, in the transaction that stores the new cursor. Answers how many changes it read, or undefined
  * when the session service did not answer (tried again next time).
  */
-export async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, correlationId: string, waitSeconds = 0, signal?: AbortSignal, coaNasIds: readonly string[] = []): Promise<number | undefined> {
+async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, read: { correlationId: string; waitSeconds: number; signal: AbortSignal; coaNasIds: readonly string[] }): Promise<number | undefined> {
   const after = (await store.cursor(FEED)) ?? FEED_START;
-  const page = await peer.changes(after, correlationId, waitSeconds, signal);
+  const page = await peer.changes(after, read.correlationId, read.waitSeconds, read.signal);
   if (page === undefined) return undefined;
   if (page.changes.length === 0 && page.next === after) return 0;
   const ended = page.changes.filter((c) => ENDING.has(c.state)).map((c) => ({ sessionId: c.sessionId, state: c.state }));
   // Issue 27 item 3: granted again while granted (another entitlement): its limits changed.
   const changed = [...new Set(page.changes.filter((c) => c.state === 'GRANTED' && c.fromState === 'GRANTED').map((c) => c.sessionId))];
-  await store.endSessions(FEED, ended, page.next, now(), { sessionIds: changed, coaNasIds: [...coaNasIds] });
+  await store.endSessions(FEED, ended, page.next, now(), { sessionIds: changed, coaNasIds: [...read.coaNasIds] });
   return page.changes.length;
 }
 
@@ -60,7 +60,7 @@ export function followContinuously(
       const started = Date.now();
       let read: number | undefined;
       try {
-        read = await followFeed(store, peer, now, newCorrelationId(), settings.FEED_WAIT_SECONDS, stopping.signal, coaNasIds);
+        read = await followFeed(store, peer, now, { correlationId: newCorrelationId(), waitSeconds: settings.FEED_WAIT_SECONDS, signal: stopping.signal, coaNasIds });
       } catch (error) {
         if (!stopping.signal.aborted) log.warn({ err: error, task: 'feed' }, 'background task failed');
       }
