@@ -113,12 +113,19 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     ...extra,
   };
   let signIns: CycleResult | undefined;
+  const countsBefore = await storeCounts();
   const from = monotonicMicros();
   const portal = await cpuPerOperation(pids, async () => {
     signIns = await runCycles(loads.portalCustomer, WORKERS, SECONDS);
     return signIns.cycles;
   });
   windows.push({ database: `${'postgresql' in extra ? 'postgresql' : 'pglite'}${passwordHash === 'fast hash' ? ', fast hash' : ''}`, from, to: monotonicMicros(), signIns: portal.operations, pids, cpuMsPerSignIn: portal.cpuMsPerOperation });
+  const countsAfter = await storeCounts();
+  const perSignIn = (n: number) => Math.round((n / portal.operations) * 100) / 100;
+  const store = Object.fromEntries(Object.entries(countsAfter).map(([name, after]) => {
+    const before = countsBefore[name] ?? { statements: 0, transactions: 0 };
+    return [name, { statements: perSignIn(after.statements - before.statements), transactions: perSignIn(after.transactions - before.transactions) }];
+  }));
   const bare = await cpuPerOperation({ keycloak: pids.keycloak }, async () => (await runCycles(loads.keycloakCustomer, WORKERS, SECONDS)).cycles);
   const ours = Object.entries(portal.cpuMsPerOperation).filter(([name]) => name !== 'keycloak' && !(name in extra));
   const servicesMs = Math.round(ours.reduce((sum, [, ms]) => sum + ms, 0) * 100) / 100;
@@ -131,8 +138,21 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     // Of which in the kernel (system time): sockets, scheduling, the file system.
     kernelMsPerSignIn: portal.kernelMsPerOperation,
     servicesCpuMsPerSignIn: servicesMs,
+    // Issue 30: SQL statements (inside transactions too) and explicit transactions per sign-in.
+    storePerSignIn: store,
     keycloakCpuMsPerBareGrant: bare.cpuMsPerOperation.keycloak,
   };
+}
+
+/** Statements and transactions each stateful service has run so far (its `db_*_total` series, kit/store/counted.ts). */
+async function storeCounts(): Promise<Record<string, { statements: number; transactions: number }>> {
+  const counts: Record<string, { statements: number; transactions: number }> = {};
+  for (const server of stores) {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+    counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total') };
+  }
+  return counts;
 }
 
 class CpuOnlyDone extends Error {}

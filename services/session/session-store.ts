@@ -207,26 +207,19 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
     },
 
     async grant(sessionId, input, correlationId) {
-      return db.transaction(async (tx): Promise<GrantOutcome> => {
-        const at = now();
-        const subjectId = await lockSubjectOf(tx, sessionId);
-        if (subjectId === undefined) return { kind: 'not-found' };
-        // Read again under the lock: the statement that took it saw the database from before.
-        const current = await select(tx, sessionId, true);
-        if (current === undefined) return { kind: 'not-found' };
-        if (ranOut(current, at)) {
-          // This session ran out: store its expiry (and any other of the subject's) and answer it ended.
-          await expireDue(tx, 'subject_id = $2', [subjectId], at, correlationId);
-          return { kind: 'ended', session: toRecord((await select(tx, sessionId)) ?? current) };
-        }
-        if (current.state === 'REVOKED' || current.state === 'EXPIRED') return { kind: 'ended', session: toRecord(current) };
-        if (current.state === 'GRANTED' && current.entitlement_id === input.entitlementId) {
-          return { kind: 'replayed', session: toRecord(current) };
-        }
-        // CREATED, or GRANTED under another entitlement: grant is declarative (README "Design
-        // decisions"), so the session now carries the entitlement supplied last.
-        return grantFreeingSlots(tx, current, input, at, correlationId);
-      });
+      const at = now();
+      // On PGlite (one connection, every statement run alone) the grant statement is atomic by
+      // itself: one round trip. On a PostgreSQL server, concurrent grants for one subject are put
+      // one after the other by the subject's advisory lock, taken first in the same transaction;
+      // the grant statement that follows sees every grant committed before the lock was had.
+      const outcome = db.kind === 'postgres'
+        ? await db.transaction(async (tx) => ((await lockSubjectOf(tx, sessionId)) === undefined ? { kind: 'not-found' as const } : grantStatement(tx, sessionId, input, at, correlationId)))
+        : await grantStatement(db, sessionId, input, at, correlationId);
+      if (outcome.kind !== 'lost') return outcome;
+      // Only on a server: a single-session revoke (which takes no subject lock) ended the session
+      // between the statement's snapshot and its UPDATE. Answer the session as it is now.
+      const ended = await select(db, sessionId);
+      return ended === undefined ? { kind: 'not-found' } : { kind: 'ended', session: toRecord(ended) };
     },
 
     async revoke(sessionId, correlationId) {
@@ -275,24 +268,48 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
   };
 }
 
+const QUALIFIED = COLUMNS.split(',').map((column) => `sessions.${column.trim()}`).join(', ');
+
 /**
- * The grant, under the subject's lock, in one statement: the subject's other sessions past their
- * expiry are stored EXPIRED first (they hold no slot). The same device signing in again
- * replaces its own session (another GRANTED session of the subject with this deviceRef is
- * revoked, reason SAME_DEVICE, and takes no slot). Device slots (README "Design decisions"): a
- * subject never holds more GRANTED, unexpired sessions than the entitlement allows; making room
- * revokes the oldest others (all but the newest `deviceSlots - 1`), so a person moving from phone
- * to laptop is never locked out. Each change gets its event.
+ * Spec 3.1's grant in one statement (an issue 30 cost cut: it was five round trips). It reads the
+ * session (locking its row), decides, and writes:
+ * - an unknown session: no row;
+ * - REVOKED or EXPIRED: `ended`, nothing written;
+ * - GRANTED past its expiry: the subject's sessions past their expiry (this one too) are stored
+ *   EXPIRED, and the answer is `ended`;
+ * - GRANTED under the same entitlement: `replayed`, nothing written;
+ * - otherwise the grant. Grant is declarative (README "Design decisions"): a GRANTED session now
+ *   carries the entitlement supplied last. The subject's other sessions past their expiry are
+ *   stored EXPIRED first (they hold no slot). The same device signing in again replaces its own
+ *   session (another GRANTED session of the subject with this deviceRef is revoked, reason
+ *   SAME_DEVICE, and takes no slot). Device slots (README "Design decisions"): a subject never
+ *   holds more GRANTED, unexpired sessions than the entitlement allows; making room revokes the
+ *   oldest others (all but the newest `deviceSlots - 1`), so a person moving from phone to laptop
+ *   is never locked out.
+ * Each change gets its event. `lost`: the statement decided to write but the row had changed
+ * under it (a concurrent revoke on a server).
  */
-async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: GrantInput, at: Date, correlationId: string): Promise<GrantOutcome> {
-  const rows = await tx.query<SessionRow & { revoked_for_slots: string[] | null }>(
-    `WITH expired AS (
+async function grantStatement(db: Queryable, sessionId: string, input: GrantInput, at: Date, correlationId: string): Promise<GrantOutcome | { kind: 'lost' }> {
+  const rows = await db.query<SessionRow & { outcome: 'granted' | 'ended' | 'replayed' | 'lost'; revoked_for_slots: string[] | null }>(
+    `WITH current AS (
+       SELECT ${COLUMNS}, (state = 'GRANTED' AND expires_at <= $8) AS ran_out FROM sessions WHERE session_id = $1 FOR UPDATE),
+     decision AS (
+       SELECT current.*, CASE
+         WHEN ran_out THEN 'ran-out'
+         WHEN state IN ('REVOKED', 'EXPIRED') THEN 'ended'
+         WHEN state = 'GRANTED' AND entitlement_id = $2 THEN 'replayed'
+         ELSE 'grant' END AS outcome
+       FROM current),
+     expired AS (
        UPDATE sessions SET state = 'EXPIRED', updated_at = $8
-       WHERE subject_id = $9 AND state = 'GRANTED' AND expires_at <= $8 AND session_id <> $1
-       RETURNING session_id, entitlement_id),
+       FROM decision
+       WHERE decision.outcome IN ('grant', 'ran-out') AND sessions.subject_id = decision.subject_id
+         AND sessions.state = 'GRANTED' AND sessions.expires_at <= $8
+       RETURNING ${QUALIFIED}),
      others AS (
-       SELECT session_id, COALESCE(device_ref = $12::text, false) AS same_device, granted_at FROM sessions
-       WHERE subject_id = $9 AND state = 'GRANTED' AND session_id <> $1 AND (expires_at IS NULL OR expires_at > $8)),
+       SELECT sessions.session_id, COALESCE(sessions.device_ref = decision.device_ref, false) AS same_device, sessions.granted_at
+       FROM sessions JOIN decision ON decision.outcome = 'grant' AND sessions.subject_id = decision.subject_id
+       WHERE sessions.state = 'GRANTED' AND sessions.session_id <> $1 AND (sessions.expires_at IS NULL OR sessions.expires_at > $8)),
      victims AS (
        SELECT session_id, 'SAME_DEVICE' AS reason FROM others WHERE same_device
        UNION ALL
@@ -306,22 +323,38 @@ async function grantFreeingSlots(tx: Queryable, current: SessionRow, input: Gran
        RETURNING sessions.session_id, sessions.entitlement_id, sessions.granted_at, victims.reason),
      granted AS (
        UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
-         device_slots = $6, expires_at = $7, granted_at = COALESCE(granted_at, $8), updated_at = $8
-       WHERE session_id = $1 AND state IN ('CREATED', 'GRANTED')
-       RETURNING ${COLUMNS}),
+         device_slots = $6, expires_at = $7, granted_at = COALESCE(sessions.granted_at, $8), updated_at = $8
+       FROM decision
+       WHERE decision.outcome = 'grant' AND sessions.session_id = $1 AND sessions.state IN ('CREATED', 'GRANTED')
+       RETURNING ${QUALIFIED}, decision.state AS from_state),
      events AS (
        INSERT INTO session_events (${EVENT_COLUMNS})
-       SELECT session_id, $8, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $11 FROM expired
+       SELECT session_id, $8, 'GRANTED', 'EXPIRED', entitlement_id, 'EXPIRES_AT_PASSED', $9 FROM expired
        UNION ALL
-       SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, reason, $11
+       SELECT session_id, $8, 'GRANTED', 'REVOKED', entitlement_id, reason, $9
        FROM (SELECT * FROM revoked ORDER BY granted_at, session_id) AS oldest_first
        UNION ALL
-       SELECT session_id, $8, $10, 'GRANTED', $2, NULL, $11 FROM granted)
-     SELECT ${COLUMNS}, (SELECT array_agg(session_id ORDER BY granted_at, session_id) FROM revoked) AS revoked_for_slots FROM granted`,
-    [current.session_id, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at,
-      current.subject_id, current.state, correlationId, current.device_ref],
+       SELECT session_id, $8, from_state, 'GRANTED', $2, NULL, $9 FROM granted)
+     SELECT 'granted' AS outcome, ${COLUMNS}, (SELECT array_agg(session_id ORDER BY granted_at, session_id) FROM revoked) AS revoked_for_slots FROM granted
+     UNION ALL
+     SELECT 'ended', ${COLUMNS}, NULL FROM expired WHERE session_id = $1
+     UNION ALL
+     SELECT CASE WHEN outcome IN ('ended', 'replayed') THEN outcome ELSE 'lost' END, ${COLUMNS}, NULL FROM decision
+     WHERE outcome IN ('ended', 'replayed')
+       OR (outcome = 'grant' AND NOT EXISTS (SELECT 1 FROM granted))
+       OR (outcome = 'ran-out' AND NOT EXISTS (SELECT 1 FROM expired WHERE session_id = $1))`,
+    [sessionId, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at, correlationId],
   );
   const row = rows[0];
-  if (row === undefined) throw new Error('grant lost its row inside the transaction');
-  return { kind: 'granted', session: toRecord(row), revokedForSlots: row.revoked_for_slots ?? [] };
+  if (row === undefined) return { kind: 'not-found' };
+  switch (row.outcome) {
+    case 'granted':
+      return { kind: 'granted', session: toRecord(row), revokedForSlots: row.revoked_for_slots ?? [] };
+    case 'ended':
+      return { kind: 'ended', session: toRecord(row) };
+    case 'replayed':
+      return { kind: 'replayed', session: toRecord(row) };
+    case 'lost':
+      return { kind: 'lost' };
+  }
 }

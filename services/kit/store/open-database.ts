@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { envInt } from '../config.js';
+import { counted } from './counted.js';
 import type { Database } from './database.js';
 import { migrate, readMigrations } from './migrations.js';
 import { openPglite } from './pglite-database.js';
@@ -41,7 +42,7 @@ export async function openDatabase(service: string, config: StoreConfig, migrati
     await db.close();
     throw error;
   }
-  return db;
+  return counted(db, service);
 }
 
 /**

@@ -102,6 +102,9 @@ test.serial('postgres: a change whose transaction is still open holds back every
   const { next } = await settled(service, 1);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
+  // Teardowns run last-registered first: a failed assertion below must not leave the transaction
+  // open while the database closes (the test would time out instead of failing).
+  t.teardown(() => release());
   let inserted!: () => void;
   const insertedGate = new Promise<void>((resolve) => (inserted = resolve));
   // An open transaction draws an event id first, then a later one commits a higher id.
