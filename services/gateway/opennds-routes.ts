@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
+import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { ApiError, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
 import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
@@ -35,6 +36,8 @@ export interface OpenndsDeps {
   peer: SessionPeer;
   now: () => Date;
   qos: QosTable;
+  /** A gateway whose last poll is older than this is not polling (GET /api/v1/opennds/gateways/{nasId}). */
+  pollFreshSeconds: number;
   logger: Logger;
 }
 
@@ -102,6 +105,25 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         if (!queued) throw new ApiError('FORBIDDEN', { message: 'This client (hid) was authorised already: a replayed arrival.' });
         deps.logger.info({ sessionId: body.sessionId, nasId: gateway.nasId }, 'openNDS client queued for authmon');
         return { status: 201, body: { nasId: gateway.nasId, state: 'PENDING', sessionSeconds } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/opennds/gateways/:nasId',
+      summary: 'Whether an openNDS gateway polls the platform (its authmon reached it lately): the portal takes arrivals only from one that does.',
+      security: 'apiKey',
+      params: { nasId: z.string().regex(NAS_ID) },
+      steps: [key],
+      responses: {
+        200: { description: 'The gateway\'s last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.', schema: OpenndsGatewayStatus },
+        404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
+      },
+      handle: async ({ req }) => {
+        const gateway = deps.gateways.get(String(req.params['nasId']));
+        if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
+        const polledAt = await deps.store.lastPoll(gateway.nasId);
+        const polling = polledAt !== undefined && deps.now().getTime() - polledAt.getTime() <= deps.pollFreshSeconds * 1000;
+        return { status: 200, body: { nasId: gateway.nasId, polling, polledAt: polledAt?.toISOString() ?? null } };
       },
     }),
     route({

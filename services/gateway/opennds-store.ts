@@ -122,9 +122,22 @@ export function createOpenndsStore(db: Database) {
       });
     },
 
-    /** A poll from the gateway: its open connections are alive (the stale sweep closes those of a gateway that stopped polling). */
+    /**
+     * A poll from the gateway: it is polling (the portal takes its arrivals), and its open
+     * connections are alive (the stale sweep closes those of a gateway that stopped polling).
+     */
     async heardFrom(nasId: string, now: Date): Promise<void> {
+      await db.query(
+        'INSERT INTO opennds_gateway_polls (nas_id, polled_at) VALUES ($1, $2) ON CONFLICT (nas_id) DO UPDATE SET polled_at = GREATEST(opennds_gateway_polls.polled_at, EXCLUDED.polled_at)',
+        [nasId, now],
+      );
       await db.query("UPDATE connections SET updated_at = $2 WHERE nas_id = $1 AND stopped_at IS NULL AND acct_session_id LIKE 'nds-%'", [nasId, now]);
+    },
+
+    /** When the gateway's authmon (or BinAuth, revocation-poll.sh) last reached the platform; undefined: never. */
+    async lastPoll(nasId: string): Promise<Date | undefined> {
+      const [row] = await db.query<{ polled_at: Date }>('SELECT polled_at FROM opennds_gateway_polls WHERE nas_id = $1', [nasId]);
+      return row === undefined ? undefined : new Date(row.polled_at);
     },
   };
 }

@@ -29,11 +29,11 @@ function registry(t: ExecutionContext): string {
   return file;
 }
 
-async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
+async function setup(t: ExecutionContext, env: Record<string, string> = {}, now?: () => Date) {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env });
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env }, now);
   const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH) => {
     const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64'), callerAddress: from }, headers: PORTAL_KEY });
     return { status: answer.status, text: String(answer.body['text'] ?? answer.body['code']) };
@@ -74,6 +74,23 @@ test.serial('a signed-in client is listed for authmon with its rhid and the sess
   t.is(Buffer.from(entry?.[6] ?? '', 'base64').toString(), c.sessionId, 'custom (handed to BinAuth) names the session');
   t.is((await authmon('view', `* ${c.rhid}`)).text, 'ack');
   t.is((await authmon('view', 'none')).text, '*', 'an acknowledged client is not listed again');
+});
+
+test.serial('a gateway counts as polling only while its authmon reached the platform within OPENNDS_POLL_FRESH_SECONDS (the portal takes arrivals only then); a refused request does not count', async (t) => {
+  let clock = Date.parse('2026-01-01T10:00:00Z');
+  const { gateway, authmon } = await setup(t, { OPENNDS_POLL_FRESH_SECONDS: '30' }, () => new Date(clock));
+  const status = async () => (await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`, { headers: PORTAL_KEY })).body;
+  t.like(await status(), { nasId: NDS, polling: false, polledAt: null }, 'never polled: a level 2 router, or authmon not running');
+  t.is((await authmon('view', 'none', '198.51.100.9')).status, 403);
+  t.like(await status(), { polling: false }, 'a request from another address is not a poll');
+  t.is((await authmon('view', 'none')).status, 200);
+  t.like(await status(), { polling: true, polledAt: new Date(clock).toISOString() });
+  clock += 30_000;
+  t.like(await status(), { polling: true });
+  clock += 1_000;
+  t.like(await status(), { polling: false }, 'silent for longer than OPENNDS_POLL_FRESH_SECONDS');
+  t.is((await gateway.request('GET', '/api/v1/opennds/gateways/nds-unknown', { headers: PORTAL_KEY })).status, 404);
+  t.is((await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`)).status, 401, 'the portal\'s key is needed');
 });
 
 test.serial('authmon\'s acknowledgement opens the connection the portal reads; a revoke lists the client for revocation-poll within the feed poll, and its report closes the connection', async (t) => {
