@@ -118,12 +118,9 @@ export async function startPortalFas(options: { clients: number; inProcess?: boo
       async revoke(sessionId) {
         return (await fetch(`${platform.session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } })).status;
       },
-      // ndsctl answers "locked" while authmon or revocation-poll runs it: tried again then.
+      // ndsctl fails to take its lock while authmon or revocation-poll runs it: tried again then.
       async deauthAtGateway(host) {
-        await waitFor('ndsctl deauth', async () => {
-          const answer = await harness.gateway.ndsctl('deauth', host.ip);
-          return answer.code === 0 && !/locked/i.test(answer.stdout) ? true : undefined;
-        }, 10_000, 200);
+        await waitFor('ndsctl deauth', async () => (/deauthenticated/.test((await harness.gateway.ndsctl('deauth', host.ip)).stdout) ? true : undefined), 10_000, 200);
       },
       atGateway: (host) => waitFor('ndsctl json answers', async () => {
         const answer = await harness.gateway.ndsctl('json', host.ip);

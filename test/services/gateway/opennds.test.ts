@@ -52,6 +52,9 @@ function client() {
 
 type Authorise = (sessionId: string, hid: string, device?: string) => Promise<Answer>;
 
+/** BinAuth's deauthentication notice (binauth_log.sh's log line) for a client's token. */
+const deauthNotice = (method: string, token: string) => `method=${method}, clientmac=${MAC}, bytes_incoming=4096, bytes_outgoing=1024, session_start=1700000000, session_end=1700000600, token=${token}, custom=x`;
+
 const entries = (list: string) => list.split(' ').slice(1).map((item) => decodeURIComponent(item).split(' '));
 
 async function signedIn(world: World, authorise: Authorise, seconds = 1800, extra: Record<string, unknown> = {}) {
@@ -113,6 +116,39 @@ test.serial('authmon\'s acknowledgement opens the connection the portal reads; a
   t.is((await authmon('custom', 'revocations')).text, '*');
 });
 
+test.serial('BinAuth\'s notice of revocation-poll\'s own deauth, arriving before the script\'s report, is the revocation\'s acknowledgement: DISCONNECTED, disconnect ACKED, no longer listed', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  await authmon('view', `* ${c.rhid}`);
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`);
+  t.is((await authmon('deauthed', deauthNotice('ndsctl_deauth', c.token))).text, 'ack');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED', inputOctets: 4096 });
+  t.is((await authmon('custom', 'revocations')).text, '*', 'not listed again');
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack', 'the script\'s late report changes nothing');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED' });
+});
+
+test.serial('a session ended between openNDS\'s authorisation and authmon\'s acknowledgement still opens its connection, which the revocation\'s report closes', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  t.is(entries((await authmon('view', 'none')).text)[0]?.[0], c.rhid, 'handed to authmon, which authorises it at the gateway');
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`);
+  t.is((await authmon('view', `* ${c.rhid}`)).text, 'ack', 'authmon\'s late acknowledgement');
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'CONNECTED', 'online at the gateway until it is deauthenticated');
+  t.is((await authmon('custom', 'revocations')).text, `* ${c.rhid}`, 'still listed for revocation');
+  t.is((await authmon('view', 'none')).text, '*', 'not listed for authorisation again');
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED' });
+});
+
 test.serial('a client revoked before authmon fetched it is never listed for authorisation, and is listed for revocation (it may have been authorised meanwhile)', async (t) => {
   const { world, authmon, authorise } = await setup(t);
   const c = await signedIn(world, authorise);
@@ -128,7 +164,7 @@ test.serial('the gateway\'s own end (BinAuth idle timeout) closes the connection
   const { world, gateway, authmon, authorise } = await setup(t);
   const idle = await signedIn(world, authorise);
   await authmon('view', `* ${idle.rhid}`);
-  const notice = (method: string, token: string) => `method=${method}, clientmac=${MAC}, bytes_incoming=4096, bytes_outgoing=1024, session_start=1700000000, session_end=1700000600, token=${token}, custom=x`;
+  const notice = deauthNotice;
   t.truthy(parseDeauthNotice(notice('idle_deauth', idle.token)));
   t.is((await authmon('deauthed', notice('idle_deauth', idle.token))).text, 'ack');
   const view = (await gateway.connection(idle.sessionId)).body;
