@@ -103,9 +103,11 @@ if (skipReason !== undefined) {
       headers: { 'X-API-Key': 'dev-session-keycloak-key', 'content-type': 'application/json' },
       body: JSON.stringify({ reason: 'EMPLOYEE_TERMINATED' }),
     });
+    const revokedAt = Date.now();
     t.is(answer.status, 200);
     t.deepEqual(((await answer.json()) as { revoked: string[] }).revoked, [sessionId]);
     await untilCutOff(host, REVOKE_MS);
+    t.log(`subject revoked -> cut off: ${Date.now() - revokedAt} ms`);
     t.is((await sessionOf(sessionId))['state'], 'REVOKED');
     t.like(await untilConnection(sessionId, 'DISCONNECTED'), { disconnect: 'ACKED' });
   });
