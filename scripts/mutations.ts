@@ -186,6 +186,7 @@ const MUTATIONS: Mutation[] = [
   { rule: 'openNDS: BinAuth\'s notice of a revoked client acknowledges the revocation (issue 28)', file: 'services/gateway/opennds-store.ts', from: "const revoking = open.state === 'REVOKING';", to: 'const revoking = false;', tests: ['test/services/gateway/opennds.test.ts'] },
   { rule: 'openNDS: revocation-poll.sh reports an rhid only once ndsctl ended it (issue 28)', file: 'scripts/opennds/router/revocation-poll.sh', from: '*"Client $rhid deauthenticated."* | *"Client $rhid not found."*)', to: '*)', tests: ['test/opennds/revocation-poll.test.ts'] },
   { rule: 'openNDS: authmon\'s late acknowledgement of a revoked client opens its connection (issue 28)', file: 'services/gateway/opennds-store.ts', from: "(state = 'PENDING' OR (state = 'REVOKING' AND authorised_at IS NULL))", to: "(state = 'PENDING')", tests: ['test/services/gateway/opennds.test.ts'] },
+  { rule: 'openNDS: no client is queued for a gateway that is not polling (issue 28)', file: 'services/gateway/opennds-routes.ts', from: 'if (!(await pollOf(gateway.nasId)).polling) {', to: 'if (gateway.nasId === \'never\') {', tests: ['test/services/gateway/opennds.test.ts'] },
 ];
 
 // Interrupted mid-run: put the mutated file back before leaving.

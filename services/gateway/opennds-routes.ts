@@ -58,6 +58,11 @@ export function sessionMinutesOf(secondsLeft: number): number {
  */
 export function openndsRoutes(deps: OpenndsDeps): Route[] {
   const key = requireApiKey(deps.apiKeys, 'credentials');
+  /** The gateway's last poll, and whether it is recent enough to count as polling. */
+  const pollOf = async (nasId: string) => {
+    const polledAt = await deps.store.lastPoll(nasId);
+    return { polledAt, polling: polledAt !== undefined && deps.now().getTime() - polledAt.getTime() <= deps.pollFreshSeconds * 1000 };
+  };
   return [
     route({
       method: 'post',
@@ -72,7 +77,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         403: { description: 'FORBIDDEN: the session belongs to another device, or this hid was authorised already.' },
         404: { description: 'NOT_FOUND: no such session.' },
         409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired.' },
-        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer.' },
+        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer, or the gateway\'s authmon has not polled within OPENNDS_POLL_FRESH_SECONDS.' },
       },
       handle: async ({ body, correlationId }) => {
         const gateway = deps.gateways.get(body.nasId);
@@ -84,6 +89,12 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         const end = lookup.session.expiresAt === null ? 0 : Date.parse(lookup.session.expiresAt);
         if (lookup.session.state !== 'GRANTED' || end <= now.getTime() || (await deps.ended(body.sessionId))) throw new ApiError('SESSION_EXPIRED');
         if (lookup.session.deviceRef !== body.deviceRef) throw new ApiError('FORBIDDEN', { message: 'The session belongs to another device.' });
+        // The gateway went silent since the arrival (authmon stopped, the router offline): nothing
+        // would fetch this client, so the sign-in fails (and is rolled back) instead of waiting forever.
+        if (!(await pollOf(gateway.nasId)).polling) {
+          deps.logger.warn({ nasId: gateway.nasId }, 'openNDS client not queued: the gateway\'s authmon is not polling');
+          throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The openNDS gateway is not polling the platform.' });
+        }
         const limits = limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass);
         const sessionSeconds = Math.floor((end - now.getTime()) / 1000);
         const queued = await deps.store.queue(
@@ -121,8 +132,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       handle: async ({ req }) => {
         const gateway = deps.gateways.get(String(req.params['nasId']));
         if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
-        const polledAt = await deps.store.lastPoll(gateway.nasId);
-        const polling = polledAt !== undefined && deps.now().getTime() - polledAt.getTime() <= deps.pollFreshSeconds * 1000;
+        const { polledAt, polling } = await pollOf(gateway.nasId);
         return { status: 200, body: { nasId: gateway.nasId, polling, polledAt: polledAt?.toISOString() ?? null } };
       },
     }),

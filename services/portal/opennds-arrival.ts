@@ -3,7 +3,7 @@ import { decryptFasQuery } from '../kit/opennds-crypto.js';
 import { deviceRefFor, normalUrl, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
-/** Why an openNDS arrival is refused before any password (each a page, 4xx). */
+/** Why an openNDS arrival is refused before any password (each a page: 4xx, or 503 when the gateway service does not answer). */
 export type OpenndsRefusal =
   | 'malformed'
   | 'unknown-gateway'

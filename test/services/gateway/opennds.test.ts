@@ -29,17 +29,19 @@ function registry(t: ExecutionContext): string {
   return file;
 }
 
-async function setup(t: ExecutionContext, env: Record<string, string> = {}, now?: () => Date) {
+/** A gateway service with the test registry; its gateway has polled once (authmon's `clear`) unless `polled` is false. */
+async function setup(t: ExecutionContext, env: Record<string, string> = {}, options: { now?: () => Date; polled?: boolean } = {}) {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env }, now);
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env }, options.now);
   const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH) => {
     const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64'), callerAddress: from }, headers: PORTAL_KEY });
     return { status: answer.status, text: String(answer.body['text'] ?? answer.body['code']) };
   };
   const authorise = (sessionId: string, hid: string, device = deviceRef(MAC, NDS)) =>
     gateway.request('POST', '/api/v1/opennds/authorisations', { json: { sessionId, deviceRef: device, nasId: NDS, hid }, headers: PORTAL_KEY });
+  if (options.polled !== false && (await authmon('clear', '')).status !== 200) throw new Error('authmon clear refused');
   return { world, gateway, authmon, authorise };
 }
 
@@ -81,7 +83,7 @@ test.serial('a signed-in client is listed for authmon with its rhid and the sess
 
 test.serial('a gateway counts as polling only while its authmon reached the platform within OPENNDS_POLL_FRESH_SECONDS (the portal takes arrivals only then); a refused request does not count', async (t) => {
   let clock = Date.parse('2026-01-01T10:00:00Z');
-  const { gateway, authmon } = await setup(t, { OPENNDS_POLL_FRESH_SECONDS: '30' }, () => new Date(clock));
+  const { world, gateway, authmon, authorise } = await setup(t, { OPENNDS_POLL_FRESH_SECONDS: '30' }, { now: () => new Date(clock), polled: false });
   const status = async () => (await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`, { headers: PORTAL_KEY })).body;
   t.like(await status(), { nasId: NDS, polling: false, polledAt: null }, 'never polled: a level 2 router, or authmon not running');
   t.is((await authmon('view', 'none', '198.51.100.9')).status, 403);
@@ -92,6 +94,14 @@ test.serial('a gateway counts as polling only while its authmon reached the plat
   t.like(await status(), { polling: true });
   clock += 1_000;
   t.like(await status(), { polling: false }, 'silent for longer than OPENNDS_POLL_FRESH_SECONDS');
+  // A sign-in after the gateway went silent is not queued (nothing would fetch it): the portal rolls the sign-in back.
+  const c = client();
+  const sessionId = await grantedSession(world, deviceRef(MAC, NDS), 1800);
+  const refused = await authorise(sessionId, c.hid);
+  t.is(refused.status, 502, refused.text);
+  t.is(refused.body['code'], 'UPSTREAM_UNAVAILABLE');
+  await authmon('view', 'none');
+  t.is((await authorise(sessionId, c.hid)).status, 201, 'queued once the gateway polls again');
   t.is((await gateway.request('GET', '/api/v1/opennds/gateways/nds-unknown', { headers: PORTAL_KEY })).status, 404);
   t.is((await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`)).status, 401, 'the portal\'s key is needed');
 });
