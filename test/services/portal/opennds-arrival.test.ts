@@ -111,6 +111,18 @@ test('a gateway whose authmon does not poll the platform (FAS level 2, or authmo
   t.false(fakes.calls.some((call) => call.startsWith('session.')), 'no session was opened');
 });
 
+test('a gateway that went silent between the arrival and the sign-in: the gateway service does not queue the client (502), the sign-in fails and its network session is revoked: nothing waits for an authorisation', async (t) => {
+  const fakes = defaultFakes();
+  const portal = await bootPortal(t, fakes);
+  const gw = cookieOf(await portal.page(arrivalPath(fields())), 'gw');
+  t.truthy(gw);
+  fakes.opennds = answer(502, { code: 'UPSTREAM_UNAVAILABLE', message: 'The openNDS gateway is not polling the platform.' });
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: gw });
+  t.is(login.status, 502, login.text);
+  t.is(login.body['code'], 'UPSTREAM_UNAVAILABLE');
+  t.true(fakes.calls.includes('session.revoke'), 'the granted session is rolled back');
+});
+
 test('authmon\'s POST to the faspath is relayed to the gateway service with the router\'s address, and its text answered as is; a malformed form is refused without a call', async (t) => {
   const fakes = defaultFakes();
   fakes.authmon = answer(200, { text: '* abc' });
