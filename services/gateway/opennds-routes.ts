@@ -127,6 +127,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       steps: [key],
       responses: {
         200: { description: 'The gateway\'s last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.', schema: OpenndsGatewayStatus },
+        400: { description: 'INVALID_REQUEST: a malformed nasId.' },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
       handle: async ({ req }) => {
