@@ -9,7 +9,7 @@
 // the resolution. Root with CAP_NET_ADMIN only.
 import { loadavg } from 'node:os';
 import { waitFor } from '../scripts/opennds/command.js';
-import { startHarness } from '../scripts/opennds/harness.js';
+import { startHarness, untilGatewayPolls } from '../scripts/opennds/harness.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,7 @@ try {
   if (client === undefined) throw new Error('no client');
   const url = `http://${portalHarness.topology.internet.ip}/bench`;
   const fasOrigin = `https://${portalHarness.topology.internet.ip}:8443`;
+  await untilGatewayPolls(platform.gateway, 'demo-opennds');
   for (let run = 0; run < RUNS; run += 1) {
     const { sessionId } = await signInThroughPortal(folder, client, url, fasOrigin, 'demo-opennds');
     let start = performance.now();

@@ -54,6 +54,17 @@ export const OpenndsAuthorisationReply = z.object({
   sessionSeconds: z.number().int().min(1),
 });
 
+/**
+ * Whether an openNDS gateway polls the platform (GET /api/v1/opennds/gateways/{nasId}): its
+ * authmon (FAS level 3) reached it within the gateway service's OPENNDS_POLL_FRESH_SECONDS. The
+ * portal takes an arrival only from a gateway that polls (issue 28: level 1/2 runs no authmon).
+ */
+export const OpenndsGatewayStatus = z.object({
+  nasId: z.string(),
+  polling: z.boolean(),
+  polledAt: z.string().nullable(),
+});
+
 /** What the portal asks the gateway service for after a grant (POST /api/v1/credentials). */
 export interface CredentialRequest {
   sessionId: string;

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from './child-process.js';
 import { bridgeToTcp } from './opennds/fas-relay.js';
-import { startHarness, type Harness } from './opennds/harness.js';
+import { startHarness, untilGatewayPolls, type Harness } from './opennds/harness.js';
 
 const PORTAL = process.env['PORTAL_URL'] ?? 'http://127.0.0.1:3000';
+const GATEWAY_SERVICE = process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004';
 const REVOCATION_POLL = fileURLToPath(new URL('./opennds/router/revocation-poll.sh', import.meta.url));
 const portalUp = await fetch(`${PORTAL}/health`).then((answer) => answer.ok, () => false);
 const folder = mkdtempSync(join(tmpdir(), 'ndst-try-'));
@@ -57,6 +58,8 @@ try {
   const ndsctl = `nsenter -t ${gateway.pid} -n -m --pid=/proc/${gateway.pid}/ns/pid_for_children ndsctl`;
   if (portalUp) {
     poller = gateway.spawnInside('/bin/sh', [REVOCATION_POLL, '2']);
+    // The portal refuses arrivals until the gateway's authmon polls it (a few seconds after the start).
+    await untilGatewayPolls(GATEWAY_SERVICE, 'demo-opennds');
     const jar = join(folder, 'cookies');
     const inFirst = `ip netns exec ${first?.ns} curl -sk -b ${jar} -c ${jar}`;
     process.stdout.write(`openNDS 9.10 runs in ${topology.gateway.ns} with the portal (${PORTAL}) as its FAS at level 3; clients ${first?.ns} (${first?.ip}) and ${second?.ns} (${second?.ip}).

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from './command.js';
 import { startGateway, type RunningGateway } from './gateway.js';
 import { startInternet, type RunningInternet } from './internet.js';
 import type { FasOptions, OpenndsOptions } from './opennds-config.js';
@@ -57,4 +58,17 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     await stop();
     throw error;
   }
+}
+
+/**
+ * Waits until the platform's gateway service counts the openNDS gateway as polling (its authmon
+ * reached the portal: about 5 s after openNDS starts): the portal refuses arrivals before that
+ * (issue 28, a gateway at level 2 or with authmon stopped). `key` has the credentials scope.
+ */
+export async function untilGatewayPolls(gatewayServiceUrl: string, nasId: string, key = 'dev-gateway-tools-key', timeoutMs = 30_000): Promise<void> {
+  await waitFor(`openNDS gateway ${nasId} polls the platform`, async () => {
+    const answer = await fetch(`${gatewayServiceUrl}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`, { headers: { 'X-API-Key': key } }).catch(() => undefined);
+    if (answer === undefined || !answer.ok) return undefined;
+    return ((await answer.json()) as { polling?: unknown }).polling === true ? true : undefined;
+  }, timeoutMs, 250);
 }

@@ -39,6 +39,7 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
+  OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe('Issue 28: an openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers\' poll interval (nat_traversal_poll_interval).'),
   FEED_WAIT_SECONDS: envInt(50, 0, 55).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS).'),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),
   DISCONNECT_IDLE_CHECK_MS: envInt(120_000, 100, 3_600_000).describe('Issue 30: with no Disconnect due, how often the queue is still looked at (another instance\'s lease may have run out).'),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
+import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { ApiError, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
 import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
@@ -35,6 +36,8 @@ export interface OpenndsDeps {
   peer: SessionPeer;
   now: () => Date;
   qos: QosTable;
+  /** A gateway whose last poll is older than this is not polling (GET /api/v1/opennds/gateways/{nasId}). */
+  pollFreshSeconds: number;
   logger: Logger;
 }
 
@@ -55,6 +58,11 @@ export function sessionMinutesOf(secondsLeft: number): number {
  */
 export function openndsRoutes(deps: OpenndsDeps): Route[] {
   const key = requireApiKey(deps.apiKeys, 'credentials');
+  /** The gateway's last poll, and whether it is recent enough to count as polling. */
+  const pollOf = async (nasId: string) => {
+    const polledAt = await deps.store.lastPoll(nasId);
+    return { polledAt, polling: polledAt !== undefined && deps.now().getTime() - polledAt.getTime() <= deps.pollFreshSeconds * 1000 };
+  };
   return [
     route({
       method: 'post',
@@ -69,7 +77,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         403: { description: 'FORBIDDEN: the session belongs to another device, or this hid was authorised already.' },
         404: { description: 'NOT_FOUND: no such session.' },
         409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired.' },
-        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer.' },
+        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer, or the gateway\'s authmon has not polled within OPENNDS_POLL_FRESH_SECONDS.' },
       },
       handle: async ({ body, correlationId }) => {
         const gateway = deps.gateways.get(body.nasId);
@@ -81,6 +89,12 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         const end = lookup.session.expiresAt === null ? 0 : Date.parse(lookup.session.expiresAt);
         if (lookup.session.state !== 'GRANTED' || end <= now.getTime() || (await deps.ended(body.sessionId))) throw new ApiError('SESSION_EXPIRED');
         if (lookup.session.deviceRef !== body.deviceRef) throw new ApiError('FORBIDDEN', { message: 'The session belongs to another device.' });
+        // The gateway went silent since the arrival (authmon stopped, the router offline): nothing
+        // would fetch this client, so the sign-in fails (and is rolled back) instead of waiting forever.
+        if (!(await pollOf(gateway.nasId)).polling) {
+          deps.logger.warn({ nasId: gateway.nasId }, 'openNDS client not queued: the gateway\'s authmon is not polling');
+          throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The openNDS gateway is not polling the platform.' });
+        }
         const limits = limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass);
         const sessionSeconds = Math.floor((end - now.getTime()) / 1000);
         const queued = await deps.store.queue(
@@ -102,6 +116,25 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         if (!queued) throw new ApiError('FORBIDDEN', { message: 'This client (hid) was authorised already: a replayed arrival.' });
         deps.logger.info({ sessionId: body.sessionId, nasId: gateway.nasId }, 'openNDS client queued for authmon');
         return { status: 201, body: { nasId: gateway.nasId, state: 'PENDING', sessionSeconds } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/opennds/gateways/:nasId',
+      summary: 'Whether an openNDS gateway polls the platform (its authmon reached it lately): the portal takes arrivals only from one that does.',
+      security: 'apiKey',
+      params: { nasId: z.string().regex(NAS_ID) },
+      steps: [key],
+      responses: {
+        200: { description: 'The gateway\'s last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.', schema: OpenndsGatewayStatus },
+        400: { description: 'INVALID_REQUEST: a malformed nasId.' },
+        404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
+      },
+      handle: async ({ req }) => {
+        const gateway = deps.gateways.get(String(req.params['nasId']));
+        if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
+        const { polledAt, polling } = await pollOf(gateway.nasId);
+        return { status: 200, body: { nasId: gateway.nasId, polling, polledAt: polledAt?.toISOString() ?? null } };
       },
     }),
     route({

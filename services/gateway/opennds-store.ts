@@ -53,13 +53,19 @@ export function createOpenndsStore(db: Database) {
       }));
     },
 
-    /** authmon authorised these: AUTHORISED, and a connection opens (the page reads it as connected). */
+    /**
+     * authmon authorised these: AUTHORISED, and a connection opens (the page reads it as connected).
+     * A session may end between openNDS's authorisation and authmon's acknowledgement (the row is
+     * REVOKING already): its connection opens too, so the revocation's report closes it and the
+     * connection view does not lose a client that was online.
+     */
     async acked(nasId: string, rhids: readonly string[], now: Date): Promise<number> {
       if (rhids.length === 0) return 0;
       return db.transaction(async (tx) => {
         const rows = await tx.query<{ rhid: string; session_id: string }>(
-          `UPDATE opennds_authorisations SET state = 'AUTHORISED', authorised_at = $3
-           WHERE nas_id = $1 AND rhid = ANY($2::text[]) AND state = 'PENDING' RETURNING rhid, session_id`,
+          `UPDATE opennds_authorisations SET state = CASE WHEN state = 'PENDING' THEN 'AUTHORISED' ELSE state END, authorised_at = $3
+           WHERE nas_id = $1 AND rhid = ANY($2::text[]) AND (state = 'PENDING' OR (state = 'REVOKING' AND authorised_at IS NULL))
+           RETURNING rhid, session_id`,
           [nasId, rhids, now],
         );
         for (const row of rows) {
@@ -98,33 +104,54 @@ export function createOpenndsStore(db: Database) {
     },
 
     /**
-     * A BinAuth notice (the gateway ended the client itself): the row with this hid ends with the
-     * method as its cause, its connection stops with the byte counts. Answers the session, or
+     * A BinAuth notice (the gateway ended the client): the row with this hid ends, its connection
+     * stops with the byte counts. When the platform had ended the session (REVOKING), this is
+     * revocation-poll.sh's own `ndsctl deauth` told by BinAuth, often before the script's report:
+     * the revocation's acknowledgement (cause kept, disconnect ACKED), as `revoked` records it.
+     * Otherwise the gateway ended it itself, with the method as its cause. Answers the session, or
      * undefined when no open row has this hid (an unknown or forged token).
      */
     async deauthed(nasId: string, hid: string, method: DeauthMethod, usage: { bytesIncoming: number; bytesOutgoing: number; seconds: number }, now: Date): Promise<string | undefined> {
       return db.transaction(async (tx) => {
-        const row = (
-          await tx.query<{ rhid: string; session_id: string }>(
-            `UPDATE opennds_authorisations SET state = 'ENDED', ended_at = COALESCE(ended_at, $4), end_cause = $3
-             WHERE nas_id = $1 AND hid = $2 AND state IN ('AUTHORISED', 'REVOKING') RETURNING rhid, session_id`,
-            [nasId, hid, method, now],
+        const open = (
+          await tx.query<{ rhid: string; session_id: string; state: string }>(
+            "SELECT rhid, session_id, state FROM opennds_authorisations WHERE nas_id = $1 AND hid = $2 AND state IN ('AUTHORISED', 'REVOKING') FOR UPDATE",
+            [nasId, hid],
           )
         )[0];
-        if (row === undefined) return undefined;
+        if (open === undefined) return undefined;
+        const revoking = open.state === 'REVOKING';
+        await tx.query(
+          `UPDATE opennds_authorisations SET state = 'ENDED', ended_at = COALESCE(ended_at, $2), end_cause = COALESCE(end_cause, $3) WHERE rhid = $1`,
+          [open.rhid, now, revoking ? 'revoked' : method],
+        );
         await tx.query(
           `UPDATE connections SET stopped_at = COALESCE(stopped_at, $3), updated_at = $3, stop_cause = COALESCE(stop_cause, $4),
-             input_octets = GREATEST(input_octets, $5), output_octets = GREATEST(output_octets, $6), session_time = GREATEST(session_time, $7)
+             input_octets = GREATEST(input_octets, $5), output_octets = GREATEST(output_octets, $6), session_time = GREATEST(session_time, $7),
+             disconnect_status = CASE WHEN $8::boolean THEN 'ACKED' ELSE disconnect_status END, disconnect_done_at = CASE WHEN $8::boolean THEN $3 ELSE disconnect_done_at END
            WHERE nas_id = $1 AND acct_session_id = $2`,
-          [nasId, connectionIdOf(row.rhid), now, method, usage.bytesIncoming, usage.bytesOutgoing, usage.seconds],
+          [nasId, connectionIdOf(open.rhid), now, revoking ? 'Admin-Reset' : method, usage.bytesIncoming, usage.bytesOutgoing, usage.seconds, revoking],
         );
-        return row.session_id;
+        return open.session_id;
       });
     },
 
-    /** A poll from the gateway: its open connections are alive (the stale sweep closes those of a gateway that stopped polling). */
+    /**
+     * A poll from the gateway: it is polling (the portal takes its arrivals), and its open
+     * connections are alive (the stale sweep closes those of a gateway that stopped polling).
+     */
     async heardFrom(nasId: string, now: Date): Promise<void> {
+      await db.query(
+        'INSERT INTO opennds_gateway_polls (nas_id, polled_at) VALUES ($1, $2) ON CONFLICT (nas_id) DO UPDATE SET polled_at = GREATEST(opennds_gateway_polls.polled_at, EXCLUDED.polled_at)',
+        [nasId, now],
+      );
       await db.query("UPDATE connections SET updated_at = $2 WHERE nas_id = $1 AND stopped_at IS NULL AND acct_session_id LIKE 'nds-%'", [nasId, now]);
+    },
+
+    /** When the gateway's authmon (or BinAuth, revocation-poll.sh) last reached the platform; undefined: never. */
+    async lastPoll(nasId: string): Promise<Date | undefined> {
+      const [row] = await db.query<{ polled_at: Date }>('SELECT polled_at FROM opennds_gateway_polls WHERE nas_id = $1', [nasId]);
+      return row === undefined ? undefined : new Date(row.polled_at);
     },
   };
 }

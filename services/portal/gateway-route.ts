@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { newCorrelationId, type GatewayRegistry, type Logger } from '../kit/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
@@ -6,7 +7,7 @@ import type { PortalConfig } from './config.js';
 import { readSid, sidCookie } from './cookies.js';
 import { readGatewayArrival } from './gateway-arrival.js';
 import { readOpenndsArrival } from './opennds-arrival.js';
-import type { Upstreams } from './upstreams.js';
+import { replyOf, type Upstreams } from './upstreams.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
 import type { PortalSessionStore } from './portal-session-store.js';
 import { chooseLanguage } from './ui/language.js';
@@ -18,7 +19,7 @@ export interface GatewayRouteDeps {
   sessions: PortalSessionStore;
   limit: ArrivalLimit;
   logger: Logger;
-  upstreams: Pick<Upstreams, 'relayAuthmon'>;
+  upstreams: Pick<Upstreams, 'relayAuthmon' | 'openndsGateway'>;
 }
 
 const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -36,6 +37,12 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
   const publicOrigin = new URL(config.PORTAL_PUBLIC_URL).origin;
   const router = express.Router();
+  /** Issue 28: whether the openNDS gateway's authmon polls the platform; undefined when the gateway service did not say. */
+  const openndsPolling = async (nasId: string): Promise<boolean | undefined> => {
+    const status = replyOf(OpenndsGatewayStatus, await deps.upstreams.openndsGateway(nasId, newCorrelationId()), [200]);
+    if (status === undefined) deps.logger.warn({ nasId }, 'gateway service did not say whether the openNDS gateway polls');
+    return status?.polling;
+  };
   // MikroTik's login.html may forward by an auto-posting form: the same parameters, as a form body.
   const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 32 });
   const arrive = async (req: Request, res: Response, next: NextFunction, params: Record<string, unknown>) => {
@@ -89,10 +96,13 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       }
       const nasId = String(req.params['nasId']);
       const outcome = NAS_ID.test(nasId)
-        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, hidUsed: (hid) => deps.contexts.hidUsed(hid) }, nasId, req.query as Record<string, unknown>)
+        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, hidUsed: (hid) => deps.contexts.hidUsed(hid), polling: (id) => openndsPolling(id) }, nasId, req.query as Record<string, unknown>)
         : ({ kind: 'refused', why: 'unknown-gateway', problems: [] } as const);
       if (outcome.kind === 'refused') {
-        deps.logger.info({ why: outcome.why, parameters: outcome.problems, profile: 'opennds' }, 'gateway arrival refused');
+        const log = { why: outcome.why, parameters: outcome.problems, profile: 'opennds', nasId: NAS_ID.test(nasId) ? nasId : undefined };
+        // A registered gateway that does not poll (FAS level 1/2, authmon stopped) is the operator's to fix: a warning.
+        if (outcome.why === 'not-polling' || outcome.why === 'insecure-level') deps.logger.warn(log, 'openNDS arrival refused: the gateway is not at FAS level 3 with authmon polling');
+        else deps.logger.info(log, 'gateway arrival refused');
         return show(outcome.why === 'malformed' ? { kind: 'malformed', names: outcome.problems } : { kind: outcome.why });
       }
       cookie.gateway(req, res, await deps.contexts.put(outcome.context), config.GATEWAY_CONTEXT_TTL_SECONDS * 1000);

@@ -1,10 +1,18 @@
-import { FAS_QUERY_PARAMETERS } from '../../contract/controllers/opennds.js';
+import { FAS_QUERY_PARAMETERS, parseLevel1Fas } from '../../contract/controllers/opennds.js';
 import { decryptFasQuery } from '../kit/opennds-crypto.js';
 import { deviceRefFor, normalUrl, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
-/** Why an openNDS arrival is refused before any password (each a page, 4xx). */
-export type OpenndsRefusal = 'malformed' | 'unknown-gateway' | 'unverified' | 'unregistered-login-address' | 'replayed';
+/** Why an openNDS arrival is refused before any password (each a page: 4xx, or 503 when the gateway service does not answer). */
+export type OpenndsRefusal =
+  | 'malformed'
+  | 'unknown-gateway'
+  | 'unverified'
+  | 'unregistered-login-address'
+  | 'replayed'
+  | 'insecure-level'
+  | 'not-polling'
+  | 'gateway-unavailable';
 
 export type OpenndsArrival = { kind: 'refused'; why: OpenndsRefusal; problems: string[] } | { kind: 'context'; context: GatewayContext };
 
@@ -13,21 +21,27 @@ export interface OpenndsArrivalDeps {
   deviceRefKey: string;
   /** Whether a sign-in already used this hid (its authorisation was handed to the gateway). */
   hidUsed(hid: string): Promise<boolean>;
+  /** Whether the gateway's authmon polls the platform (gateway service); undefined when that could not be asked. */
+  polling(nasId: string): Promise<boolean | undefined>;
 }
 
 /**
- * Issue 28: a device openNDS sent to `/opennds/<nasId>` (the router's `faspath`) at FAS level 3
- * (or 2). The gateway is the registry's entry of that id, of profile `opennds`; its faskey must
- * decrypt the query (AES-256-CBC) into an openNDS query (a wrong key or a changed ciphertext does
- * not), whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry
- * registered (`http://<gatewayaddress>/`). A query whose `hid` a sign-in already used is a replay:
- * openNDS gives a client a new token (so a new hid) whenever it is deauthenticated. The MAC
- * leaves here only as the keyed deviceRef; the hid is kept for the rhid the gateway service
- * computes. Level 1 (plain base64, no key) is refused: anyone can forge it (README).
+ * Issue 28: a device openNDS sent to `/opennds/<nasId>` (the router's `faspath`) at FAS level 3.
+ * The gateway is the registry's entry of that id, of profile `opennds`; its faskey must decrypt
+ * the query (AES-256-CBC) into an openNDS query (a wrong key or a changed ciphertext does not),
+ * whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry registered
+ * (`http://<gatewayaddress>/`). A query whose `hid` a sign-in already used is a replay: openNDS
+ * gives a client a new token (so a new hid) whenever it is deauthenticated. The MAC leaves here
+ * only as the keyed deviceRef; the hid is kept for the rhid the gateway service computes.
+ * Levels 1 and 2 are refused before any password (README "openNDS"): a level 1 query (plain
+ * base64, no `iv`) can be forged; a level 2 query is encrypted as level 3's, but no authmon runs
+ * there, so the gateway is taken only while its authmon polls the platform (which also refuses a
+ * level 3 gateway that stopped polling: its device would wait for an authorisation forever).
  */
 export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string, query: Record<string, unknown>): Promise<OpenndsArrival> {
   const fas = query[FAS_QUERY_PARAMETERS.fas];
   const iv = query[FAS_QUERY_PARAMETERS.iv];
+  if (typeof fas === 'string' && iv === undefined && parseLevel1Fas(fas) !== undefined) return { kind: 'refused', why: 'insecure-level', problems: [] };
   const problems = [FAS_QUERY_PARAMETERS.fas, FAS_QUERY_PARAMETERS.iv].filter((name) => typeof query[name] !== 'string');
   if (typeof fas !== 'string' || typeof iv !== 'string') return { kind: 'refused', why: 'malformed', problems };
   const gateway = deps.registry.get(nasId);
@@ -39,6 +53,8 @@ export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string
   const deviceRef = deviceRefFor(deps.deviceRefKey, gateway.nasId, fields.clientmac);
   if (deviceRef === undefined) return { kind: 'refused', why: 'malformed', problems: ['clientmac'] };
   if (await deps.hidUsed(fields.hid)) return { kind: 'refused', why: 'replayed', problems: [] };
+  const polling = await deps.polling(gateway.nasId);
+  if (polling !== true) return { kind: 'refused', why: polling === undefined ? 'gateway-unavailable' : 'not-polling', problems: [] };
   const returnUrl = fields.originurl !== undefined && /^https?:\/\//.test(fields.originurl) && fields.originurl.length <= 2048 ? fields.originurl : null;
   return {
     kind: 'context',

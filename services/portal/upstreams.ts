@@ -44,6 +44,8 @@ export interface Upstreams {
   authoriseOpennds(request: OpenndsAuthorisationRequest, correlationId: string): Promise<PeerAnswer>;
   /** Issue 28: relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
   relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string }, correlationId: string): Promise<PeerAnswer>;
+  /** Issue 28: whether an openNDS gateway polls the platform (contract OpenndsGatewayStatus). */
+  openndsGateway(nasId: string, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */
   readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }
@@ -75,6 +77,8 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authorisations`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     relayAuthmon: (nasId, request, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authmon/${encodeURIComponent(nasId)}`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    openndsGateway: (nasId, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     readConnection: (sessionId, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/${sessionId}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };

@@ -1,8 +1,10 @@
-// The platform the openNDS end-to-end test signs in through: the started one (scripts/test-run.ts
-// sets PLATFORM_UP=1: real Keycloak, every service on its spec port), or, without it, the
-// portal, session and gateway services in this process on free ports with their own in-memory
-// stores, only the identity provider and the entitlement service stood in (a fixed customer and
-// entitlement). Both read fixtures/gateways.json, where demo-opennds is registered.
+// The platform the openNDS end-to-end tests sign in through: the started one (scripts/test-run.ts
+// sets PLATFORM_UP=1: real Keycloak, every service on its spec port), or, without it or when asked
+// for (`inProcess`), the portal, session and gateway services in this process on free ports with
+// their own in-memory stores, only the identity provider and the entitlement service stood in (a
+// fixed customer; an entitlement of one device slot whose validity the test sets). The in-process
+// one writes nothing into the started platform's stores, so it runs beside it. Both read
+// fixtures/gateways.json, where demo-opennds is registered.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp as createGatewayApp, MIGRATIONS as GATEWAY_MIGRATIONS } from '../../services/gateway/app.js';
@@ -24,6 +26,10 @@ export interface FasPlatform {
   portal: string;
   gateway: string;
   session: string;
+  /** In-process only: the stood-in customer's subject id (every sign-in is this customer's). */
+  subjectId: string;
+  /** In-process only: how long the next sign-ins' entitlement is valid, in seconds (3600 unless set). */
+  setValiditySeconds(seconds: number): void;
   stop(): Promise<void>;
 }
 
@@ -41,17 +47,22 @@ const close = (server: Server) => new Promise<void>((resolve) => {
 export const QUOTA_KB = 300;
 const QOS_TABLE = JSON.stringify({ '*': { up: 1_000_000, down: 5_000_000, downQuotaKB: QUOTA_KB } });
 
-export async function fasPlatform(): Promise<FasPlatform> {
-  if (process.env['PLATFORM_UP'] === '1') {
+export async function fasPlatform(options: { inProcess?: boolean } = {}): Promise<FasPlatform> {
+  if (process.env['PLATFORM_UP'] === '1' && options.inProcess !== true) {
     return {
       kind: 'the started platform (Keycloak sign-in)',
       downQuotaKB: 0,
       portal: process.env['PORTAL_URL'] ?? 'http://127.0.0.1:3000',
       gateway: process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004',
       session: process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003',
+      subjectId: '',
+      setValiditySeconds: () => {
+        throw new Error('the started platform\'s entitlement service decides the validity');
+      },
       stop: async () => undefined,
     };
   }
+  let validitySeconds = 3600;
   const logger = createLogger({ service: 'ndst', level: 'warn' });
   const [sessionDb, gatewayDb, portalDb] = await Promise.all([
     openTestDatabase('memory', { service: 'session', migrations: SESSION_MIGRATIONS }),
@@ -70,7 +81,7 @@ export async function fasPlatform(): Promise<FasPlatform> {
   const real = createUpstreams(portalConfig);
   const portalService = await createPortalApp(portalConfig, logger, {
     db: portalDb,
-    upstreams: { ...real, evaluate: async () => ({ kind: 'answer', status: 201, body: entitlementBody() }) },
+    upstreams: { ...real, evaluate: async () => ({ kind: 'answer', status: 201, body: { ...entitlementBody(), validUntil: new Date(Date.now() + validitySeconds * 1000).toISOString() } }) },
     idp: {
       passwordGrant: async () => ({ kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } }),
       employeeGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
@@ -88,6 +99,10 @@ export async function fasPlatform(): Promise<FasPlatform> {
     portal: url(portal),
     gateway: url(gateway),
     session: url(session),
+    subjectId: SUBJECT,
+    setValiditySeconds(seconds) {
+      validitySeconds = seconds;
+    },
     async stop() {
       for (const server of servers.reverse()) await close(server);
       for (const closer of closers) await closer();

@@ -7,13 +7,14 @@
 #   report: payload "revoked <rhid> ..." -> answer "ack" (the FAS stops listing them)
 # ndsctl finds a client by its rhid (client_list_find_by_any), so no MAC or IP is needed.
 # Usage: revocation-poll.sh [INTERVAL]   (1-60 s, default 5); run it as a service, like authmon.
+# LIBOPENNDS (default /usr/lib/opennds/libopennds.sh) names openNDS's library; tests only.
 set -u
 interval="${1:-5}"
 case "$interval" in
   [1-9] | [1-5][0-9] | 60) ;;
   *) echo "revocation-poll: INTERVAL must be 1-60 seconds" >&2; exit 2 ;;
 esac
-lib=/usr/lib/opennds/libopennds.sh
+lib="${LIBOPENNDS:-/usr/lib/opennds/libopennds.sh}"
 
 while true; do
   answer=$("$lib" send_to_fas_custom "revocations" 2>/dev/null)
@@ -26,11 +27,14 @@ while true; do
           *[!0-9a-f]*) continue ;;
         esac
         [ "${#rhid}" -eq 64 ] || continue
-        # ndsctl busy ("locked"): try again next poll. Otherwise the client is ended here, or
-        # openNDS no longer knows it (ended already): either way the FAS may stop listing it.
-        if ! ndsctl deauth "$rhid" 2>&1 | grep -q "locked"; then
-          ended="$ended $rhid"
-        fi
+        # Reported only when ndsctl says the client is ended here ("Client <rhid> deauthenticated.")
+        # or openNDS no longer knows it ("... not found.": ended already). Anything else (another
+        # ndsctl holds its lock: "Unable to create lock", openNDS not running) is tried again at
+        # the next poll, so the FAS keeps listing it.
+        case "$(ndsctl deauth "$rhid" 2>&1)" in
+          *"Client $rhid deauthenticated."* | *"Client $rhid not found."*) ended="$ended $rhid" ;;
+          *) echo "revocation-poll: ndsctl did not deauthenticate a client; the next poll tries again" >&2 ;;
+        esac
       done
       ;;
     *) echo "revocation-poll: no list from the FAS" >&2 ;;

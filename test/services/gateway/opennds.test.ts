@@ -29,17 +29,19 @@ function registry(t: ExecutionContext): string {
   return file;
 }
 
-async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
+/** A gateway service with the test registry; its gateway has polled once (authmon's `clear`) unless `polled` is false. */
+async function setup(t: ExecutionContext, env: Record<string, string> = {}, options: { now?: () => Date; polled?: boolean } = {}) {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env });
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env }, options.now);
   const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH) => {
     const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64'), callerAddress: from }, headers: PORTAL_KEY });
     return { status: answer.status, text: String(answer.body['text'] ?? answer.body['code']) };
   };
   const authorise = (sessionId: string, hid: string, device = deviceRef(MAC, NDS)) =>
     gateway.request('POST', '/api/v1/opennds/authorisations', { json: { sessionId, deviceRef: device, nasId: NDS, hid }, headers: PORTAL_KEY });
+  if (options.polled !== false && (await authmon('clear', '')).status !== 200) throw new Error('authmon clear refused');
   return { world, gateway, authmon, authorise };
 }
 
@@ -51,6 +53,9 @@ function client() {
 }
 
 type Authorise = (sessionId: string, hid: string, device?: string) => Promise<Answer>;
+
+/** BinAuth's deauthentication notice (binauth_log.sh's log line) for a client's token. */
+const deauthNotice = (method: string, token: string) => `method=${method}, clientmac=${MAC}, bytes_incoming=4096, bytes_outgoing=1024, session_start=1700000000, session_end=1700000600, token=${token}, custom=x`;
 
 const entries = (list: string) => list.split(' ').slice(1).map((item) => decodeURIComponent(item).split(' '));
 
@@ -76,6 +81,31 @@ test.serial('a signed-in client is listed for authmon with its rhid and the sess
   t.is((await authmon('view', 'none')).text, '*', 'an acknowledged client is not listed again');
 });
 
+test.serial('a gateway counts as polling only while its authmon reached the platform within OPENNDS_POLL_FRESH_SECONDS (the portal takes arrivals only then); a refused request does not count', async (t) => {
+  let clock = Date.parse('2026-01-01T10:00:00Z');
+  const { world, gateway, authmon, authorise } = await setup(t, { OPENNDS_POLL_FRESH_SECONDS: '30' }, { now: () => new Date(clock), polled: false });
+  const status = async () => (await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`, { headers: PORTAL_KEY })).body;
+  t.like(await status(), { nasId: NDS, polling: false, polledAt: null }, 'never polled: a level 2 router, or authmon not running');
+  t.is((await authmon('view', 'none', '198.51.100.9')).status, 403);
+  t.like(await status(), { polling: false }, 'a request from another address is not a poll');
+  t.is((await authmon('view', 'none')).status, 200);
+  t.like(await status(), { polling: true, polledAt: new Date(clock).toISOString() });
+  clock += 30_000;
+  t.like(await status(), { polling: true });
+  clock += 1_000;
+  t.like(await status(), { polling: false }, 'silent for longer than OPENNDS_POLL_FRESH_SECONDS');
+  // A sign-in after the gateway went silent is not queued (nothing would fetch it): the portal rolls the sign-in back.
+  const c = client();
+  const sessionId = await grantedSession(world, deviceRef(MAC, NDS), 1800);
+  const refused = await authorise(sessionId, c.hid);
+  t.is(refused.status, 502, refused.text);
+  t.is(refused.body['code'], 'UPSTREAM_UNAVAILABLE');
+  await authmon('view', 'none');
+  t.is((await authorise(sessionId, c.hid)).status, 201, 'queued once the gateway polls again');
+  t.is((await gateway.request('GET', '/api/v1/opennds/gateways/nds-unknown', { headers: PORTAL_KEY })).status, 404);
+  t.is((await gateway.request('GET', `/api/v1/opennds/gateways/${NDS}`)).status, 401, 'the portal\'s key is needed');
+});
+
 test.serial('authmon\'s acknowledgement opens the connection the portal reads; a revoke lists the client for revocation-poll within the feed poll, and its report closes the connection', async (t) => {
   const { world, gateway, authmon, authorise } = await setup(t);
   const c = await signedIn(world, authorise);
@@ -96,6 +126,39 @@ test.serial('authmon\'s acknowledgement opens the connection the portal reads; a
   t.is((await authmon('custom', 'revocations')).text, '*');
 });
 
+test.serial('BinAuth\'s notice of revocation-poll\'s own deauth, arriving before the script\'s report, is the revocation\'s acknowledgement: DISCONNECTED, disconnect ACKED, no longer listed', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  await authmon('view', `* ${c.rhid}`);
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`);
+  t.is((await authmon('deauthed', deauthNotice('ndsctl_deauth', c.token))).text, 'ack');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED', inputOctets: 4096 });
+  t.is((await authmon('custom', 'revocations')).text, '*', 'not listed again');
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack', 'the script\'s late report changes nothing');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED' });
+});
+
+test.serial('a session ended between openNDS\'s authorisation and authmon\'s acknowledgement still opens its connection, which the revocation\'s report closes', async (t) => {
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  t.is(entries((await authmon('view', 'none')).text)[0]?.[0], c.rhid, 'handed to authmon, which authorises it at the gateway');
+  await world.session.revoke(c.sessionId);
+  const started = Date.now();
+  let listed = '';
+  while (Date.now() - started < 15_000 && !listed.includes(c.rhid)) listed = (await authmon('custom', 'revocations')).text;
+  t.is(listed, `* ${c.rhid}`);
+  t.is((await authmon('view', `* ${c.rhid}`)).text, 'ack', 'authmon\'s late acknowledgement');
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'CONNECTED', 'online at the gateway until it is deauthenticated');
+  t.is((await authmon('custom', 'revocations')).text, `* ${c.rhid}`, 'still listed for revocation');
+  t.is((await authmon('view', 'none')).text, '*', 'not listed for authorisation again');
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack');
+  t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED' });
+});
+
 test.serial('a client revoked before authmon fetched it is never listed for authorisation, and is listed for revocation (it may have been authorised meanwhile)', async (t) => {
   const { world, authmon, authorise } = await setup(t);
   const c = await signedIn(world, authorise);
@@ -111,7 +174,7 @@ test.serial('the gateway\'s own end (BinAuth idle timeout) closes the connection
   const { world, gateway, authmon, authorise } = await setup(t);
   const idle = await signedIn(world, authorise);
   await authmon('view', `* ${idle.rhid}`);
-  const notice = (method: string, token: string) => `method=${method}, clientmac=${MAC}, bytes_incoming=4096, bytes_outgoing=1024, session_start=1700000000, session_end=1700000600, token=${token}, custom=x`;
+  const notice = deauthNotice;
   t.truthy(parseDeauthNotice(notice('idle_deauth', idle.token)));
   t.is((await authmon('deauthed', notice('idle_deauth', idle.token))).text, 'ack');
   const view = (await gateway.connection(idle.sessionId)).body;

@@ -61,7 +61,7 @@ test('the same FAS query (the same hid) after its sign-in is a replay: refused w
   t.regex(fresh.text, /đã được dùng/);
 });
 
-test('bad input is refused before any password with a clear page in the person\'s language and no cookie: wrong key, tampered query, unknown or non-openNDS gateway, another gatewayname, an unregistered gateway address, level 1, missing iv', async (t) => {
+test('bad input is refused before any password with a clear page in the person\'s language and no cookie: wrong key, tampered query, unknown or non-openNDS gateway, another gatewayname, an unregistered gateway address, level 1 (named as such), missing iv', async (t) => {
   const portal = await bootPortal(t);
   const refused = async (path: string, status: number, pattern: RegExp, language = 'en') => {
     const page = await portal.page(path, { 'Accept-Language': language });
@@ -81,9 +81,46 @@ test('bad input is refused before any password with a clear page in the person\'
   await refused(arrivalPath(fields(), FASKEY, 'venue-1'), 403, /not registered/);
   await refused(arrivalPath(fields({ gatewayname: 'venue-1' })), 403, /not signed by the venue/);
   await refused(arrivalPath(fields({ gatewayaddress: '192.168.99.1:2050' })), 403, /not the venue&#39;s gateway/);
-  await refused(`/opennds/nds-1?fas=${encodeURIComponent(Buffer.from(fasText(fields())).toString('base64'))}`, 400, /cannot read \(iv\)/);
+  // Level 1: the query in plain base64, no iv: a page naming the setting to change, not "malformed".
+  const level1 = `/opennds/nds-1?fas=${encodeURIComponent(Buffer.from(fasText(fields())).toString('base64'))}`;
+  await refused(level1, 403, /FAS level 1\), which anyone could forge/);
+  await refused(level1, 403, /FAS cấp 1\), ai cũng có thể giả mạo/, 'vi');
+  await refused(`/opennds/nds-1?fas=${encodeURIComponent(Buffer.from('not an openNDS query').toString('base64'))}`, 400, /cannot read \(iv\)/);
   await refused(`/gateway?fas=${encodeURIComponent(fas)}&iv=${iv}`, 400, /cannot read \(fas\)/);
   t.false(portal.fakes.calls.some((call) => call.startsWith('gateway.')), 'nothing reached the gateway service');
+});
+
+test('a gateway whose authmon does not poll the platform (FAS level 2, or authmon stopped) is refused on arrival before any password: a page in the person\'s language, no cookie, nothing queued; the gateway service unreachable is a 503 page', async (t) => {
+  const fakes = defaultFakes();
+  fakes.openndsGateway = answer(200, { nasId: 'nds-1', polling: false, polledAt: null });
+  const portal = await bootPortal(t, fakes);
+  for (const [language, pattern] of [['en', /not connected to the sign-in service \(openNDS needs FAS level 3 with authmon\)/], ['vi', /chưa kết nối với dịch vụ đăng nhập/]] as const) {
+    const page = await portal.page(arrivalPath(fields()), { 'Accept-Language': language });
+    t.is(page.status, 403, page.text);
+    t.regex(page.text, pattern);
+    t.is(page.headers.getSetCookie().find((c) => c.startsWith('gw=')), undefined);
+  }
+  t.true(fakes.calls.includes('gateway.opennds-polling nds-1'), fakes.calls.join('\n'));
+  t.true(portal.lines.some((line) => line.includes('not-polling') && line.includes('"nasId":"nds-1"')), 'a log line names the gateway for its operator');
+  fakes.openndsGateway = { kind: 'unreachable' };
+  const down = await portal.page(arrivalPath(fields()));
+  t.is(down.status, 503, down.text);
+  t.regex(down.text, /cannot check this Wi-Fi gateway right now/);
+  t.is(down.headers.getSetCookie().find((c) => c.startsWith('gw=')), undefined);
+  t.false(fakes.calls.some((call) => call.startsWith('gateway.opennds ')), 'nothing was queued');
+  t.false(fakes.calls.some((call) => call.startsWith('session.')), 'no session was opened');
+});
+
+test('a gateway that went silent between the arrival and the sign-in: the gateway service does not queue the client (502), the sign-in fails and its network session is revoked: nothing waits for an authorisation', async (t) => {
+  const fakes = defaultFakes();
+  const portal = await bootPortal(t, fakes);
+  const gw = cookieOf(await portal.page(arrivalPath(fields())), 'gw');
+  t.truthy(gw);
+  fakes.opennds = answer(502, { code: 'UPSTREAM_UNAVAILABLE', message: 'The openNDS gateway is not polling the platform.' });
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: gw });
+  t.is(login.status, 502, login.text);
+  t.is(login.body['code'], 'UPSTREAM_UNAVAILABLE');
+  t.true(fakes.calls.includes('session.revoke'), 'the granted session is rolled back');
 });
 
 test('authmon\'s POST to the faspath is relayed to the gateway service with the router\'s address, and its text answered as is; a malformed form is refused without a call', async (t) => {

@@ -36,6 +36,8 @@ export interface Fakes {
   /** Issue 28: the gateway service's answers to the openNDS authorisation and to a relayed authmon poll. */
   opennds: PeerAnswer;
   authmon: PeerAnswer;
+  /** Issue 28: whether the openNDS gateway polls (its authmon reached the gateway service lately). */
+  openndsGateway: PeerAnswer;
   connection: PeerAnswer;
 }
 
@@ -101,6 +103,7 @@ export function defaultFakes(): Fakes {
     connection: answer(200, connectionBody()),
     opennds: answer(201, { nasId: 'nds-1', state: 'PENDING', sessionSeconds: 3600 }),
     authmon: answer(200, { text: '*' }),
+    openndsGateway: answer(200, { nasId: 'nds-1', polling: true, polledAt: new Date().toISOString() }),
   };
 }
 
@@ -139,6 +142,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
     relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}`), fakes.authmon),
+    openndsGateway: async (nasId) => (calls.push(`gateway.opennds-polling ${nasId}`), fakes.openndsGateway),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
   };

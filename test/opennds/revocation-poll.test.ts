@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { stopChild } from '../../scripts/child-process.js';
+import { waitFor } from '../../scripts/opennds/command.js';
+
+// router/revocation-poll.sh reports an rhid to the FAS as revoked only when ndsctl says the client
+// is ended ("deauthenticated") or unknown ("not found"). ndsctl run while another ndsctl (authmon's)
+// holds its lock fails with "Unable to create lock": the rhid must stay listed and be tried again,
+// or the client stays online with the platform believing it cut off. openNDS's library and ndsctl
+// are stood in by scripts in a temporary folder (LIBOPENNDS, PATH): no root needed.
+const SCRIPT = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+const BUSY = 'a'.repeat(64);
+const GONE = 'b'.repeat(64);
+
+test('an rhid is reported revoked only after ndsctl deauthenticated it or did not know it; a busy ndsctl (its lock held) is tried again at the next poll', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ndst-revpoll-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, 'log');
+  // The FAS lists the rhids until they are reported (a real FAS stops listing reported ones).
+  writeFileSync(join(dir, 'lib.sh'), `#!/bin/sh
+if [ "$2" = "revocations" ]; then
+  list='*'
+  for rhid in ${BUSY} ${GONE}; do grep -q "^fas: revoked.*$rhid" "${log}" 2>/dev/null || list="$list $rhid"; done
+  printf '%s not-an-rhid' "$list"
+else
+  echo "fas: $2" >> "${log}"; printf 'ack'
+fi
+`);
+  // ndsctl: the first deauth of BUSY finds its lock taken; GONE is unknown to openNDS.
+  writeFileSync(join(dir, 'ndsctl'), `#!/bin/sh
+echo "ndsctl: $*" >> "${log}"
+case "$2" in
+  ${BUSY}) if [ -e "${dir}/busy-once" ]; then echo "Client $2 deauthenticated."; else touch "${dir}/busy-once"; echo "CRITICAL ERROR - Unable to create lock on [/tmp/ndsctl.lock]"; exit 1; fi ;;
+  *) echo "Client $2 not found."; exit 1 ;;
+esac
+`);
+  chmodSync(join(dir, 'lib.sh'), 0o755);
+  chmodSync(join(dir, 'ndsctl'), 0o755);
+  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, PATH: `${dir}:${process.env['PATH'] ?? ''}`, LIBOPENNDS: join(dir, 'lib.sh') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  t.teardown(() => stopChild(poller));
+  const reports = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('fas: revoked')) : []);
+  await waitFor('the busy rhid reported', async () => (reports().some((line) => line.includes(BUSY)) ? true : undefined), 10_000, 50);
+  const lines = readFileSync(log, 'utf8').split('\n');
+  t.deepEqual(reports(), [`fas: revoked ${GONE}`, `fas: revoked ${BUSY}`], 'not-found at once; the busy one only at the next poll, once ndsctl deauthenticated it');
+  t.is(lines.filter((line) => line === `ndsctl: deauth ${BUSY}`).length, 2, 'the busy deauth was tried again');
+  t.false(lines.some((line) => line.includes('not-an-rhid')), 'only 64 hex digits reach ndsctl');
+});
