@@ -119,6 +119,23 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
     },
 
     /**
+     * Issue 27: an Interim-Update of a connection already running under this NAS's Acct-Session-Id
+     * and the same network session (`sessionId`, the Class it was believed for) or, without a
+     * Class, the same credential (`usernameHash`): its counters and time, in one statement; what a
+     * Start established (session, identity, trust) is not looked at again. False when there is no
+     * such connection: the caller records it the long way.
+     */
+    async interim(key: { nasId: string; acctSessionId: string; sessionId: string | null; usernameHash: string | null }, usage: Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE connections SET updated_at = $3, input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
+         WHERE nas_id = $1 AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL AND (session_id = $4 OR username_hash = $5)
+         RETURNING 1`,
+        [key.nasId, key.acctSessionId, now, key.sessionId, key.usernameHash, usage.inputOctets, usage.outputOctets, usage.sessionTime],
+      );
+      return rows.length > 0;
+    },
+
+    /**
      * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down): every connection it
      * had open is over. Answers how many were closed.
      */
