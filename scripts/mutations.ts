@@ -185,6 +185,7 @@ const MUTATIONS: Mutation[] = [
   { rule: 'radius: an Access-Request the gateway service does not answer gets no answer, never a Reject (issue 27 item 4)', file: 'scripts/freeradius.ts', from: '\\telsif (fail) {', to: '\\telsif (noop) {', tests: ['test/services/gateway/accounting-buffer.test.ts'] },
   { rule: 'accounting: an Interim-Update counts only for the NAS whose connection it is (issue 27)', file: 'services/gateway/connection-store.ts', from: 'WHERE nas_id = $1 AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL', to: 'WHERE (nas_id = $1 OR true) AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL', tests: ['test/services/gateway/accounting-trust.test.ts'] },
   { rule: 'accounting: no info log line per accounting request (issue 27)', file: 'services/gateway/app.ts', from: "    quietPaths: ['/radius/accounting'],\n", to: '', tests: ['test/services/gateway/accounting-trust.test.ts'] },
+  { rule: 'accounting buffer: regenerating the configuration keeps what is not yet replayed (issue 27 item 4)', file: 'scripts/freeradius.ts', from: "if (entry !== 'accounting') rmSync(", to: "if (entry !== 'never') rmSync(", tests: ['test/services/gateway/accounting-buffer.test.ts'] },
 ];
 
 // Interrupted mid-run: put the mutated file back before leaving.

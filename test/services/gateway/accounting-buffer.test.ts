@@ -1,8 +1,11 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { waitFor } from '../../helpers/wait-for.js';
-import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
+import { join } from 'node:path';
+import { accountingBuffer, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
+import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // Issue 27 item 4: accounting survives a gateway service that is down or too slow. FreeRADIUS
@@ -105,4 +108,16 @@ test.serial('an Access-Request the gateway service does not answer in time gets 
   gate.mode = 'hold-authorize';
   const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`], 6);
   t.is(answer.code, 'none');
+});
+
+test('regenerating the configuration (a restart of make up) keeps the accounting not yet replayed, and replaces everything else', (t) => {
+  const dir = join(tempDir(t, 'wifi-radius-'), 'freeradius');
+  const write = (restKey: string) => writeFreeradiusConfig({ dir, role: 'server', authPort: 1812, acctPort: 1813, restUrl: 'http://127.0.0.1:3004', restKey, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }] });
+  write('first-key-0001');
+  writeFileSync(join(accountingBuffer(dir), 'detail.work'), 'an entry not yet replayed\n');
+  writeFileSync(join(dir, 'run', 'radiusd.pid'), '1');
+  write('second-key-0002');
+  t.is(readFileSync(join(accountingBuffer(dir), 'detail.work'), 'utf8'), 'an entry not yet replayed\n');
+  t.false(existsSync(join(dir, 'run', 'radiusd.pid')));
+  t.regex(readFileSync(join(dir, 'sites-enabled', 'wifi'), 'utf8'), /second-key-0002/);
 });
