@@ -24,6 +24,8 @@ export interface ServerRole {
   restUrl: string;
   restKey: string;
   clients: RadiusClient[];
+  /** Seconds the accounting replay waits before sending an entry the gateway service did not take again (default 5). */
+  replayRetrySeconds?: number;
 }
 
 export interface NasRole {
@@ -58,15 +60,26 @@ function clientsConf(clients: RadiusClient[]): string {
     .join('\n');
 }
 
+/** Where accounting waits for the gateway service: under the run folder, kept across restarts. */
+export const accountingBuffer = (dir: string): string => join(dir, 'run', 'accounting');
+
+/**
+ * The NAS an accounting packet came from, stamped by the live accounting section into the buffer
+ * entry (the replay's client is the detail reader, not the NAS). A local attribute (3000-3999):
+ * it never travels in a RADIUS packet, so a NAS cannot set it; NAS-Identifier, which a NAS
+ * can, is not used for this.
+ */
+const NAS_ATTRIBUTE = 'Wifi-NAS-Client';
+
 function restModule(options: ServerRole): string {
-  const call = (path: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=%{client:shortname}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = 3.0\n\t}`;
+  const call = (path: string, nas: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = 3.0\n\t}`;
   return `rest {
 \ttls {
 \t}
 \tconnect_uri = ${quote(options.restUrl)}
 \tconnect_timeout = 2.0
-\tauthorize ${call('authorize')}
-\taccounting ${call('accounting')}
+\tauthorize ${call('authorize', '%{client:shortname}')}
+\taccounting ${call('accounting', `%{${NAS_ATTRIBUTE}}`)}
 \tpool {
 \t\tstart = 0
 \t\tmin = 0
@@ -81,8 +94,62 @@ function restModule(options: ServerRole): string {
 `;
 }
 
-// The server's one virtual server: every decision is the gateway service's. A module result
-// other than ok/updated (reject, notfound, fail: the service down or refusing) is a reject.
+// Issue 27: accounting is written to a detail file and answered at once; the replay server
+// below hands each entry to the gateway service, in order, one at a time.
+function bufferModule(dir: string): string {
+  return `detail accounting_buffer {
+\tfilename = ${quote(join(accountingBuffer(dir), 'detail-live'))}
+\tescape_filenames = no
+\tpermissions = 0600
+\theader = "%t"
+\tlocking = yes
+}
+`;
+}
+
+// The replay: the detail reader sends an entry again after retryInterval seconds until the
+// accounting section answers it. The gateway service's silence, a timeout or a 5xx (rest: fail)
+// leaves it unanswered; anything else it said (a 4xx: it will never take that entry) is answered,
+// so one bad entry cannot hold up the rest. `track` marks the entries done in the file, so a
+// restart does not send them again. load_factor 50: a backlog replays at half the pace the
+// gateway service answers, leaving it time for Access-Requests.
+function replaySite(options: ServerRole, dir: string): string {
+  return `server wifi-accounting-replay {
+listen {
+\ttype = detail
+\tfilename = ${quote(join(accountingBuffer(dir), 'detail-*'))}
+\tload_factor = 50
+\tpoll_interval = 1
+\tretry_interval = ${options.replayRetrySeconds ?? 5}
+\ttrack = yes
+}
+preacct {
+}
+accounting {
+\tif (!&${NAS_ATTRIBUTE}) {
+\t\tok
+\t}
+\telse {
+\t\tupdate control {
+\t\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\t\t}
+\t\trest {
+\t\t\tfail = return
+\t\t\treject = 1
+\t\t\tinvalid = 1
+\t\t\tnotfound = 1
+\t\t\tuserlock = 1
+\t\t}
+\t\tok
+\t}
+}
+}
+`;
+}
+
+// The server's virtual server: every decision is the gateway service's. Its refusal (401, or a
+// 4xx) is an Access-Reject; its silence (down, timeout, 5xx: rest fails) is no answer at all, so
+// the NAS sends the request again instead of telling the person the password was wrong.
 function serverSite(options: ServerRole, listen: string): string {
   return `server wifi {
 listen {
@@ -104,11 +171,19 @@ authorize {
 \tupdate control {
 \t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
 \t}
-\trest
+\trest {
+\t\tfail = 1
+\t}
 \tif (ok || updated) {
 \t\tupdate control {
 \t\t\t&Auth-Type := Accept
 \t\t}
+\t}
+\telsif (fail) {
+\t\tupdate control {
+\t\t\t&Response-Packet-Type := Do-Not-Respond
+\t\t}
+\t\thandled
 \t}
 \telse {
 \t\treject
@@ -119,10 +194,10 @@ authenticate {
 preacct {
 }
 accounting {
-\tupdate control {
-\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\tupdate request {
+\t\t&${NAS_ATTRIBUTE} := "%{client:shortname}"
 \t}
-\trest
+\taccounting_buffer
 }
 post-auth {
 \tPost-Auth-Type REJECT {
@@ -165,10 +240,12 @@ send-coa {
 export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole | NasRole)): void {
   const { dir } = options;
   const listen = options.listen ?? '127.0.0.1';
-  rmSync(dir, { recursive: true, force: true });
+  // Everything is replaced but the accounting not yet replayed (run/accounting).
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const entry of readdirSync(dir)) if (entry !== 'run') rmSync(join(dir, entry), { recursive: true, force: true });
+  for (const entry of existsSync(join(dir, 'run')) ? readdirSync(join(dir, 'run')) : []) if (entry !== 'accounting') rmSync(join(dir, 'run', entry), { recursive: true, force: true });
   cpSync(SYSTEM_CONFIG, dir, { recursive: true, verbatimSymlinks: true });
-  for (const sub of ['log', 'run']) mkdirSync(join(dir, sub), { recursive: true });
+  for (const sub of ['log', 'run', 'run/accounting']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
   // As root the stock freerad user cannot write our folders: run as whoever starts us; paths
   // point into the private folder; no delay on rejects.
   const radiusd = readFileSync(join(dir, 'radiusd.conf'), 'utf8')
@@ -185,8 +262,11 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
   }
   symlinkSync('../mods-available/always', join(dir, 'mods-enabled', 'always'));
   if (options.role === 'server') {
+    writeFileSync(join(dir, 'dictionary'), `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\n`);
     writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options), { mode: 0o600 });
+    writeFileSync(join(dir, 'mods-enabled', 'accounting_buffer'), bufferModule(dir), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'wifi'), serverSite(options, listen), { mode: 0o600 });
+    writeFileSync(join(dir, 'sites-enabled', 'replay'), replaySite(options, dir), { mode: 0o600 });
   } else {
     writeFileSync(join(dir, 'sites-enabled', 'nas'), nasSite(options, listen), { mode: 0o600 });
   }

@@ -102,7 +102,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       started.push({ name, url, log });
     }
     if (present.some((service) => service.name === 'gateway')) {
-      radius = await startPlatformRadius({ ...process.env, ...options.env }, join(ROOT, '.run', 'freeradius'), join(LOG_DIR, 'freeradius.log'));
+      // Issue 27: its accounting buffer (run/accounting) outlives a restart, so a test run's
+      // FreeRADIUS has a folder of its own (RADIUS_RUN_DIR), never the one `make up` serves.
+      const radiusEnv = { ...process.env, ...options.env };
+      radius = await startPlatformRadius(radiusEnv, radiusEnv['RADIUS_RUN_DIR'] ?? join(ROOT, '.run', 'freeradius'), join(LOG_DIR, 'freeradius.log'));
       started.push({ name: 'freeradius', url: `udp://${radius.address}:${radius.authPort}`, log: radius.log });
     }
     if (options.keycloak) {

@@ -34,4 +34,4 @@ const send = (port: string, type: string, lines: string[]) =>
   spawnSync('radclient', ['-x', `${radius}:${port}`, type, gateway.secret ?? ''], { input: lines.join('\n'), stdio: ['pipe', 'inherit', 'inherit'] });
 send(process.env['RADIUS_AUTH_PORT'] ?? '1812', 'auth', [`User-Name = "${String(credential['username'])}"`, `User-Password = "${String(credential['password'])}"`, `Calling-Station-Id = "${MAC}"`, 'Message-Authenticator = 0x00']);
 send(process.env['RADIUS_ACCT_PORT'] ?? '1813', 'acct', [`User-Name = "${String(credential['username'])}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "try-${Date.now()}"`, `Class = "${sessionId}"`]);
-process.stdout.write(`connection state: GET http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/connections/${sessionId} (X-API-Key: the tools key, GATEWAY_TOOLS_KEY)\n`);
+process.stdout.write(`connection state (CONNECTED within a second or two: FreeRADIUS replays accounting from its buffer): GET http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/connections/${sessionId} (X-API-Key: the tools key, GATEWAY_TOOLS_KEY)\n`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAC_TEXT, readWith, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { arrivalOf, MAC_TEXT, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * Cisco WLC external web authentication (AireOS and Catalyst 9800 EWA). The controller redirects
@@ -55,12 +55,7 @@ export const ciscoWlc: ControllerProfile = {
     'Cisco, "External Web Authentication with Wireless LAN Controllers Configuration Example" (document 71881: parameters, sample login.html with statusCode 1-5)',
     'Cisco, "Configure External Web Authentication on Catalyst 9800 WLC" (document 70937)',
   ],
-  arrival: {
-    recognises: (query) => 'switch_url' in query || 'client_mac' in query,
-    schema: Query,
-    read: (query) => readWith(Query, toArrival, query),
-    integrity: 'none',
-  },
+  arrival: arrivalOf((query) => 'switch_url' in query || 'client_mac' in query, Query, toArrival),
   login: {
     method: 'POST',
     chap: 'none',

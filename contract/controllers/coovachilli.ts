@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chapAnswer, IPV4, MAC_TEXT, readWith, WEB_URL, wisprAttributes, type ArrivalContext, type ArrivalState, type ControllerProfile } from './types.js';
+import { arrivalOf, chapAnswer, IPV4, MAC_TEXT, WEB_URL, wisprAttributes, type ArrivalContext, type ArrivalState, type ControllerProfile } from './types.js';
 
 /**
  * CoovaChilli and the generic UAM/WISPr family (ChilliSpot, many hotspot firmwares). Its redirect
@@ -58,12 +58,7 @@ export const coovachilli: ControllerProfile = {
   id: 'coovachilli',
   name: 'CoovaChilli (UAM/WISPr)',
   sources: ['coova-chilli src/redir.c (bstring_buildurl, redir_md_param)', 'coova-chilli src/chilli.c (Disconnect-Request handling)'],
-  arrival: {
-    recognises: (query) => 'uamip' in query || 'res' in query,
-    schema: Query,
-    read: (query) => readWith(Query, toArrival, query),
-    integrity: 'coova-md',
-  },
+  arrival: arrivalOf((query) => 'uamip' in query || 'res' in query, Query, toArrival, 'coova-md'),
   login: {
     method: 'GET',
     chap: 'coova-uam',

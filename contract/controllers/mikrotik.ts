@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chapAnswer, IPV4, MAC_TEXT, readWith, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
+import { arrivalOf, chapAnswer, IPV4, MAC_TEXT, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * MikroTik RouterOS Hotspot with an external login page. The router's own `login.html` (edited by
@@ -60,12 +60,7 @@ export const mikrotik: ControllerProfile = {
     'MikroTik, RouterOS manual "IP/Hotspot/Customisation": servlet page variables (mac, ip, link-login-only, link-orig, chap-id, chap-challenge, error) and the http-chap login form',
     'MikroTik, RouterOS manual "RADIUS": Access-Request attributes (CHAP-Password, CHAP-Challenge, Calling-Station-Id upper case), Mikrotik-Rate-Limit, incoming Disconnect-Request',
   ],
-  arrival: {
-    recognises: (query) => 'link-login-only' in query || 'chap-id' in query,
-    schema: Query,
-    read: (query) => readWith(Query, toArrival, query),
-    integrity: 'none',
-  },
+  arrival: arrivalOf((query) => 'link-login-only' in query || 'chap-id' in query, Query, toArrival),
   login: {
     method: 'POST',
     chap: 'mikrotik',

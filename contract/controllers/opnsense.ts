@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IPV4, MAC_TEXT, readWith, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
+import { arrivalOf, IPV4, MAC_TEXT, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
 
 /**
  * OPNsense captive portal (opnsense/core). A zone's web server (port 8000 + zone id) redirects a
@@ -74,12 +74,7 @@ export const opnsense: ControllerProfile = {
     'opnsense/core src/opnsense/scripts/captiveportal/htdocs_default/index.html (the default template: status then logon, return to http://<redirurl>)',
     'opnsense/core src/opnsense/mvc/app/library/OPNsense/Auth/Radius.php (Access-Request and accounting attributes; Session-Timeout and Acct-Interim-Interval read from the Accept)',
   ],
-  arrival: {
-    recognises: (query) => 'zone_url' in query && 'clientState' in query,
-    schema: Query,
-    read: (query) => readWith(Query, toArrival, query),
-    integrity: 'none',
-  },
+  arrival: arrivalOf((query) => 'zone_url' in query && 'clientState' in query, Query, toArrival),
   login: {
     method: 'POST',
     chap: 'none',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IPV4, MAC_TEXT, readWith, WEB_URL, wisprAttributes, type ArrivalContext, type ControllerProfile } from './types.js';
+import { arrivalOf, IPV4, MAC_TEXT, WEB_URL, wisprAttributes, type ArrivalContext, type ControllerProfile } from './types.js';
 
 /**
  * pfSense captive portal with a custom portal page (Services > Captive Portal > zone > Portal page
@@ -47,12 +47,7 @@ export const pfsense: ControllerProfile = {
     'Netgate, pfSense documentation "Captive Portal Configuration" and "Captive Portal: Custom portal page" (variables $PORTAL_ACTION$, $PORTAL_REDIRURL$, $PORTAL_ZONE$, $PORTAL_MESSAGE$, $CLIENT_MAC$, $CLIENT_IP$; form fields auth_user, auth_pass, accept, zone, redirurl)',
     'pfSense captiveportal.inc: RADIUS re-authentication of connected users every minute ("reauthenticate")',
   ],
-  arrival: {
-    recognises: (query) => 'portal_action' in query || ('zone' in query && 'redirurl' in query),
-    schema: Query,
-    read: (query) => readWith(Query, toArrival, query),
-    integrity: 'none',
-  },
+  arrival: arrivalOf((query) => 'portal_action' in query || ('zone' in query && 'redirurl' in query), Query, toArrival),
   login: {
     method: 'POST',
     chap: 'none',

@@ -169,11 +169,18 @@ export const SCHEMELESS_RETURN_URL = z
   .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
   .pipe(WEB_URL);
 
-/** A zod parse as an ArrivalParse: the problems name the parameter, never its value. */
-export function readWith<T>(schema: z.ZodType<T>, map: (query: T) => ArrivalContext, query: Readonly<Record<string, string>>): ArrivalParse {
-  const parsed = schema.safeParse(query);
-  if (!parsed.success) return { ok: false, problems: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'query')))] };
-  return { ok: true, arrival: map(parsed.data) };
+/** A profile's arrival: its query read with `schema` and mapped by `map`; the problems of a parse name the parameter, never its value. */
+export function arrivalOf<T>(recognises: ControllerProfile['arrival']['recognises'], schema: z.ZodType<T>, map: (query: T) => ArrivalContext, integrity: ArrivalIntegrity = 'none'): ControllerProfile['arrival'] {
+  return {
+    recognises,
+    schema,
+    read(query) {
+      const parsed = schema.safeParse(query);
+      if (!parsed.success) return { ok: false, problems: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'query')))] };
+      return { ok: true, arrival: map(parsed.data) };
+    },
+    integrity,
+  };
 }
 
 /** A credential's CHAP answer; a profile that logs in by CHAP never falls back to the password. */

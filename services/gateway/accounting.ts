@@ -42,9 +42,17 @@ export async function recordAccounting(connections: ConnectionStore, credentials
   const username = text(attributes, 'User-Name');
   const hash = username === undefined ? null : usernameHash(username);
   const fromClass = octets(attributes, 'Class')?.toString('utf8');
+  const classForm = fromClass !== undefined && SESSION_ID.test(fromClass);
+  const counters = {
+    inputOctets: count(attributes, 'Acct-Input-Octets') + count(attributes, 'Acct-Input-Gigawords') * GIGAWORD,
+    outputOctets: count(attributes, 'Acct-Output-Octets') + count(attributes, 'Acct-Output-Gigawords') * GIGAWORD,
+    sessionTime: count(attributes, 'Acct-Session-Time'),
+  };
+  // Issue 27: the many Interim-Updates of a running connection: its counters, one statement.
+  if (status === 'Interim-Update' && (await connections.interim({ nasId, acctSessionId, sessionId: classForm ? fromClass : null, usernameHash: classForm ? null : hash }, counters, now))) return { kind: 'recorded' };
   // Issue 27: Class is believed only from the NAS the session's credential was used at; the
   // credential in User-Name only at the NAS it was issued for.
-  const classTrusted = fromClass !== undefined && SESSION_ID.test(fromClass) && (await credentials.usedAt(fromClass, nasId));
+  const classTrusted = classForm && (await credentials.usedAt(fromClass, nasId));
   const credential = classTrusted || hash === null ? undefined : await credentials.find(hash);
   const sessionId = classTrusted ? fromClass : credential?.nasId === nasId ? credential.sessionId : undefined;
   if (sessionId === undefined) return { kind: 'ignored' };
@@ -56,9 +64,7 @@ export async function recordAccounting(connections: ConnectionStore, credentials
       sessionId,
       usernameHash: hash,
       status,
-      inputOctets: count(attributes, 'Acct-Input-Octets') + count(attributes, 'Acct-Input-Gigawords') * GIGAWORD,
-      outputOctets: count(attributes, 'Acct-Output-Octets') + count(attributes, 'Acct-Output-Gigawords') * GIGAWORD,
-      sessionTime: count(attributes, 'Acct-Session-Time'),
+      ...counters,
       // Sealed: a MAC (Calling-Station-Id) and the user name never rest in clear.
       sealedIdentity: status === 'Stop' ? null : seal(JSON.stringify(identityOf(attributes))),
       stopCause: stopCause !== null && stopCause.length <= 64 ? stopCause : null,

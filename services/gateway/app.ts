@@ -64,6 +64,8 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const app = createServiceApp({
     service: 'gateway',
     logger,
+    // Issue 27: an Interim-Update per connection and interval: its request line only at debug.
+    quietPaths: ['/radius/accounting'],
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),

@@ -60,22 +60,13 @@ const toRecord = (row: ConnectionRow): ConnectionRecord => ({
   disconnectAttempts: row.disconnect_attempts,
 });
 
-/** A Disconnect-Request to send now: the row was leased to this sender until its answer is due. */
-export interface DueDisconnect {
+/** A Disconnect-Request (or, issue 27 item 3, a CoA-Request) to send now: the row was leased to this sender until its answer is due. */
+export interface DueRequest {
   nasId: string;
   acctSessionId: string;
   sessionId: string;
   attempt: number;
   /** The sealed identifying attributes from accounting, if the connection still runs. */
-  sealedIdentity: string | null;
-}
-
-/** Issue 27 item 3: a CoA-Request to send now, leased like a Disconnect. */
-export interface DueCoa {
-  nasId: string;
-  acctSessionId: string;
-  sessionId: string;
-  attempt: number;
   sealedIdentity: string | null;
 }
 
@@ -87,6 +78,19 @@ export type CoaStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';
  * crash between reading the feed and sending a Disconnect loses nothing (at-least-once).
  */
 export function createConnectionStore(db: Database, onDisconnectQueued: () => void = () => undefined) {
+  /** The due requests of one queue (its columns `<queue>_status`, `_next_at`, `_attempts`), each leased until `leaseUntil` (another sender, or a restart, takes it after). */
+  const takeDueOf = async (queue: 'disconnect' | 'coa', now: Date, leaseUntil: Date, limit: number): Promise<DueRequest[]> => {
+    const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; attempts: number; identity: string | null }>(
+      `UPDATE connections SET ${queue}_next_at = $2, ${queue}_attempts = ${queue}_attempts + 1
+       WHERE (nas_id, acct_session_id) IN (
+         SELECT nas_id, acct_session_id FROM connections
+         WHERE ${queue}_status = 'PENDING' AND ${queue}_next_at <= $1
+         ORDER BY ${queue}_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING nas_id, acct_session_id, session_id, ${queue}_attempts AS attempts, identity`,
+      [now, leaseUntil, limit],
+    );
+    return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.attempts, sealedIdentity: r.identity }));
+  };
   return {
     /**
      * Records a Start, Interim-Update or Stop. A gateway session of an ended session that is still
@@ -116,6 +120,23 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
         [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
       );
       if (row?.queued === true) onDisconnectQueued();
+    },
+
+    /**
+     * Issue 27: an Interim-Update of a connection already running under this NAS's Acct-Session-Id
+     * and the same network session (`sessionId`, the Class it was believed for) or, without a
+     * Class, the same credential (`usernameHash`): its counters and time, in one statement; what a
+     * Start established (session, identity, trust) is not looked at again. False when there is no
+     * such connection: the caller records it the long way.
+     */
+    async interim(key: { nasId: string; acctSessionId: string; sessionId: string | null; usernameHash: string | null }, usage: Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE connections SET updated_at = $3, input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
+         WHERE nas_id = $1 AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL AND (session_id = $4 OR username_hash = $5)
+         RETURNING 1`,
+        [key.nasId, key.acctSessionId, now, key.sessionId, key.usernameHash, usage.inputOctets, usage.outputOctets, usage.sessionTime],
+      );
+      return rows.length > 0;
     },
 
     /**
@@ -200,19 +221,8 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
       });
     },
 
-    /** Takes the due Disconnects, each leased until `leaseUntil` (another sender, or a restart, takes it after). */
-    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<DueDisconnect[]> {
-      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; disconnect_attempts: number; identity: string | null }>(
-        `UPDATE connections SET disconnect_next_at = $2, disconnect_attempts = disconnect_attempts + 1
-         WHERE (nas_id, acct_session_id) IN (
-           SELECT nas_id, acct_session_id FROM connections
-           WHERE disconnect_status = 'PENDING' AND disconnect_next_at <= $1
-           ORDER BY disconnect_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING nas_id, acct_session_id, session_id, disconnect_attempts, identity`,
-        [now, leaseUntil, limit],
-      );
-      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.disconnect_attempts, sealedIdentity: r.identity }));
-    },
+    /** Takes the due Disconnects, each leased until `leaseUntil`. */
+    takeDue: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('disconnect', now, leaseUntil, limit),
 
     /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits. */
     async nextDueAt(): Promise<Date | undefined> {
@@ -224,18 +234,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
     },
 
     /** Issue 27 item 3: the due CoA-Requests, each leased until `leaseUntil`. */
-    async takeDueCoa(now: Date, leaseUntil: Date, limit: number): Promise<DueCoa[]> {
-      const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; coa_attempts: number; identity: string | null }>(
-        `UPDATE connections SET coa_next_at = $2, coa_attempts = coa_attempts + 1
-         WHERE (nas_id, acct_session_id) IN (
-           SELECT nas_id, acct_session_id FROM connections
-           WHERE coa_status = 'PENDING' AND coa_next_at <= $1
-           ORDER BY coa_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING nas_id, acct_session_id, session_id, coa_attempts, identity`,
-        [now, leaseUntil, limit],
-      );
-      return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.coa_attempts, sealedIdentity: r.identity }));
-    },
+    takeDueCoa: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('coa', now, leaseUntil, limit),
 
     /** A CoA attempt's answer: final (ACKED, NAKED, NO_ANSWER), dropped (null: the session ended meanwhile), or another try at `retryAt`. */
     async settleCoa(nasId: string, acctSessionId: string, outcome: { status: Exclude<CoaStatus, 'PENDING'> | null } | { retryAt: Date }): Promise<void> {

@@ -2,7 +2,7 @@ import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
 import { newCorrelationId, type Gateway, type GatewayRegistry, type Logger } from '../kit/index.js';
 import { limitAttributesOf, secondsLeft, type AccessDeps } from './access.js';
 import type { SessionIdentity } from './accounting.js';
-import type { ConnectionStore, DueCoa, DueDisconnect } from './connection-store.js';
+import type { ConnectionStore, DueRequest } from './connection-store.js';
 import { radiusCoas, radiusDisconnects } from './metrics.js';
 import type { SessionPeer } from './session-client.js';
 import { SESSION_CONTEXT_NOT_FOUND, type DisconnectAttributes, type DisconnectReply, type DisconnectTarget } from './disconnect.js';
@@ -23,7 +23,7 @@ export type Send = (target: DisconnectTarget, attributes: DisconnectAttributes, 
  * Acct-Session-Id always, and each attribute its profile names, as the NAS itself sent it in
  * accounting (NAS-Identifier falls back to the registry's NAS id; Event-Timestamp is now).
  */
-export function disconnectAttributes(gateway: Gateway, item: DueDisconnect | DueCoa, identity: SessionIdentity, at: Date): DisconnectAttributes {
+export function disconnectAttributes(gateway: Gateway, item: DueRequest, identity: SessionIdentity, at: Date): DisconnectAttributes {
   const attributes: DisconnectAttributes = [['Acct-Session-Id', item.acctSessionId]];
   for (const name of CONTROLLER_PROFILES[gateway.profile].disconnect) {
     if (name === 'Acct-Session-Id') continue;
@@ -94,7 +94,7 @@ export async function sendDueCoas(
   const at = now();
   const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
   const due = await store.takeDueCoa(at, lease, DISCONNECT_BATCH);
-  const retryOrGiveUp = async (item: DueCoa, nas: string) => {
+  const retryOrGiveUp = async (item: DueRequest, nas: string) => {
     if (item.attempt >= settings.DISCONNECT_ATTEMPTS) {
       await store.settleCoa(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' });
       radiusCoas.inc({ nas, answer: 'NO_ANSWER' });

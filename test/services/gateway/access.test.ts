@@ -122,12 +122,12 @@ test.serial('BlastRADIUS: an Access-Request without Message-Authenticator is dro
   t.is((await radclient(radius.authPort, 'auth', NAS_SECRET, attributes)).code, 'Access-Accept', 'the credential was not used up by the dropped request');
 });
 
-test.serial('the gateway service down means Access-Reject (fail closed)', async (t) => {
+test.serial('the gateway service down means no answer (never an Accept; not a Reject for a password that may be right: the NAS asks again)', async (t) => {
   const world = await sessionWorld(t);
   await grantedSession(world);
   const radius = await startRadiusServer(t, `http://127.0.0.1:${await freePort()}`);
-  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, ['User-Name = "wifi-someone"', 'User-Password = "whatever-it-is"', `Calling-Station-Id = "${MAC}"`]);
-  t.is(answer.code, 'Access-Reject');
+  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, ['User-Name = "wifi-someone"', 'User-Password = "whatever-it-is"', `Calling-Station-Id = "${MAC}"`], 5);
+  t.is(answer.code, 'none');
 });
 
 test.serial('the session service down means Access-Reject, and the credential is not used up', async (t) => {

@@ -28,7 +28,7 @@ async function setup(t: ExecutionContext, profile: ProfileId) {
   const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`, `NAS-Identifier = "${NAS}"`]);
   t.is(accept.code, 'Access-Accept', JSON.stringify(accept));
   const acctSessionId = `acct-coa-${profile}`;
-  const start = await radclient(radius.acctPort, 'acct', NAS_SECRET, [`User-Name = "${username}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...ACCOUNTING]);
+  const start = await radius.acct([`User-Name = "${username}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...ACCOUNTING]);
   t.is(start.code, 'Accounting-Response');
   const upgrade = async () => {
     const answer = await world.session.grant(sessionId, grantBody(world.clock, { tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 7200_000).toISOString(), deviceSlots: 4 }));

@@ -28,7 +28,7 @@ async function setup(t: ExecutionContext, profile: ProfileId, strict: { requires
     const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
     t.is(accept.code, 'Access-Accept');
     const acct = (status: string) =>
-      radclient(radius.acctPort, 'acct', NAS_SECRET, [`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...accountingLines]);
+      radius.acct([`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...accountingLines]);
     t.is((await acct('Start')).code, 'Accounting-Response');
     return { sessionId, username, acct };
   };

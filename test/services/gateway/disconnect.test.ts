@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import {
-  bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer, tempDir, type World,
+  bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer, tempDir, type RadiusServer, type World,
 } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
@@ -11,14 +11,14 @@ import { freeUdpPort, radclient } from './radclient.js';
 // starts two FreeRADIUS servers and three services, and seven at once on a loaded 2-core machine
 // made the gateway answer FreeRADIUS's rest call after its 3 s timeout (an Access-Reject).
 
-async function signedIn(t: ExecutionContext, world: World, gateway: Awaited<ReturnType<typeof bootGateway>>, authPort: number, acctPort: number, acctSessionId: string) {
+async function signedIn(t: ExecutionContext, world: World, gateway: Awaited<ReturnType<typeof bootGateway>>, radius: RadiusServer, acctSessionId: string) {
   const sessionId = await grantedSession(world);
   const issued = await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS });
   const { username, password } = issued.body as { username: string; password: string };
-  const accept = await radclient(authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
   t.is(accept.code, 'Access-Accept');
   const acct = (status: string, extra: string[] = []) =>
-    radclient(acctPort, 'acct', NAS_SECRET, [`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`, ...extra]);
+    radius.acct([`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`, ...extra]);
   return { sessionId, username, password, acct };
 }
 
@@ -36,7 +36,7 @@ async function setup(t: ExecutionContext, options: { db?: Database; naks?: strin
 
 test.serial('accounting Start, Interim and Stop make the connection state and usage the portal reads', async (t) => {
   const { world, gateway, radius } = await setup(t);
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-1');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-1');
   t.like((await gateway.connection(sessionId)).body, { state: 'NONE', connected: false });
   t.is((await acct('Start')).code, 'Accounting-Response');
   t.like((await gateway.connection(sessionId)).body, { state: 'CONNECTED', connected: true, nasId: NAS });
@@ -50,7 +50,7 @@ test.serial('accounting Start, Interim and Stop make the connection state and us
 
 test.serial('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the session is refused from then on', async (t) => {
   const { world, nas, gateway, radius } = await setup(t);
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-revoke');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-revoke');
   await acct('Start');
   await world.session.revoke(sessionId);
   await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes('acct-revoke'), { timeoutMs: 15_000 });
@@ -61,7 +61,7 @@ test.serial('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the se
 
 test.serial('a NAK is recorded as NAKED and not retried', async (t) => {
   const { world, nas, gateway, radius } = await setup(t, { naks: ['acct-nak'] });
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-nak');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-nak');
   await acct('Start');
   await world.session.revoke(sessionId);
   const state = await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'NAKED', { timeoutMs: 15_000 });
@@ -75,7 +75,7 @@ test.serial('a NAS that never answers is retried with backoff, then recorded as 
   t.teardown(() => db.close());
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), DISCONNECT_ATTEMPTS: '3', DISCONNECT_TIMEOUT_MS: '100', DISCONNECT_BACKOFF_MS: '50' });
   const radius = await startRadiusServer(t, gateway.url);
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-silent');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-silent');
   await acct('Start');
   await world.session.revoke(sessionId);
   await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'NO_ANSWER', { timeoutMs: 15_000 });
@@ -84,7 +84,7 @@ test.serial('a NAS that never answers is retried with backoff, then recorded as 
 
 test.serial('a Start arriving after the revoke is disconnected at once', async (t) => {
   const { world, nas, gateway, radius } = await setup(t);
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-late');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-late');
   await world.session.revoke(sessionId);
   await waitFor(async () => (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).status, (status) => status === 409);
   // The feed has been read once the gateway itself knows the session ended.
@@ -98,7 +98,7 @@ test.serial('a restart of the gateway service between a revoke and its Disconnec
   const db = await openGatewayDb('pglite', tempDir(t, 'wifi-gateway-db-'));
   t.teardown(() => db.close());
   const { world, nas, env, gateway, radius } = await setup(t, { db });
-  const { sessionId, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-restart');
+  const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-restart');
   await acct('Start');
   await gateway.close();
   await world.session.revoke(sessionId);
@@ -112,7 +112,7 @@ test.serial('a restart of the gateway service between a revoke and its Disconnec
 
 test.serial('no MAC address, password or user name reaches the gateway\'s logs, store or answers, nor FreeRADIUS\'s log', async (t) => {
   const { world, db, gateway, radius } = await setup(t);
-  const { sessionId, username, password, acct } = await signedIn(t, world, gateway, radius.authPort, radius.acctPort, 'acct-privacy');
+  const { sessionId, username, password, acct } = await signedIn(t, world, gateway, radius, 'acct-privacy');
   await acct('Start');
   await world.session.revoke(sessionId);
   await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'ACKED', { timeoutMs: 15_000 });

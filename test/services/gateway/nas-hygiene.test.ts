@@ -13,7 +13,7 @@ async function setup(t: ExecutionContext, env: Record<string, string> = {}, now?
   t.teardown(() => db.close());
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), ...env }, now);
   const radius = await startRadiusServer(t, gateway.url);
-  const acct = (lines: string[]) => radclient(radius.acctPort, 'acct', NAS_SECRET, [...lines, `NAS-Identifier = "${NAS}"`]);
+  const acct = (lines: string[]) => radius.acct([...lines, `NAS-Identifier = "${NAS}"`]);
   const signIn = async (acctSessionId: string) => {
     const sessionId = await grantedSession(world);
     const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };

@@ -34,7 +34,7 @@ async function setup(t: ExecutionContext) {
     ]);
   // Radius::startAccounting / stopAccounting: no Class, no Calling-Station-Id.
   const acct = (username: string, acctSessionId: string, lines: string[]) =>
-    radclient(radius.acctPort, 'acct', NAS_SECRET, [
+    radius.acct([
       `NAS-Identifier = "${REFID}"`, 'Service-Type = Framed-User', 'Framed-Protocol = 15', 'NAS-Port = 0', 'NAS-Port-Type = Ethernet',
       `User-Name = "${username}"`, `Acct-Session-Id = "${acctSessionId}"`, 'Acct-Authentic = Local', ...lines,
     ]);

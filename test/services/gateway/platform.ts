@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +10,12 @@ import { SessionConfig } from '../../../services/session/config.js';
 import type { Database } from '../../../services/kit/store/index.js';
 import { createApp, MIGRATIONS } from '../../../services/gateway/app.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
-import { startFreeradius, writeFreeradiusConfig, type RunningFreeradius } from '../../../scripts/freeradius.js';
+import { accountingBuffer, startFreeradius, writeFreeradiusConfig, type RunningFreeradius } from '../../../scripts/freeradius.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { openTestDatabase, type Backend } from '../../helpers/databases.js';
 import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
 import { bootSession, grantBody, openSessionDb, subject, TestClock, type SessionClient } from '../session/session-service.js';
-import { freeUdpPort } from './radclient.js';
+import { freeUdpPort, radclient, type RadiusAnswer } from './radclient.js';
 
 export const NAS = 'test-nas';
 export const NAS_SECRET = 'test-nas-secret-1';
@@ -85,15 +86,36 @@ export async function bootGateway(t: ExecutionContext, db: Database, env: Record
   };
 }
 
+export interface RadiusServer extends RunningFreeradius {
+  authPort: number;
+  acctPort: number;
+  /** The accounting buffer's files (detail-live, detail.work): empty once every entry was replayed and answered. */
+  buffered(): string[];
+  /** Waits until every accounting packet answered so far reached the gateway service and was answered by it. */
+  drained(timeoutMs?: number): Promise<void>;
+  /** Sends an Accounting-Request as the test NAS and, once FreeRADIUS answered it, waits until the gateway service has it (drained). */
+  acct(lines: string[]): Promise<RadiusAnswer>;
+}
+
 /** FreeRADIUS as the platform runs it, on free UDP ports, asking `restUrl`; stopped at the end. */
-export async function startRadiusServer(t: ExecutionContext, restUrl: string): Promise<RunningFreeradius & { authPort: number; acctPort: number }> {
+export async function startRadiusServer(t: ExecutionContext, restUrl: string): Promise<RadiusServer> {
   const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
   const dir = tempDir(t, 'wifi-radius-');
-  writeFreeradiusConfig({ dir, role: 'server', authPort, acctPort, restUrl, restKey: GatewayConfig.parse({}).RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }] });
+  // The replay's shortest retry (FreeRADIUS raises anything below 4 s to 4 s).
+  writeFreeradiusConfig({ dir, role: 'server', authPort, acctPort, restUrl, restKey: GatewayConfig.parse({}).RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }], replayRetrySeconds: 4 });
   const running = await startFreeradius(dir, { debug: process.env['RADIUS_DEBUG'] === '1' });
   t.teardown(() => running.stop());
   if (process.env['RADIUS_DEBUG'] === '1') t.teardown(() => t.log(running.output.join('\n')));
-  return { ...running, authPort, acctPort };
+  const buffered = () => readdirSync(accountingBuffer(dir));
+  const drained = async (timeoutMs = 20_000) => {
+    await waitFor(buffered, (files) => files.length === 0, { timeoutMs, intervalMs: 20 });
+  };
+  const acct = async (lines: string[]) => {
+    const answer = await radclient(acctPort, 'acct', NAS_SECRET, lines);
+    if (answer.code === 'Accounting-Response') await drained();
+    return answer;
+  };
+  return { ...running, authPort, acctPort, buffered, drained, acct };
 }
 
 /** A second FreeRADIUS as the NAS's receiving side (RFC 5176 `coa` listener), debug on so the test sees each packet. */

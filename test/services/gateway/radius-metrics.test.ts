@@ -30,7 +30,7 @@ test.serial('Accept and Reject by reason, accounting by status, Disconnect answe
   t.is((await auth('not-the-password')).code, 'Access-Reject');
   const accept = await auth(password);
   t.is(accept.code, 'Access-Accept');
-  await radclient(radius.acctPort, 'acct', NAS_SECRET, [`User-Name = "${username}"`, 'Acct-Status-Type = Start', 'Acct-Session-Id = "acct-metrics"', `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`]);
+  await radius.acct([`User-Name = "${username}"`, 'Acct-Status-Type = Start', 'Acct-Session-Id = "acct-metrics"', `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`]);
   const open = await scrape();
   t.is(value(open, `radius_open_connections{nas="${NAS}"}`), 1);
   await world.session.revoke(sessionId);

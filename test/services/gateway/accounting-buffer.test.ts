@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import { waitFor } from '../../helpers/wait-for.js';
+import { join } from 'node:path';
+import { accountingBuffer, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
+import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir } from './platform.js';
+import { freeUdpPort, radclient } from './radclient.js';
+
+// Issue 27 item 4: accounting survives a gateway service that is down or too slow. FreeRADIUS
+// writes each Accounting-Request to its buffer (a detail file) and answers the NAS at once; its
+// replay hands the entries to the gateway service one by one, in order, again until answered.
+// The gateway service is reached through a switch in front of it that can refuse (503) or hold
+// a request until FreeRADIUS gives up on it, and then still hand it on (a slow answer the replay
+// did not wait for: the entry comes again and must not count twice).
+
+type Mode = 'pass' | 'refuse' | 'hold-first-interim' | 'hold-authorize';
+
+interface Switch {
+  url: string;
+  mode: Mode;
+  refused: number;
+  /** Acct-Status-Type and Acct-Session-Time of each accounting request the gateway service got. */
+  forwarded: [string, number][];
+}
+
+async function gatewaySwitch(t: ExecutionContext, target: string): Promise<Switch> {
+  let held = false;
+  const state: Switch = { url: '', mode: 'pass', refused: 0, forwarded: [] };
+  const forward = async (req: IncomingMessage, body: string, res?: ServerResponse) => {
+    const answer = await fetch(`${target}${req.url ?? ''}`, { method: req.method, headers: { 'content-type': 'application/json', 'x-api-key': String(req.headers['x-api-key']) }, body });
+    const text = await answer.text();
+    if (req.url?.startsWith('/radius/accounting') === true) {
+      const attributes = JSON.parse(body) as Record<string, { value: (string | number)[] }>;
+      state.forwarded.push([String(attributes['Acct-Status-Type']?.value[0]), Number(attributes['Acct-Session-Time']?.value[0] ?? 0)]);
+    }
+    res?.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const accounting = req.url?.startsWith('/radius/accounting') === true;
+      if (accounting && state.mode === 'refuse') {
+        state.refused += 1;
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"code":"UPSTREAM_UNAVAILABLE"}');
+        return;
+      }
+      const interim = body.includes('"Interim-Update"');
+      if ((accounting && state.mode === 'hold-first-interim' && interim && !held) || (!accounting && state.mode === 'hold-authorize')) {
+        held = true;
+        // Answered only after FreeRADIUS hung up (its rest timeout); an accounting entry is then
+        // handed on anyway, as a gateway service that was merely slow would have recorded it.
+        res.once('close', () => void (accounting ? forward(req, body) : undefined));
+        return;
+      }
+      forward(req, body, res).catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+async function setup(t: ExecutionContext) {
+  const world = await sessionWorld(t);
+  const db = await openGatewayDb('memory');
+  t.teardown(() => db.close());
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()) });
+  const gate = await gatewaySwitch(t, gateway.url);
+  const radius = await startRadiusServer(t, gate.url);
+  const sessionId = await grantedSession(world);
+  const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
+  return { db, gateway, gate, radius, sessionId, username, password };
+}
+
+test.serial('accounting sent while the gateway service refuses or is too slow is answered at once and reaches it later, all of it, in order, nothing counted twice', async (t) => {
+  const { db, gateway, gate, radius, sessionId, username, password } = await setup(t);
+  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+  t.is(accept.code, 'Access-Accept');
+
+  gate.mode = 'refuse';
+  // NAS-Identifier names another NAS: the replay must still say which NAS FreeRADIUS knew (the
+  // Class is believed only from the NAS the credential was used at).
+  const packet = (status: string, seconds: number, extra: string[] = []) =>
+    radclient(radius.acctPort, 'acct', NAS_SECRET, [
+      `User-Name = "${username}"`, `Acct-Status-Type = ${status}`, 'Acct-Session-Id = "acct-buffered"', `Class = ${accept.attributes['Class']}`,
+      `Calling-Station-Id = "${MAC}"`, 'NAS-Identifier = "other-nas"', `Acct-Session-Time = ${seconds}`, `Acct-Input-Octets = ${seconds * 50}`, `Acct-Output-Octets = ${seconds * 200}`, ...extra,
+    ]);
+  for (const [status, seconds, extra] of [['Start', 0, []], ['Interim-Update', 60, []], ['Interim-Update', 120, []], ['Stop', 180, ['Acct-Terminate-Cause = Idle-Timeout']]] as const) {
+    t.is((await packet(status, seconds, [...extra])).code, 'Accounting-Response', `${status} answered by FreeRADIUS while the gateway service refuses`);
+  }
+  await waitFor(() => gate.refused, (refused) => refused >= 2, { timeoutMs: 20_000 });
+  t.true(radius.buffered().length > 0, 'kept in the buffer');
+  t.is((await gateway.connection(sessionId)).body['state'], 'NONE', 'nothing reached the gateway service yet');
+
+  gate.mode = 'hold-first-interim';
+  await radius.drained(60_000);
+  t.deepEqual(gate.forwarded, [['Start', 0], ['Interim-Update', 60], ['Interim-Update', 60], ['Interim-Update', 120], ['Stop', 180]], 'in order; the Interim answered too late came again');
+  t.like((await gateway.connection(sessionId)).body, { state: 'DISCONNECTED', connected: false, nasId: NAS, inputOctets: 9000, outputOctets: 36000, sessionTime: 180 });
+  t.is((await db.query('SELECT 1 FROM connections WHERE session_id = $1', [sessionId])).length, 1);
+});
+
+test.serial('an Access-Request the gateway service does not answer in time gets no answer (the NAS asks again), never an Access-Reject', async (t) => {
+  const { gate, radius, username, password } = await setup(t);
+  gate.mode = 'hold-authorize';
+  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`], 6);
+  t.is(answer.code, 'none');
+});
+
+test('regenerating the configuration (a restart of make up) keeps the accounting not yet replayed, and replaces everything else', (t) => {
+  const dir = join(tempDir(t, 'wifi-radius-'), 'freeradius');
+  const write = (restKey: string) => writeFreeradiusConfig({ dir, role: 'server', authPort: 1812, acctPort: 1813, restUrl: 'http://127.0.0.1:3004', restKey, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }] });
+  write('first-key-0001');
+  writeFileSync(join(accountingBuffer(dir), 'detail.work'), 'an entry not yet replayed\n');
+  writeFileSync(join(dir, 'run', 'radiusd.pid'), '1');
+  write('second-key-0002');
+  t.is(readFileSync(join(accountingBuffer(dir), 'detail.work'), 'utf8'), 'an entry not yet replayed\n');
+  t.false(existsSync(join(dir, 'run', 'radiusd.pid')));
+  t.regex(readFileSync(join(dir, 'sites-enabled', 'wifi'), 'utf8'), /second-key-0002/);
+});
