@@ -1,7 +1,7 @@
 /**
  * What never reaches a log line (spec 1, privacy): secrets by key name at any depth, and any
  * run of 9-12 digits (the citizen number's shape) inside any string, wherever it hides
- * (an error message, a URL, a correlation header someone misused).
+ * (an error message, a URL, a correlation header someone misused), but not inside a UUID.
  */
 export const REDACTED = '[REDACTED]';
 
@@ -22,14 +22,18 @@ const SECRET_KEYS = new Set([
   'rawaccesstoken',
 ]);
 
-const CITIZEN_NUMBER_RUN = /(?<![0-9])[0-9]{9,12}(?![0-9])/g;
+// A UUID is matched whole first, so the digit runs inside one (about one session id in twenty has
+// nine or more digits in a row in its last group) stay readable: an operator greps logs by these
+// ids. A UUID whose last group is twelve digits, a citizen number's shape exactly, is redacted whole.
+const UUID_OR_CITIZEN_NUMBER_RUN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-z])|(?<![0-9])[0-9]{9,12}(?![0-9])/gi;
+const ALL_DIGITS = /^[0-9]+$/;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase());
 }
 
 export function scrubString(value: string): string {
-  return value.replace(CITIZEN_NUMBER_RUN, REDACTED);
+  return value.replace(UUID_OR_CITIZEN_NUMBER_RUN, (run) => (run.length === 36 && !ALL_DIGITS.test(run.slice(24)) ? run : REDACTED));
 }
 
 /** A copy of `value` with secrets removed; cycles and depth are bounded so logging never throws. */

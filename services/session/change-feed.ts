@@ -61,9 +61,10 @@ export async function readChanges(db: Queryable, cursor: string, limit: number, 
 
 /**
  * Issue 30: `readChanges`, but with nothing after the cursor the answer waits (up to `waitMs`)
- * for a committed session event, for the next session's expiry, or for the reader to go away;
- * then it reads again. A follower asks again as soon as it has its answer, so the feed reaches
- * it within milliseconds and costs nothing while nothing happens.
+ * for a committed session event or for the next session's expiry, and then reads again; or for
+ * the reader to go away, or until the wait runs out, and then answers the empty page. A follower
+ * asks again as soon as it has its answer, so the feed reaches it within milliseconds and costs
+ * nothing while nothing happens.
  */
 export async function awaitChanges(
   db: Queryable,
@@ -82,6 +83,9 @@ export async function awaitChanges(
     const untilExpiry = expiry === undefined ? Number.POSITIVE_INFINITY : Math.max(0, expiry - options.now().getTime());
     const woken = await wake.wait(mark, Math.min(left, untilExpiry), settling, options.signal);
     if (woken === 'gone') return page;
+    // The wait ran out with nothing heard: the answer is the empty page. Reading again would only
+    // repeat what the follower's next request, sent as soon as it has this answer, reads anyway.
+    if (woken === 'timeout' && Date.now() >= deadline) return page;
     settling = woken === 'timeout' ? 0 : settling + 1;
   }
 }
