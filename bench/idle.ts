@@ -4,7 +4,7 @@
 // spend over BENCH_IDLE_SECONDS (default 120) is read from /proc. Target: under 0.1 s of CPU per
 // minute for all our processes together. Keycloak is not ours and is left out.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSealer } from '../services/kit/index.js';
@@ -15,7 +15,7 @@ import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
 import { ROOT, machine, writeResult } from './lib/load.js';
 
-const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 120);
+const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 300);
 const SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 60);
 const TARGET_CPU_MS_PER_MINUTE = 100;
 const PORTS = { hr: 3961, entitlement: 3962, session: 3963, gateway: 3964, decision: 3965, loyalty: 3966, portal: 3960 };
@@ -31,7 +31,7 @@ async function start(name: keyof typeof PORTS, env: Record<string, string> = {})
   const child = spawn(process.execPath, [...flags, join(ROOT, 'dist', 'services', name, 'main.js')], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: join(tmp, 'data'), ...env, PORT: String(PORTS[name]) },
-    stdio: 'ignore',
+    stdio: process.env['BENCH_IDLE_LOG_DIR'] ? ['ignore', openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.out`), 'w'), openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.err`), 'w')] : 'ignore',
   });
   children.push(child);
   await waitHealthy(url(name), child, 120_000);

@@ -38,5 +38,10 @@ export function stopChild(child: ChildProcess): Promise<void> {
  * platform's CPU (bench:idle: 340 -> 115 ms per minute). The heap then keeps its size after a
  * burst until the next regular collection: memory for CPU, the right trade for a server that
  * waits most of the time.
+ * `--no-flush-bytecode`: V8 throws away the bytecode of functions not run for a while, and
+ * compiles them again when they next run; at idle that is every function of the few requests
+ * that still come (a held feed read every few minutes): the same request then cost several times
+ * its CPU (perf: Compiler::Compile, LoadIC_NoFeedback). The bytecode of code that ran stays,
+ * a few megabytes.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--no-flush-bytecode'];

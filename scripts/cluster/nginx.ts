@@ -88,6 +88,17 @@ const keycloakInternal = (port: number) => `
     }
   }`;
 
+/**
+ * Issue 30: the gateway's held reads of the session change feed wait up to FEED_WAIT_SECONDS
+ * (at most 295 s) for a change; nginx's 60 s read timeout would cut them (a 504, and a read
+ * again every minute).
+ */
+const heldFeedReads = `
+    location = /api/v1/sessions/changes {${proxied('session')}
+      proxy_set_header Host $http_host;
+      proxy_read_timeout 300s;
+    }`;
+
 export function nginxConfig(options: NginxOptions): string {
   const { dir, ports, failTimeoutSeconds } = options;
   const { services, balanced } = ports;
@@ -96,7 +107,7 @@ export function nginxConfig(options: NginxOptions): string {
     listen 127.0.0.1:${balanced[name]};
     location / {${proxied(name)}
       proxy_set_header Host $http_host;
-    }
+    }${name === 'session' ? heldFeedReads : ''}
   }`);
   const forwarded = `
       proxy_set_header Host $http_host;

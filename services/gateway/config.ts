@@ -26,7 +26,7 @@ export const GatewayConfig = z.object({
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
   STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe('A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).'),
-  STALE_CHECK_MS: envInt(120_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
+  STALE_CHECK_MS: envInt(300_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
   QOS_TABLE: z
     .string()
     .default(JSON.stringify(DEFAULT_QOS_TABLE))
@@ -40,9 +40,9 @@ export const GatewayConfig = z.object({
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
   OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe('Issue 28: an openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers\' poll interval (nat_traversal_poll_interval).'),
-  FEED_WAIT_SECONDS: envInt(50, 0, 55).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS).'),
+  FEED_WAIT_SECONDS: envInt(290, 0, 295).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.'),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),
-  DISCONNECT_IDLE_CHECK_MS: envInt(120_000, 100, 3_600_000).describe('Issue 30: with no Disconnect due, how often the queue is still looked at (another instance\'s lease may have run out).'),
+  DISCONNECT_IDLE_CHECK_MS: envInt(300_000, 100, 3_600_000).describe('Issue 30: with no Disconnect due, how often the queue is still looked at (another instance\'s lease may have run out).'),
   DISCONNECT_TIMEOUT_MS: envInt(1000, 50, 30_000).describe('Wait for a Disconnect-ACK/NAK per attempt.'),
   DISCONNECT_ATTEMPTS: envInt(6, 1, 50).describe('Attempts of one Disconnect-Request before it is recorded as unanswered.'),
   DISCONNECT_BACKOFF_MS: envInt(500, 10, 600_000).describe('Wait before the second attempt; doubles each time.'),

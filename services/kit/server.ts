@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config.js';
@@ -35,12 +35,26 @@ export interface ServiceInstance {
  */
 const KEEP_ALIVE_MS = 65_000;
 
+/**
+ * Issue 30: how often Node looks for connections past their header or request timeout. Node does
+ * it on a clock (30 s by default) whether or not any connection is open: at idle that was two of
+ * the few wake-ups per minute each service process had, and on this kind of machine a process
+ * woken after a pause runs its first milliseconds several times slower (README "Idle"). Every
+ * five minutes, a client that never finishes its headers holds its socket at most that much
+ * longer than headersTimeout; in front of the internet nginx enforces its own
+ * client_header_timeout (60 s) anyway.
+ */
+export const TIMEOUT_CHECK_MS = 300_000;
+
 /** Starts an app and resolves once it listens; port 0 picks a free port (tests). */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
-    server.keepAliveTimeout = KEEP_ALIVE_MS;
-    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000, connectionsCheckingInterval: TIMEOUT_CHECK_MS }, app);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 

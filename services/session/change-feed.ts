@@ -14,8 +14,12 @@ export interface SessionChange {
 
 /** The feed's start: before every change. */
 export const FEED_START = '0.0';
-/** The longest a reader may ask the feed to hold its answer (below nginx's default 60 s read timeout). */
-export const MAX_FEED_WAIT_SECONDS = 55;
+/**
+ * The longest a reader may ask the feed to hold its answer. Issue 30: every answer wakes two
+ * processes, so an idle platform exchanges one per wait; a proxy between follower and feed needs
+ * a read timeout above it (the cluster's nginx: 300 s on the session upstream).
+ */
+export const MAX_FEED_WAIT_SECONDS = 295;
 
 /** `<transaction>.<event id>`: an opaque, ordered position in the feed. */
 export const CURSOR_PATTERN = /^[0-9]{1,20}\.[0-9]{1,20}$/;
