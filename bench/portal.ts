@@ -39,10 +39,19 @@ function kc(...args: string[]): void {
   if (run.status !== 0) throw new Error(`scripts/kc.sh ${args.join(' ')} failed (${run.status})`);
 }
 
+/** Why cycles failed, by status and error code (reported beside the failure counts), reset per measured window. */
+let failedBecause: Record<string, number> = {};
 async function ok(response: Promise<Response>): Promise<boolean> {
-  const answer = await response;
-  await answer.arrayBuffer();
-  return answer.status === 200;
+  const answer = await response.catch((error: unknown) => {
+    failedBecause['no answer'] = (failedBecause['no answer'] ?? 0) + 1;
+    throw error;
+  });
+  const text = await answer.text();
+  if (answer.status === 200) return true;
+  const code = /"(?:code|error)"\s*:\s*"([A-Za-z_]{1,40})"/.exec(text)?.[1] ?? '';
+  const reason = `${answer.status} ${code}`.trim();
+  failedBecause[reason] = (failedBecause[reason] ?? 0) + 1;
+  return false;
 }
 
 const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
@@ -114,12 +123,14 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
   };
   let signIns: CycleResult | undefined;
   const countsBefore = await storeCounts();
+  failedBecause = {};
   const from = monotonicMicros();
   const portal = await cpuPerOperation(pids, async () => {
     signIns = await runCycles(loads.portalCustomer, WORKERS, SECONDS);
     return signIns.cycles;
   });
   windows.push({ database: `${'postgresql' in extra ? 'postgresql' : 'pglite'}${passwordHash === 'fast hash' ? ', fast hash' : ''}`, from, to: monotonicMicros(), signIns: portal.operations, pids, cpuMsPerSignIn: portal.cpuMsPerOperation });
+  const failed = { ...failedBecause };
   const countsAfter = await storeCounts();
   const perSignIn = (n: number) => Math.round((n / portal.operations) * 100) / 100;
   const store = Object.fromEntries(Object.entries(countsAfter).map(([name, after]) => {
@@ -134,6 +145,7 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     // The rate matters: a process woken for each request pays more per request than a busy one.
     signInsPerSecond: Math.round((portal.operations / SECONDS) * 10) / 10,
     failures: signIns?.failures ?? 0,
+    failedBecause: failed,
     cpuMsPerSignIn: portal.cpuMsPerOperation,
     // Of which in the kernel (system time): sockets, scheduling, the file system.
     kernelMsPerSignIn: portal.kernelMsPerOperation,

@@ -1,11 +1,11 @@
 // Shared benchmark plumbing: run a server in its own process (so the load generator does not
 // steal its event loop), drive it with autocannon, write results as JSON.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { stopChild, waitHealthy } from '../../scripts/child-process.js';
+import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -17,8 +17,23 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+let built = false;
 /**
- * Starts `node --import tsx <entry>` with env, waits for `GET /health` 200 (for `readyWithinMs`;
+ * Issue 30: a service is measured as `make up` runs it: compiled (dist/, built here once per run,
+ * a few seconds) and with SERVICE_NODE_FLAGS. Other entries (the bare comparison servers) run
+ * from source with the same flags.
+ */
+function commandFor(entry: string): string[] {
+  if (!/^services\/[^/]+\/main\.ts$/.test(entry)) return [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(ROOT, entry)];
+  if (!built) {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+    built = true;
+  }
+  return [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))];
+}
+
+/**
+ * Starts a server process (`commandFor`) with env, waits for `GET /health` 200 (for `readyWithinMs`;
  * a first PGlite start runs initdb in WebAssembly, which takes longer on a busy machine).
  */
 export async function startServer(entry: string, port: number, env: Record<string, string> = {}, readyWithinMs = 20_000): Promise<ServerProcess> {
@@ -27,7 +42,7 @@ export async function startServer(entry: string, port: number, env: Record<strin
   if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
   // BENCH_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when it stops.
   const profile = [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...profile, ...commandFor(entry)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: 'ignore',
