@@ -111,7 +111,7 @@ function restModule(options: ServerRole, name: string, timeout: number): string 
  */
 export const BUFFERED_ATTRIBUTES = [
   'Acct-Status-Type', 'Acct-Session-Id', 'Class', 'User-Name', 'Acct-Input-Octets', 'Acct-Input-Gigawords', 'Acct-Output-Octets',
-  'Acct-Output-Gigawords', 'Acct-Session-Time', 'Acct-Terminate-Cause', 'Acct-Delay-Time', 'Event-Timestamp', NAS_ATTRIBUTE,
+  'Acct-Output-Gigawords', 'Acct-Session-Time', 'Acct-Terminate-Cause', 'Acct-Delay-Time', NAS_ATTRIBUTE,
 ] as const;
 
 const bufferFilterFile = (dir: string) => join(dir, 'mods-config', 'attr_filter', 'accounting_buffer');

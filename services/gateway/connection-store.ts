@@ -98,10 +98,19 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
      */
     async record(usage: Usage, now: Date): Promise<void> {
       // Issue 27: a Start under an Acct-Session-Id whose connection stopped, or belongs to another
-      // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's.
+      // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's;
+      // but only when it happened after that connection began (and ended): a Start replayed late
+      // from FreeRADIUS's buffer (`now` is its event time, Acct-Delay-Time taken off) is the old
+      // connection's own and re-opens nothing.
       if (usage.status === 'Start') {
-        await db.query('DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND (stopped_at IS NOT NULL OR session_id <> $3)', [usage.nasId, usage.acctSessionId, usage.sessionId]);
+        await db.query(
+          'DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND started_at <= $4 AND (session_id <> $3 OR stopped_at <= $4)',
+          [usage.nasId, usage.acctSessionId, usage.sessionId, now],
+        );
       }
+      // Times are the packets' event times: a late packet moves started_at back, updated_at never
+      // back; a stopped connection stays stopped (and its identity erased) whatever comes later;
+      // a packet of another session under the same id changes nothing.
       const [row] = await db.query<{ queued: boolean }>(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
            input_octets, output_octets, session_time, identity, stop_cause, disconnect_status, disconnect_next_at)
@@ -109,13 +118,15 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
          ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
-           updated_at = $5,
+           started_at = LEAST(c.started_at, EXCLUDED.started_at),
+           updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at),
            stopped_at = COALESCE(c.stopped_at, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END),
            input_octets = GREATEST(c.input_octets, EXCLUDED.input_octets),
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
            session_time = GREATEST(c.session_time, EXCLUDED.session_time),
-           identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
+           identity = CASE WHEN $6 = 'Stop' OR c.stopped_at IS NOT NULL THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
            stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)
+         WHERE c.session_id = EXCLUDED.session_id
          RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
         [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
       );
@@ -131,7 +142,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
      */
     async interim(key: { nasId: string; acctSessionId: string; sessionId: string | null; usernameHash: string | null }, usage: Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>, now: Date): Promise<boolean> {
       const rows = await db.query(
-        `UPDATE connections SET updated_at = $3, input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
+        `UPDATE connections SET updated_at = GREATEST(updated_at, $3), input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
          WHERE nas_id = $1 AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL AND (session_id = $4 OR username_hash = $5)
          RETURNING 1`,
         [key.nasId, key.acctSessionId, now, key.sessionId, key.usernameHash, usage.inputOctets, usage.outputOctets, usage.sessionTime],
@@ -140,13 +151,14 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
     },
 
     /**
-     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down): every connection it
-     * had open is over. Answers how many were closed.
+     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down) at `now` (its event
+     * time): every connection it had open then is over (not one that started after it, when the
+     * packet arrives late). Answers how many were closed.
      */
     async closeAllOf(nasId: string, now: Date): Promise<number> {
       const rows = await db.query(
-        `UPDATE connections SET stopped_at = $2, updated_at = $2, stop_cause = 'NAS-Reboot', identity = NULL
-         WHERE nas_id = $1 AND stopped_at IS NULL RETURNING acct_session_id`,
+        `UPDATE connections SET stopped_at = $2, updated_at = GREATEST(updated_at, $2), stop_cause = 'NAS-Reboot', identity = NULL
+         WHERE nas_id = $1 AND stopped_at IS NULL AND started_at <= $2 RETURNING acct_session_id`,
         [nasId, now],
       );
       return rows.length;

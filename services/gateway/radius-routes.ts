@@ -11,7 +11,7 @@ const ACCOUNTING_STATUSES = new Set(['Start', 'Interim-Update', 'Stop', 'Account
 const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
 /** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
-export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string, log: Logger): Route[] {
+export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string, log: Logger, maxDelaySeconds: number): Route[] {
   const key = requireApiKey(apiKey);
   return [
     route({
@@ -41,7 +41,7 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
       handle: async ({ body, query, correlationId }) => {
         const nas = String(query['nas']);
-        const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now());
+        const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now(), maxDelaySeconds);
         const status = text(body, 'Acct-Status-Type');
         radiusAccounting.inc({ nas: access.gateways.has(nas) ? nas : 'unknown', status: status !== undefined && ACCOUNTING_STATUSES.has(status) ? status : 'other', outcome: outcome.kind });
         // The accounting is kept whatever the session service says: a revoke it missed is retried

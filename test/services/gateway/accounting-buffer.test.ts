@@ -92,15 +92,33 @@ test.serial('accounting sent while the gateway service refuses or is too slow is
   for (const [status, seconds, extra] of [['Start', 0, []], ['Interim-Update', 60, []], ['Interim-Update', 120, []], ['Stop', 180, ['Acct-Terminate-Cause = Idle-Timeout']]] as const) {
     t.is((await packet(status, seconds, [...extra])).code, 'Accounting-Response', `${status} answered by FreeRADIUS while the gateway service refuses`);
   }
-  await waitFor(() => gate.refused, (refused) => refused >= 2, { timeoutMs: 20_000 });
+  // Four refused as they came (so buffered), then the replay's first entry refused twice (4 s apart).
+  await waitFor(() => gate.refused, (refused) => refused >= 6, { timeoutMs: 30_000 });
   t.true(radius.buffered().length > 0, 'kept in the buffer');
   t.is((await gateway.connection(sessionId)).body['state'], 'NONE', 'nothing reached the gateway service yet');
 
   gate.mode = 'hold-first-interim';
+  const outageEnded = Date.now();
   await radius.drained(60_000);
   t.deepEqual(gate.forwarded, [['Start', 0], ['Interim-Update', 60], ['Interim-Update', 60], ['Interim-Update', 120], ['Stop', 180]], 'in order; the Interim answered too late came again');
-  t.like((await gateway.connection(sessionId)).body, { state: 'DISCONNECTED', connected: false, nasId: NAS, inputOctets: 9000, outputOctets: 36000, sessionTime: 180 });
+  const connection = (await gateway.connection(sessionId)).body;
+  t.like(connection, { state: 'DISCONNECTED', connected: false, nasId: NAS, inputOctets: 9000, outputOctets: 36000, sessionTime: 180 });
+  // Issue 27: the replay adds the time an entry waited to Acct-Delay-Time: the connection's times
+  // are when the NAS sent its packets (during the outage, seconds before it ended), not the replay's.
+  for (const time of ['startedAt', 'stoppedAt'] as const) t.true(Date.parse(String(connection[time])) <= outageEnded - 2000, `${time} ${String(connection[time])} is during the outage (ended ${new Date(outageEnded).toISOString()})`);
   t.is((await db.query('SELECT 1 FROM connections WHERE session_id = $1', [sessionId])).length, 1);
+});
+
+test.serial('an Accounting-Request the gateway service answers slower than FreeRADIUS waits is buffered, replayed and counted once', async (t) => {
+  const { gateway, gate, radius, sessionId, username, password } = await setup(t);
+  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+  const packet = (status: string, seconds: number) => [`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, 'Acct-Session-Id = "acct-slow"', `Class = ${accept.attributes['Class']}`, `Acct-Session-Time = ${seconds}`, `Acct-Input-Octets = ${seconds * 50}`];
+  t.is((await radius.acct(packet('Start', 0))).code, 'Accounting-Response');
+  gate.mode = 'hold-first-interim';
+  t.is((await radclient(radius.acctPort, 'acct', NAS_SECRET, packet('Interim-Update', 60))).code, 'Accounting-Response', 'answered once buffered');
+  await radius.drained(60_000);
+  t.deepEqual(gate.forwarded, [['Start', 0], ['Interim-Update', 60], ['Interim-Update', 60]], 'the slow answer recorded it, and the replay brought it again');
+  t.like((await gateway.connection(sessionId)).body, { state: 'CONNECTED', inputOctets: 3000, sessionTime: 60 });
 });
 
 /** Every file in the buffer folder, with its content. */
