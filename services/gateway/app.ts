@@ -40,7 +40,14 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
   let kickSender: () => void = () => undefined;
-  const connections = createConnectionStore(db, () => kickSender());
+  // Issue 27: connections known running are forgotten once they would count as stale.
+  const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
+  const connections = createConnectionStore(db, {
+    onDisconnectQueued: () => kickSender(),
+    interimFlushMs: config.INTERIM_FLUSH_MS,
+    forgetAfterMs: staleAfterMs,
+    onFlushError: (error) => logger.warn({ err: error }, 'Interim-Update counters not written; kept for the next write'),
+  });
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
   // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
@@ -56,7 +63,6 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
   const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds);
   // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
-  const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
   const sweeper = every(config.STALE_CHECK_MS, async () => {
     const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
     if (closed > 0) logger.info({ closed }, 'stale connections closed');
@@ -77,6 +83,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     app,
     async close() {
       await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
+      await connections.flush();
       countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();
     },
