@@ -9,7 +9,7 @@ import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
 import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';
-import { radiusRoutes } from './radius-routes.js';
+import { accountingFastPath, accountingHandler, radiusRoutes } from './radius-routes.js';
 import { createOpenndsStore } from './opennds-store.js';
 import { openndsRoutes } from './opennds-routes.js';
 import { portalRoutes } from './routes.js';
@@ -67,6 +67,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
     if (closed > 0) logger.info({ closed }, 'stale connections closed');
   }, logger, 'stale');
+  const accounting = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
   const app = createServiceApp({
     service: 'gateway',
     logger,
@@ -76,11 +77,13 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
       ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS, logger }),
-      ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS),
+      ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),
     ],
   });
   return {
     app,
+    // Issue 27: FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
+    fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
       await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
       await connections.flush();

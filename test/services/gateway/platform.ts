@@ -76,7 +76,7 @@ export async function bootGateway(t: ExecutionContext, db: Database, env: Record
     await instance.close();
   };
   t.teardown(close);
-  const booted = await boot(t, instance.app);
+  const booted = await boot(t, instance.app, instance.fastPath);
   return {
     ...booted,
     lines,
