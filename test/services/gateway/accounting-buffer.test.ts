@@ -15,7 +15,7 @@ import { freeUdpPort, radclient } from './radclient.js';
 // a request until FreeRADIUS gives up on it, and then still hand it on (a slow answer the replay
 // did not wait for: the entry comes again and must not count twice).
 
-type Mode = 'pass' | 'refuse' | 'hold-first-interim' | 'hold-authorize';
+type Mode = 'pass' | 'refuse' | 'bad-request' | 'hold-first-interim' | 'hold-authorize';
 
 interface Switch {
   url: string;
@@ -45,6 +45,11 @@ async function gatewaySwitch(t: ExecutionContext, target: string): Promise<Switc
       if (accounting && state.mode === 'refuse') {
         state.refused += 1;
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"code":"UPSTREAM_UNAVAILABLE"}');
+        return;
+      }
+      if (accounting && state.mode === 'bad-request') {
+        state.refused += 1;
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":"INVALID_REQUEST"}');
         return;
       }
       const interim = body.includes('"Interim-Update"');
@@ -119,6 +124,17 @@ test.serial('an Accounting-Request the gateway service answers slower than FreeR
   await radius.drained(60_000);
   t.deepEqual(gate.forwarded, [['Start', 0], ['Interim-Update', 60], ['Interim-Update', 60]], 'the slow answer recorded it, and the replay brought it again');
   t.like((await gateway.connection(sessionId)).body, { state: 'CONNECTED', inputOctets: 3000, sessionTime: 60 });
+});
+
+test.serial('a packet the gateway service refuses for good (4xx) is answered and not buffered', async (t) => {
+  const { gate, radius } = await setup(t);
+  const appeared: string[] = [];
+  const watcher = watch(radius.bufferDir, (_event, name) => appeared.push(String(name)));
+  t.teardown(() => watcher.close());
+  gate.mode = 'bad-request';
+  t.is((await radclient(radius.acctPort, 'acct', NAS_SECRET, ['User-Name = "someone"', 'Acct-Status-Type = Start', 'Acct-Session-Id = "acct-refused"'])).code, 'Accounting-Response');
+  t.is(gate.refused, 1);
+  t.deepEqual([...radius.buffered(), ...appeared], [], 'nothing buffered: it will never be taken');
 });
 
 /** Every file in the buffer folder, with its content. */
