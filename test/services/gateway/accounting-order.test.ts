@@ -13,12 +13,12 @@ const DAY = 86_400;
 const attribute = (value: string | number) => ({ type: typeof value === 'number' ? 'integer' : 'string', value: [value] });
 const hex = (text: string) => ({ type: 'octets', value: [`0x${Buffer.from(text).toString('hex')}`] });
 
-async function setup(t: ExecutionContext) {
+async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
   const clock = { now: new Date(Math.floor(Date.now() / 1000) * 1000) };
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()) }, () => clock.now);
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), ...env }, () => clock.now);
   const sessionId = await grantedSession(world);
   const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
   const accepted = await gateway.request('POST', `/radius/authorize?nas=${NAS}`, { headers: RADIUS_KEY, json: { 'User-Name': attribute(username), 'User-Password': attribute(password), 'Calling-Station-Id': attribute(MAC) } });
@@ -37,7 +37,7 @@ async function setup(t: ExecutionContext) {
   const connection = async () => (await gateway.connection(sessionId)).body;
   const at = (secondsBeforeNow: number) => new Date(clock.now.getTime() - secondsBeforeNow * 1000).toISOString();
   const identity = async () => (await db.query('SELECT identity FROM connections WHERE session_id = $1', [sessionId]))[0]?.['identity'];
-  return { clock, acct, connection, at, identity };
+  return { clock, acct, connection, at, identity, gateway, db, sessionId };
 }
 
 test('a packet is dated by its arrival less Acct-Delay-Time; a delay over a day is ignored', async (t) => {
@@ -92,4 +92,15 @@ test('a late Accounting-On closes the connections open when the NAS restarted, n
   t.like(await connection(), { state: 'CONNECTED' }, 'the NAS restarted before this connection began');
   await acct('Accounting-On', 0, 10);
   t.like(await connection(), { state: 'DISCONNECTED' });
+});
+
+test('shutdown writes the Interim-Updates waiting in memory', async (t) => {
+  const { acct, gateway, db, sessionId } = await setup(t, { INTERIM_FLUSH_MS: '60000' });
+  await acct('Start', 0);
+  await acct('Interim-Update', 60);
+  await acct('Interim-Update', 120);
+  const stored = async () => Number((await db.query('SELECT input_octets FROM connections WHERE session_id = $1', [sessionId]))[0]?.['input_octets']);
+  t.is(await stored(), 600, 'the second Interim-Update waits in memory');
+  await gateway.close();
+  t.is(await stored(), 1200);
 });
