@@ -71,13 +71,22 @@ export const accountingBuffer = (dir: string): string => join(dir, 'run', 'accou
  */
 const NAS_ATTRIBUTE = 'Wifi-NAS-Client';
 
-function restModule(options: ServerRole): string {
-  const call = (path: string, nas: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = 3.0\n\t}`;
-  return `rest {
+/**
+ * How long the live accounting section waits for the gateway service before it buffers the
+ * packet instead (seconds). Its answer normally takes milliseconds; a NAS resends an unanswered
+ * Accounting-Request after a few seconds, so the NAS must have its answer well before that.
+ */
+export const DIRECT_ACCOUNTING_TIMEOUT_SECONDS = 1;
+
+// Two instances of the rest module: `rest` (Access-Requests, and the replay of the buffer, which
+// may wait 3 s) and `rest_direct` (live accounting, which buffers rather than wait).
+function restModule(options: ServerRole, name: string, timeout: number): string {
+  const call = (path: string, nas: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = ${timeout.toFixed(1)}\n\t}`;
+  return `rest${name === '' ? '' : ` ${name}`} {
 \ttls {
 \t}
 \tconnect_uri = ${quote(options.restUrl)}
-\tconnect_timeout = 2.0
+\tconnect_timeout = ${Math.min(2, timeout).toFixed(1)}
 \tauthorize ${call('authorize', '%{client:shortname}')}
 \taccounting ${call('accounting', `%{${NAS_ATTRIBUTE}}`)}
 \tpool {
@@ -94,9 +103,24 @@ function restModule(options: ServerRole): string {
 `;
 }
 
-// Issue 27: accounting is written to a detail file and answered at once; the replay server
-// below hands each entry to the gateway service, in order, one at a time.
-function bufferModule(dir: string): string {
+/**
+ * Issue 27: what an accounting entry keeps while it waits in the buffer (an allowlist: anything
+ * else the NAS sent, Calling-Station-Id, Framed-IP-Address, NAS-Identifier and vendor attributes
+ * included, is not written). User-Name is kept only for a packet without Class (the gateway
+ * service then finds the session by the credential in it); a returning device's User-Name is its MAC.
+ */
+export const BUFFERED_ATTRIBUTES = [
+  'Acct-Status-Type', 'Acct-Session-Id', 'Class', 'User-Name', 'Acct-Input-Octets', 'Acct-Input-Gigawords', 'Acct-Output-Octets',
+  'Acct-Output-Gigawords', 'Acct-Session-Time', 'Acct-Terminate-Cause', 'Acct-Delay-Time', NAS_ATTRIBUTE,
+] as const;
+
+const bufferFilterFile = (dir: string) => join(dir, 'mods-config', 'attr_filter', 'accounting_buffer');
+
+// Issue 27: accounting goes to the gateway service at once; only a packet it did not take (down,
+// slower than DIRECT_ACCOUNTING_TIMEOUT_SECONDS, a 5xx) is written to the buffer (a detail
+// file, 0600 in a 0700 folder), filtered to BUFFERED_ATTRIBUTES, and the NAS answered; the
+// replay server below hands the buffered entries to the gateway service, in order, one at a time.
+function bufferModules(dir: string): string {
   return `detail accounting_buffer {
 \tfilename = ${quote(join(accountingBuffer(dir), 'detail-live'))}
 \tescape_filenames = no
@@ -104,8 +128,15 @@ function bufferModule(dir: string): string {
 \theader = "%t"
 \tlocking = yes
 }
+attr_filter accounting_buffer_filter {
+\tkey = "buffer"
+\trelaxed = no
+\tfilename = ${quote(bufferFilterFile(dir))}
+}
 `;
 }
+
+const bufferFilter = () => `DEFAULT\n${BUFFERED_ATTRIBUTES.map((name) => `\t${name} =* ANY`).join(',\n')}\n`;
 
 // The replay: the detail reader sends an entry again after retryInterval seconds until the
 // accounting section answers it. The gateway service's silence, a timeout or a 5xx (rest: fail)
@@ -197,7 +228,28 @@ accounting {
 \tupdate request {
 \t\t&${NAS_ATTRIBUTE} := "%{client:shortname}"
 \t}
-\taccounting_buffer
+\tupdate control {
+\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\t}
+\trest_direct {
+\t\tfail = 1
+\t\treject = 1
+\t\tinvalid = 1
+\t\tnotfound = 1
+\t\tuserlock = 1
+\t}
+\tif (fail) {
+\t\tif (&Class) {
+\t\t\tupdate request {
+\t\t\t\t&User-Name !* ANY
+\t\t\t}
+\t\t}
+\t\taccounting_buffer_filter.preacct
+\t\taccounting_buffer
+\t}
+\telse {
+\t\tok
+\t}
 }
 post-auth {
 \tPost-Auth-Type REJECT {
@@ -263,8 +315,9 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
   symlinkSync('../mods-available/always', join(dir, 'mods-enabled', 'always'));
   if (options.role === 'server') {
     writeFileSync(join(dir, 'dictionary'), `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\n`);
-    writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options), { mode: 0o600 });
-    writeFileSync(join(dir, 'mods-enabled', 'accounting_buffer'), bufferModule(dir), { mode: 0o600 });
+    writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options, '', 3) + restModule(options, 'rest_direct', DIRECT_ACCOUNTING_TIMEOUT_SECONDS), { mode: 0o600 });
+    writeFileSync(join(dir, 'mods-enabled', 'accounting_buffer'), bufferModules(dir), { mode: 0o600 });
+    writeFileSync(bufferFilterFile(dir), bufferFilter(), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'wifi'), serverSite(options, listen), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'replay'), replaySite(options, dir), { mode: 0o600 });
   } else {

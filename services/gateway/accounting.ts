@@ -10,14 +10,32 @@ export type AccountingOutcome = { kind: 'recorded' } | { kind: 'ignored' } | { k
 export const IDENTITY_ATTRIBUTES = ['User-Name', 'Calling-Station-Id', 'Framed-IP-Address', 'NAS-IP-Address', 'NAS-Identifier'] as const;
 export type SessionIdentity = Partial<Record<(typeof IDENTITY_ATTRIBUTES)[number], string>>;
 
-function identityOf(attributes: RadiusAttributes): SessionIdentity {
+/** The attributes a Disconnect may need, or undefined when the packet has none (one replayed from FreeRADIUS's buffer, which keeps none of them). */
+function identityOf(attributes: RadiusAttributes): SessionIdentity | undefined {
   const identity: SessionIdentity = {};
+  let any = false;
   for (const name of IDENTITY_ATTRIBUTES) {
     const value = text(attributes, name);
-    if (value !== undefined && value.length <= 253) identity[name] = value;
+    if (value !== undefined && value.length <= 253) {
+      identity[name] = value;
+      any = true;
+    }
   }
-  return identity;
+  return any ? identity : undefined;
 }
+
+/**
+ * Issue 27: when the packet's event happened: its arrival less Acct-Delay-Time (RFC 2866 5.2;
+ * FreeRADIUS's detail reader adds the time an entry waited in the buffer). A delay over
+ * `maxDelaySeconds` is ignored (the arrival time is used): a NAS's nonsense must not move a
+ * connection's times by years.
+ */
+export function eventTime(attributes: RadiusAttributes, arrival: Date, maxDelaySeconds: number): Date {
+  const delay = count(attributes, 'Acct-Delay-Time');
+  return delay > maxDelaySeconds ? arrival : new Date(arrival.getTime() - delay * 1000);
+}
+
+const sealIdentity = (seal: (text: string) => string, identity: SessionIdentity | undefined) => (identity === undefined ? null : seal(JSON.stringify(identity)));
 
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
 const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
@@ -34,7 +52,8 @@ const GIGAWORD = 2 ** 32;
  * session. Packets of no session of ours are acknowledged and ignored: a NAS would resend them
  * forever otherwise.
  */
-export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, now: Date): Promise<AccountingOutcome> {
+export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, arrival: Date, maxDelaySeconds: number): Promise<AccountingOutcome> {
+  const now = eventTime(attributes, arrival, maxDelaySeconds);
   const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
   if (status !== undefined && NAS_RESTARTS.has(status)) return { kind: 'nas-restart', closed: await connections.closeAllOf(nasId, now) };
   const acctSessionId = text(attributes, 'Acct-Session-Id');
@@ -66,7 +85,7 @@ export async function recordAccounting(connections: ConnectionStore, credentials
       status,
       ...counters,
       // Sealed: a MAC (Calling-Station-Id) and the user name never rest in clear.
-      sealedIdentity: status === 'Stop' ? null : seal(JSON.stringify(identityOf(attributes))),
+      sealedIdentity: status === 'Stop' ? null : sealIdentity(seal, identityOf(attributes)),
       stopCause: stopCause !== null && stopCause.length <= 64 ? stopCause : null,
     },
     now,

@@ -9,7 +9,7 @@ import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
 import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';
-import { radiusRoutes } from './radius-routes.js';
+import { accountingFastPath, accountingHandler, radiusRoutes } from './radius-routes.js';
 import { createOpenndsStore } from './opennds-store.js';
 import { openndsRoutes } from './opennds-routes.js';
 import { portalRoutes } from './routes.js';
@@ -40,7 +40,14 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
   let kickSender: () => void = () => undefined;
-  const connections = createConnectionStore(db, () => kickSender());
+  // Issue 27: connections known running are forgotten once they would count as stale.
+  const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
+  const connections = createConnectionStore(db, {
+    onDisconnectQueued: () => kickSender(),
+    interimFlushMs: config.INTERIM_FLUSH_MS,
+    forgetAfterMs: staleAfterMs,
+    onFlushError: (error) => logger.warn({ err: error }, 'Interim-Update counters not written; kept for the next write'),
+  });
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
   // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
@@ -56,11 +63,11 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
   const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds);
   // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
-  const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
   const sweeper = every(config.STALE_CHECK_MS, async () => {
     const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
     if (closed > 0) logger.info({ closed }, 'stale connections closed');
   }, logger, 'stale');
+  const accounting = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
   const app = createServiceApp({
     service: 'gateway',
     logger,
@@ -70,13 +77,16 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
       ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS, logger }),
-      ...radiusRoutes(config.RADIUS_API_KEY, access, connections, (text) => sealer.seal(text), logger),
+      ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),
     ],
   });
   return {
     app,
+    // Issue 27: FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
+    fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
       await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
+      await connections.flush();
       countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();
     },

@@ -26,6 +26,8 @@ export const GatewayConfig = z.object({
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
   STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe('A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).'),
+  ACCT_DELAY_MAX_SECONDS: envInt(86_400, 0, 2_592_000).describe('Issue 27: an accounting packet happened Acct-Delay-Time seconds before it arrived (a NAS\'s retransmissions, FreeRADIUS\'s buffer); a larger delay than this is nonsense from the NAS and ignored (the arrival time is used).'),
+  INTERIM_FLUSH_MS: envInt(5000, 0, 60_000).describe('Issue 27: the Interim-Updates of running connections are kept in memory and written together this often (0: each at once); a Stop, a read of connection state and shutdown write them first. A crash loses only their freshness (the NAS\'s counters are cumulative).'),
   STALE_CHECK_MS: envInt(300_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
   QOS_TABLE: z
     .string()

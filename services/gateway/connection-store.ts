@@ -72,12 +72,92 @@ export interface DueRequest {
 
 export type CoaStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';
 
+type Counters = Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>;
+
+export interface ConnectionStoreOptions {
+  onDisconnectQueued?: () => void;
+  /**
+   * Issue 27: how long the Interim-Updates of a running connection wait in memory before one
+   * statement writes all of them (0: each at once). Counters are cumulative at the NAS: a crash
+   * loses only their freshness. A Stop, a Start, a read of connections and shutdown write first.
+   */
+  interimFlushMs?: number;
+  /** Connections known running are forgotten after this long without an Interim-Update. */
+  forgetAfterMs?: number;
+  onFlushError?: (error: unknown) => void;
+}
+
+/** A connection of one NAS, as the map keys it. */
+const keyOf = (nasId: string, acctSessionId: string) => `${nasId}\u0000${acctSessionId}`;
+
 /**
  * Gateway sessions from accounting, the Disconnect-Request queue and the change-feed cursor.
  * Everything a revocation causes is written in the transaction that moves the cursor, so a
  * crash between reading the feed and sending a Disconnect loses nothing (at-least-once).
  */
-export function createConnectionStore(db: Database, onDisconnectQueued: () => void = () => undefined) {
+export function createConnectionStore(db: Database, options: ConnectionStoreOptions = {}) {
+  const onDisconnectQueued = options.onDisconnectQueued ?? (() => undefined);
+  const flushMs = options.interimFlushMs ?? 0;
+  const forgetAfterMs = options.forgetAfterMs ?? 3_600_000;
+  // Issue 27: connections an Interim-Update found running (by the statement below), and the
+  // counters of Interim-Updates not yet written, per connection. Per instance: in a cluster each
+  // writes what it received, and "the greatest value seen" makes the order of writers moot.
+  const running = new Map<string, { sessionId: string; usernameHash: string | null; seenAt: number }>();
+  const pending = new Map<string, { nasId: string; acctSessionId: string; sessionId: string; at: Date } & Counters>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  /** Writes the pending counters (all, or those of `keys`) in one statement. */
+  const flush = (keys?: string[]): Promise<void> => {
+    const take = keys === undefined ? [...pending.keys()] : keys.filter((key) => pending.has(key));
+    if (take.length === 0) return flushing;
+    const batch = take.map((key) => [key, pending.get(key)!] as const);
+    for (const key of take) pending.delete(key);
+    const write = async () => {
+      try {
+        await db.query(
+          `UPDATE connections AS c SET updated_at = GREATEST(c.updated_at, v.at), input_octets = GREATEST(c.input_octets, v.input_octets),
+             output_octets = GREATEST(c.output_octets, v.output_octets), session_time = GREATEST(c.session_time, v.session_time)
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::integer[])
+             AS v(nas_id, acct_session_id, session_id, at, input_octets, output_octets, session_time)
+           WHERE c.nas_id = v.nas_id AND c.acct_session_id = v.acct_session_id AND c.session_id = v.session_id`,
+          [batch.map(([, p]) => p.nasId), batch.map(([, p]) => p.acctSessionId), batch.map(([, p]) => p.sessionId), batch.map(([, p]) => p.at),
+            batch.map(([, p]) => p.inputOctets), batch.map(([, p]) => p.outputOctets), batch.map(([, p]) => p.sessionTime)],
+        );
+      } catch (error) {
+        // Kept for the next write (merged with what came since).
+        for (const [key, entry] of batch) merge(key, entry);
+        options.onFlushError?.(error);
+      }
+      const forgetBefore = Date.now() - forgetAfterMs;
+      for (const [key, entry] of running) if (entry.seenAt < forgetBefore) running.delete(key);
+    };
+    flushing = flushing.then(write);
+    return flushing;
+  };
+  const merge = (key: string, entry: { nasId: string; acctSessionId: string; sessionId: string; at: Date } & Counters) => {
+    const known = pending.get(key);
+    pending.set(key, known === undefined ? entry : {
+      ...known,
+      at: known.at > entry.at ? known.at : entry.at,
+      inputOctets: Math.max(known.inputOctets, entry.inputOctets),
+      outputOctets: Math.max(known.outputOctets, entry.outputOctets),
+      sessionTime: Math.max(known.sessionTime, entry.sessionTime),
+    });
+    // Armed only while something waits (an idle gateway runs no timer), never holding the process.
+    if (timer === undefined) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        void flush();
+      }, flushMs);
+      timer.unref();
+    }
+  };
+  /** Forgets (after writing its pending counters) a connection a Start, Stop or Disconnect changes. */
+  const settleKey = async (nasId: string, acctSessionId: string) => {
+    const key = keyOf(nasId, acctSessionId);
+    running.delete(key);
+    await flush([key]);
+  };
   /** The due requests of one queue (its columns `<queue>_status`, `_next_at`, `_attempts`), each leased until `leaseUntil` (another sender, or a restart, takes it after). */
   const takeDueOf = async (queue: 'disconnect' | 'coa', now: Date, leaseUntil: Date, limit: number): Promise<DueRequest[]> => {
     const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; attempts: number; identity: string | null }>(
@@ -97,11 +177,21 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
      * running (a Start arriving after the revoke) is queued for a Disconnect at once.
      */
     async record(usage: Usage, now: Date): Promise<void> {
+      await settleKey(usage.nasId, usage.acctSessionId);
       // Issue 27: a Start under an Acct-Session-Id whose connection stopped, or belongs to another
-      // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's.
+      // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's;
+      // but only when it happened after that connection began (and ended): a Start replayed late
+      // from FreeRADIUS's buffer (`now` is its event time, Acct-Delay-Time taken off) is the old
+      // connection's own and re-opens nothing.
       if (usage.status === 'Start') {
-        await db.query('DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND (stopped_at IS NOT NULL OR session_id <> $3)', [usage.nasId, usage.acctSessionId, usage.sessionId]);
+        await db.query(
+          'DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND started_at <= $4 AND (session_id <> $3 OR stopped_at <= $4)',
+          [usage.nasId, usage.acctSessionId, usage.sessionId, now],
+        );
       }
+      // Times are the packets' event times: a late packet moves started_at back, updated_at never
+      // back; a stopped connection stays stopped (and its identity erased) whatever comes later;
+      // a packet of another session under the same id changes nothing.
       const [row] = await db.query<{ queued: boolean }>(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
            input_octets, output_octets, session_time, identity, stop_cause, disconnect_status, disconnect_next_at)
@@ -109,13 +199,15 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
          ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
-           updated_at = $5,
+           started_at = LEAST(c.started_at, EXCLUDED.started_at),
+           updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at),
            stopped_at = COALESCE(c.stopped_at, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END),
            input_octets = GREATEST(c.input_octets, EXCLUDED.input_octets),
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
            session_time = GREATEST(c.session_time, EXCLUDED.session_time),
-           identity = CASE WHEN $6 = 'Stop' THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
+           identity = CASE WHEN $6 = 'Stop' OR c.stopped_at IS NOT NULL THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
            stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)
+         WHERE c.session_id = EXCLUDED.session_id
          RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
         [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
       );
@@ -129,24 +221,44 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
      * Start established (session, identity, trust) is not looked at again. False when there is no
      * such connection: the caller records it the long way.
      */
-    async interim(key: { nasId: string; acctSessionId: string; sessionId: string | null; usernameHash: string | null }, usage: Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>, now: Date): Promise<boolean> {
-      const rows = await db.query(
-        `UPDATE connections SET updated_at = $3, input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
+    async interim(key: { nasId: string; acctSessionId: string; sessionId: string | null; usernameHash: string | null }, usage: Counters, now: Date): Promise<boolean> {
+      const mapKey = keyOf(key.nasId, key.acctSessionId);
+      const known = running.get(mapKey);
+      if (flushMs > 0 && known !== undefined && ((key.sessionId !== null && known.sessionId === key.sessionId) || (key.usernameHash !== null && known.usernameHash === key.usernameHash))) {
+        known.seenAt = Date.now();
+        merge(mapKey, { nasId: key.nasId, acctSessionId: key.acctSessionId, sessionId: known.sessionId, at: now, ...usage });
+        return true;
+      }
+      const rows = await db.query<{ session_id: string; username_hash: string | null }>(
+        `UPDATE connections SET updated_at = GREATEST(updated_at, $3), input_octets = GREATEST(input_octets, $6), output_octets = GREATEST(output_octets, $7), session_time = GREATEST(session_time, $8)
          WHERE nas_id = $1 AND acct_session_id = $2 AND stopped_at IS NULL AND identity IS NOT NULL AND (session_id = $4 OR username_hash = $5)
-         RETURNING 1`,
+         RETURNING session_id, username_hash`,
         [key.nasId, key.acctSessionId, now, key.sessionId, key.usernameHash, usage.inputOctets, usage.outputOctets, usage.sessionTime],
       );
-      return rows.length > 0;
+      const [row] = rows;
+      if (row === undefined) return false;
+      if (flushMs > 0) running.set(mapKey, { sessionId: row.session_id, usernameHash: row.username_hash, seenAt: Date.now() });
+      return true;
+    },
+
+    /** Issue 27: writes the Interim-Updates waiting in memory (before a read of counters, and at shutdown). */
+    async flush(): Promise<void> {
+      clearTimeout(timer);
+      timer = undefined;
+      await flush();
     },
 
     /**
-     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down): every connection it
-     * had open is over. Answers how many were closed.
+     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down) at `now` (its event
+     * time): every connection it had open then is over (not one that started after it, when the
+     * packet arrives late). Answers how many were closed.
      */
     async closeAllOf(nasId: string, now: Date): Promise<number> {
+      await flush();
+      for (const [key] of running) if (key.startsWith(keyOf(nasId, ''))) running.delete(key);
       const rows = await db.query(
-        `UPDATE connections SET stopped_at = $2, updated_at = $2, stop_cause = 'NAS-Reboot', identity = NULL
-         WHERE nas_id = $1 AND stopped_at IS NULL RETURNING acct_session_id`,
+        `UPDATE connections SET stopped_at = $2, updated_at = GREATEST(updated_at, $2), stop_cause = 'NAS-Reboot', identity = NULL
+         WHERE nas_id = $1 AND stopped_at IS NULL AND started_at <= $2 RETURNING acct_session_id`,
         [nasId, now],
       );
       return rows.length;
@@ -154,11 +266,14 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
 
     /** Issue 27: connections with no accounting since `silentSince` are closed as stale; answers how many. */
     async closeStale(silentSince: Date, now: Date): Promise<number> {
-      const rows = await db.query(
+      // What waits in memory proves a connection alive: written first.
+      await flush();
+      const rows = await db.query<{ nas_id: string; acct_session_id: string }>(
         `UPDATE connections SET stopped_at = $2, stop_cause = 'Stale', identity = NULL
-         WHERE stopped_at IS NULL AND updated_at < $1 RETURNING acct_session_id`,
+         WHERE stopped_at IS NULL AND updated_at < $1 RETURNING nas_id, acct_session_id`,
         [silentSince, now],
       );
+      for (const row of rows) running.delete(keyOf(row.nas_id, row.acct_session_id));
       return rows.length;
     },
 
@@ -169,6 +284,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
     },
 
     async connectionsOf(sessionId: string): Promise<ConnectionRecord[]> {
+      await flush();
       const rows = await db.query<ConnectionRow>('SELECT * FROM connections WHERE session_id = $1 ORDER BY started_at DESC, acct_session_id', [sessionId]);
       return rows.map(toRecord);
     },
@@ -253,6 +369,7 @@ export function createConnectionStore(db: Database, onDisconnectQueued: () => vo
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */
     async settle(nasId: string, acctSessionId: string, outcome: { status: Exclude<DisconnectStatus, 'PENDING'> } | { retryAt: Date }, now: Date): Promise<void> {
+      if (!('retryAt' in outcome)) await settleKey(nasId, acctSessionId);
       if ('retryAt' in outcome) {
         await db.query(
           `UPDATE connections SET disconnect_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,

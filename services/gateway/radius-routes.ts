@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requireApiKey, route, type Logger, type Route } from '../kit/index.js';
+import { jsonFastPath, requireApiKey, route, type FastPath, type Logger, type Route } from '../kit/index.js';
 import { decideAccess, rejectReasonOf, type AccessDeps } from './access.js';
 import { radiusAccess, radiusAccounting } from './metrics.js';
 import { recordAccounting } from './accounting.js';
@@ -8,10 +8,34 @@ import { AcceptBody, RadiusAttributes, RejectBody, text } from './radius-request
 
 const ACCOUNTING_STATUSES = new Set(['Start', 'Interim-Update', 'Stop', 'Accounting-On', 'Accounting-Off']);
 
-const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
+export const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
 /** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
-export function radiusRoutes(apiKey: string, access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string, log: Logger): Route[] {
+/** What an Accounting-Request does, whichever way it came (the route below, or the fast path). */
+type AccountingHandler = (context: { body: RadiusAttributes; query: { nas: string }; correlationId: string }) => Promise<void>;
+
+export function accountingHandler(access: AccessDeps, connections: ConnectionStore, seal: (text: string) => string, log: Logger, maxDelaySeconds: number): AccountingHandler {
+  return async ({ body, query, correlationId }) => {
+    const nas = query.nas;
+    const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now(), maxDelaySeconds);
+    const status = text(body, 'Acct-Status-Type');
+    radiusAccounting.inc({ nas: access.gateways.has(nas) ? nas : 'unknown', status: status !== undefined && ACCOUNTING_STATUSES.has(status) ? status : 'other', outcome: outcome.kind });
+    // The accounting is kept whatever the session service says: a revoke it missed is retried
+    // by the NAS's own retransmission only if we fail the packet, and a lost Stop is worse.
+    if (outcome.kind === 'logged-off' && !(await access.peer.revoke(outcome.sessionId, correlationId))) log.warn({ sessionId: outcome.sessionId }, 'logoff at the gateway: the session service did not end the session');
+    if (outcome.kind === 'nas-restart') log.info({ nasId: nas, closed: outcome.closed }, 'NAS restarted: its connections closed');
+  };
+}
+
+/**
+ * Issue 27: FreeRADIUS's accounting calls (an Interim-Update per connection and interval)
+ * answered before the Express stack, as the route documents them.
+ */
+export function accountingFastPath(apiKey: string, accounting: AccountingHandler, logger: Logger): FastPath {
+  return jsonFastPath({ service: 'gateway', path: '/radius/accounting', apiKey, query: z.object(nasQuery), body: RadiusAttributes, bodyLimitBytes: 16 * 1024, logger, handle: accounting });
+}
+
+export function radiusRoutes(apiKey: string, access: AccessDeps, accounting: AccountingHandler): Route[] {
   const key = requireApiKey(apiKey);
   return [
     route({
@@ -39,15 +63,8 @@ export function radiusRoutes(apiKey: string, access: AccessDeps, connections: Co
       body: RadiusAttributes,
       steps: [key],
       responses: { 204: { description: 'Acknowledged (recorded, or ignored when it concerns no session of ours).' } },
-      handle: async ({ body, query, correlationId }) => {
-        const nas = String(query['nas']);
-        const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now());
-        const status = text(body, 'Acct-Status-Type');
-        radiusAccounting.inc({ nas: access.gateways.has(nas) ? nas : 'unknown', status: status !== undefined && ACCOUNTING_STATUSES.has(status) ? status : 'other', outcome: outcome.kind });
-        // The accounting is kept whatever the session service says: a revoke it missed is retried
-        // by the NAS's own retransmission only if we fail the packet, and a lost Stop is worse.
-        if (outcome.kind === 'logged-off' && !(await access.peer.revoke(outcome.sessionId, correlationId))) log.warn({ sessionId: outcome.sessionId }, 'logoff at the gateway: the session service did not end the session');
-        if (outcome.kind === 'nas-restart') log.info({ nasId: String(query['nas']), closed: outcome.closed }, 'NAS restarted: its connections closed');
+      handle: async (context) => {
+        await accounting(context);
         return { status: 204, body: undefined };
       },
     }),

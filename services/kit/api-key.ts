@@ -49,6 +49,12 @@ export function apiKeyList<const S extends string>(scopes: readonly [S, ...S[]],
     });
 }
 
+/** One key's check as a plain function (a route outside Express, kit/fast-path.ts): constant-time, as requireApiKey. */
+export function apiKeyCheck(key: string): (presented: string | undefined) => boolean {
+  const expected = digest(key);
+  return (presented) => timingSafeEqual(digest(presented ?? ''), expected) && presented !== undefined;
+}
+
 /**
  * Spec 5: key-authenticated legs. Digests make the comparison constant-time whatever the
  * lengths, and every configured key is compared (no early exit). With a key list, a key that

@@ -8,6 +8,7 @@
 export { commonSettings, ConfigError, envFlag, envInt, envPort, loadConfig } from './config.js';
 export { createServiceApp, type ServiceAppOptions } from './app.js';
 export { route, type Reply, type Route, type RouteContext, type RouteSpec } from './route.js';
+export { jsonFastPath, type FastPath } from './fast-path.js';
 export { listen, runService, type BaseConfig, type ServiceDefinition, type ServiceInstance } from './server.js';
 export { openApiDocument, type DocumentedRoute, type HttpMethod, type Security } from './openapi.js';
 export { parseBody } from './validate.js';

@@ -45,6 +45,12 @@ new Gauge({
   },
 });
 
+/** One answered request in the request series (route: the template, never the path as sent). */
+export function observeRequest(service: string, route: string, method: string, status: number, seconds: number): void {
+  requests.inc({ service, route, method, status: String(status) });
+  requestSeconds.observe({ service, route, method }, seconds);
+}
+
 /** Counts and times every answered request under its route template (never the path as sent). */
 export function requestMetrics(service: string): RequestHandler {
   return (req, res, next) => {
@@ -53,9 +59,7 @@ export function requestMetrics(service: string): RequestHandler {
       // The template the router matched (`/api/v1/sessions/:sessionId`); anything unmatched is one series.
       const template: unknown = req.route?.path;
       const route = typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      requests.inc({ service, route, method: req.method, status: String(res.statusCode) });
-      requestSeconds.observe({ service, route, method: req.method }, seconds);
+      observeRequest(service, route, req.method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { StoreError } from './store/folder-lock.js';
+import type { FastPath } from './fast-path.js';
 
 export interface BaseConfig {
   /** Unset: the service's spec port (`defaultPort`); 0: any free port. */
@@ -22,6 +23,8 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig>> {
 /** An app that holds resources (a database) to release when the process stops. */
 export interface ServiceInstance {
   app: Express;
+  /** Issue 27: a machine's hot path answered before the Express stack (kit/fast-path.ts). */
+  fastPath?: FastPath;
   /** Called first when the process is told to stop: answers requests held open (long polls) now. */
   drain?(): void;
   close(): Promise<void>;
@@ -46,10 +49,11 @@ const KEEP_ALIVE_MS = 65_000;
  */
 export const TIMEOUT_CHECK_MS = 300_000;
 
-/** Starts an app and resolves once it listens; port 0 picks a free port (tests). */
-export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
+/** Starts an app (after its fast path, if any) and resolves once it listens; port 0 picks a free port (tests). */
+export function listen(app: Express, port: number, host = '127.0.0.1', fastPath?: FastPath): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000, connectionsCheckingInterval: TIMEOUT_CHECK_MS }, app);
+    const options = { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000, connectionsCheckingInterval: TIMEOUT_CHECK_MS };
+    const server = createServer(options, fastPath === undefined ? app : (req, res) => void (fastPath(req, res) || app(req, res)));
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -83,8 +87,8 @@ export async function runService<S extends z.ZodType<BaseConfig>>(definition: Se
     }
     throw error;
   }
-  const { app, close, drain } = 'app' in created ? created : { app: created, close: async () => undefined, drain: undefined };
-  const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST);
+  const { app, close, drain, fastPath } = 'app' in created ? created : { app: created, close: async () => undefined, drain: undefined, fastPath: undefined };
+  const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST, fastPath);
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address !== null ? address.port : undefined, host: config.HOST }, 'listening');
   const stop = (signal: string) => {

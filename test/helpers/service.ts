@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { ExecutionContext } from 'ava';
 import type { Express } from 'express';
-import { createLogger, listen, type Logger } from '../../services/kit/index.js';
+import { createLogger, listen, type FastPath, type Logger } from '../../services/kit/index.js';
 import { responseProblem, type OpenApiDocument } from './openapi-check.js';
 
 export interface Answer {
@@ -26,8 +26,8 @@ export interface Booted {
  * when the test ends. Every answer is checked against the app's own OpenAPI document (status
  * declared, body valid against the declared schema): a mismatch fails the test that made it.
  */
-export async function boot(t: ExecutionContext, app: Express): Promise<Booted> {
-  const server: Server = await listen(app, 0);
+export async function boot(t: ExecutionContext, app: Express, fastPath?: FastPath): Promise<Booted> {
+  const server: Server = await listen(app, 0, undefined, fastPath);
   t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let document: Promise<OpenApiDocument | undefined> | undefined;

@@ -80,7 +80,7 @@ class CaptiveDevice extends PortalBrowser {
       `User-Name = "${login.fields['username']}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${this.mac}"`, `NAS-Identifier = "${NAS}"`,
     ]);
     t.is(kept(start).code, 'Accounting-Response');
-    // FreeRADIUS answers from its accounting buffer; the gateway service has the Start once replayed.
+    // FreeRADIUS posts it to the gateway service before answering (buffered and replayed only if that failed).
     await waitFor(() => this.session(), (reply) => (reply.body['connection'] as { connected?: boolean } | undefined)?.connected === true, { timeoutMs: 15_000 });
     return accept;
   }

@@ -36,7 +36,7 @@ test('the demo NAS logs a device in through FreeRADIUS, accounting shows it conn
   const start = await radclient(ACCT_PORT, 'acct', SECRET, [`User-Name = "${username}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "e2e-${sessionId}"`, `Class = ${accept.attributes['Class']}`]);
   t.is(start.code, 'Accounting-Response');
   const connection = async () => (await (await fetch(`${GATEWAY}/api/v1/connections/${sessionId}`, { headers: gateway })).json()) as Record<string, unknown>;
-  // Answered from FreeRADIUS's accounting buffer: the gateway service has the Start once it is replayed.
+  // FreeRADIUS posts it to the gateway service before answering (it would buffer and replay it if that failed).
   t.like(await waitFor(connection, (body) => body['connected'] === true, { timeoutMs: 15_000 }), { state: 'CONNECTED', connected: true, nasId: NAS });
   t.is((await post(`${URLS.session}/api/v1/sessions/${sessionId}/revoke`, session)).status, 200);
   // The demo NAS is not listening for CoA here: the Disconnect is queued and tried.

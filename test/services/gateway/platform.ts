@@ -76,7 +76,7 @@ export async function bootGateway(t: ExecutionContext, db: Database, env: Record
     await instance.close();
   };
   t.teardown(close);
-  const booted = await boot(t, instance.app);
+  const booted = await boot(t, instance.app, instance.fastPath);
   return {
     ...booted,
     lines,
@@ -89,6 +89,8 @@ export async function bootGateway(t: ExecutionContext, db: Database, env: Record
 export interface RadiusServer extends RunningFreeradius {
   authPort: number;
   acctPort: number;
+  /** The accounting buffer's folder. */
+  bufferDir: string;
   /** The accounting buffer's files (detail-live, detail.work): empty once every entry was replayed and answered. */
   buffered(): string[];
   /** Waits until every accounting packet answered so far reached the gateway service and was answered by it. */
@@ -115,7 +117,7 @@ export async function startRadiusServer(t: ExecutionContext, restUrl: string): P
     if (answer.code === 'Accounting-Response') await drained();
     return answer;
   };
-  return { ...running, authPort, acctPort, buffered, drained, acct };
+  return { ...running, authPort, acctPort, bufferDir: accountingBuffer(dir), buffered, drained, acct };
 }
 
 /** A second FreeRADIUS as the NAS's receiving side (RFC 5176 `coa` listener), debug on so the test sees each packet. */
