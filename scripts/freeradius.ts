@@ -143,14 +143,17 @@ const bufferFilter = () => `DEFAULT\n${BUFFERED_ATTRIBUTES.map((name) => `\t${na
 // leaves it unanswered; anything else it said (a 4xx: it will never take that entry) is answered,
 // so one bad entry cannot hold up the rest. `track` marks the entries done in the file, so a
 // restart does not send them again. load_factor 50: a backlog replays at half the pace the
-// gateway service answers, leaving it time for Access-Requests.
+// gateway service answers, leaving it time for Access-Requests. poll_interval 10: with the
+// buffer written only on failure, the reader looks for a file every 10 s, not every second
+// (issue 30: each look woke FreeRADIUS at idle, 60 a minute); a backlog starts replaying at most
+// 10 s after the outage began.
 function replaySite(options: ServerRole, dir: string): string {
   return `server wifi-accounting-replay {
 listen {
 \ttype = detail
 \tfilename = ${quote(join(accountingBuffer(dir), 'detail-*'))}
 \tload_factor = 50
-\tpoll_interval = 1
+\tpoll_interval = 10
 \tretry_interval = ${options.replayRetrySeconds ?? 5}
 \ttrack = yes
 }
