@@ -61,12 +61,16 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   }, logger, 'disconnect');
   kickSender = () => sender.kick();
   const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
-  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds);
   // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
   const sweeper = every(config.STALE_CHECK_MS, async () => {
     const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
     if (closed > 0) logger.info({ closed }, 'stale connections closed');
   }, logger, 'stale');
+  // Issue 30: a held read that ran out brings the sweep and the sender's idle look along.
+  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds, () => {
+    sender.kick();
+    sweeper.kick();
+  });
   const accounting = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
   const app = createServiceApp({
     service: 'gateway',

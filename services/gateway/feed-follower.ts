@@ -33,7 +33,11 @@ async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => 
  * as an answer arrives, so a revocation reaches the Disconnect sender within milliseconds and an
  * idle platform exchanges one request per wait. After a failure, or an empty answer that came
  * back sooner than FEED_POLL_MS (a session service stopping, or one that does not hold
- * answers), the next read waits out FEED_POLL_MS. `onChanges` runs after a read that had changes.
+ * answers), the next read waits out FEED_POLL_MS. `onChanges` runs after a read that had changes;
+ * `onQuiet` after a held read whose wait ran out with none: the process is awake for it anyway, so
+ * the gateway's other periodic looks run then too, warm, instead of waking it again on clocks of
+ * their own (issue 30: on this machine the first touch of a process's memory after minutes asleep
+ * is what an idle wake-up costs).
  */
 export function followContinuously(
   store: ConnectionStore,
@@ -43,6 +47,7 @@ export function followContinuously(
   onChanges: () => void,
   log: Logger,
   coaNasIds: readonly string[] = [],
+  onQuiet: () => void = () => undefined,
 ): { stop(): Promise<void> } {
   const stopping = new AbortController();
   const pause = (ms: number) =>
@@ -69,6 +74,7 @@ export function followContinuously(
         continue;
       }
       const rest = settings.FEED_POLL_MS - (Date.now() - started);
+      if (read === 0 && rest <= 0 && settings.FEED_WAIT_SECONDS > 0 && !stopping.signal.aborted) onQuiet();
       if (!stopping.signal.aborted && (read === undefined || rest > 0)) await pause(read === undefined ? settings.FEED_POLL_MS : rest);
     }
   };
