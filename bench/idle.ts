@@ -1,5 +1,5 @@
 // `npm run bench:idle` (issue 30): what the platform costs when nobody signs in. Every service
-// runs as `make up` runs it (its own process from dist/ with SERVICE_NODE_FLAGS, PGlite in a folder of the bench's own),
+// runs as `make up` runs it (its own process from dist/, compiled first, with SERVICE_NODE_FLAGS: bench/lib/load.ts; PGlite in a folder of the bench's own),
 // with FreeRADIUS in front of the gateway service; after a settling time, the CPU all of them
 // spend over BENCH_IDLE_SECONDS (default 120) is read from /proc. Target: under 0.1 s of CPU per
 // minute for all our processes together. Keycloak is not ours and is left out.
@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { createSealer } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
-import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../scripts/child-process.js';
+import { stopChild, waitHealthy } from '../scripts/child-process.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
-import { ROOT, machine, writeResult } from './lib/load.js';
+import { ROOT, commandFor, machine, writeResult } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 300);
 const SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 60);
@@ -27,8 +27,8 @@ const defaults = GatewayConfig.parse({});
 
 const children: ChildProcess[] = [];
 async function start(name: keyof typeof PORTS, env: Record<string, string> = {}): Promise<number> {
-  const flags = [...SERVICE_NODE_FLAGS, ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...flags, join(ROOT, 'dist', 'services', name, 'main.js')], {
+  const flags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...commandFor(`services/${name}/main.ts`)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: join(tmp, 'data'), ...env, PORT: String(PORTS[name]) },
     stdio: process.env['BENCH_IDLE_LOG_DIR'] ? ['ignore', openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.out`), 'w'), openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.err`), 'w')] : 'ignore',

@@ -23,7 +23,7 @@ let built = false;
  * a few seconds) and with SERVICE_NODE_FLAGS. Other entries (the bare comparison servers) run
  * from source with the same flags.
  */
-function commandFor(entry: string): string[] {
+export function commandFor(entry: string): string[] {
   if (!/^services\/[^/]+\/main\.ts$/.test(entry)) return [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(ROOT, entry)];
   if (!built) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });

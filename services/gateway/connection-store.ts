@@ -369,7 +369,6 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */
     async settle(nasId: string, acctSessionId: string, outcome: { status: Exclude<DisconnectStatus, 'PENDING'> } | { retryAt: Date }, now: Date): Promise<void> {
-      if (!('retryAt' in outcome)) await settleKey(nasId, acctSessionId);
       if ('retryAt' in outcome) {
         await db.query(
           `UPDATE connections SET disconnect_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,
@@ -377,6 +376,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
         );
         return;
       }
+      await settleKey(nasId, acctSessionId);
       await db.query(
         `UPDATE connections SET disconnect_status = $3, disconnect_done_at = $4, disconnect_next_at = NULL,
            stopped_at = CASE WHEN $3 = 'GONE' THEN COALESCE(stopped_at, $4) ELSE stopped_at END,
