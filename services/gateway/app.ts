@@ -53,6 +53,9 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
   const open = (sealed: string) => sealer.open(sealed);
   const sender = every(config.DISCONNECT_IDLE_CHECK_MS, async () => {
+    // Nothing due yet: no lease is taken (on PGlite, an idle look at a known-empty queue runs no statement).
+    const due = await connections.nextDueAt();
+    if (due === undefined || due > now()) return due === undefined ? undefined : due.getTime() - now().getTime();
     const disconnects = await sendDueDisconnects(connections, gateways, open, deps.send ?? sendDisconnect, config, now, logger);
     const coas = await sendDueCoas(connections, gateways, open, peer, deps.sendCoa ?? sendCoa, config, now, logger);
     if (disconnects >= DISCONNECT_BATCH || coas >= DISCONNECT_BATCH) return 0;

@@ -1,4 +1,4 @@
-import type { Database } from '../kit/store/index.js';
+import { keptUntilWrite, type Database } from '../kit/store/index.js';
 
 export type DisconnectStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'GONE' | 'NO_ANSWER';
 
@@ -171,6 +171,11 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     );
     return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.attempts, sealedIdentity: r.identity }));
   };
+  /** When the connection longest without accounting (as written) was last heard of, or undefined when none is open. */
+  const oldestOpen = keptUntilWrite(db, async (): Promise<Date | undefined> => {
+    const [row] = await db.query<{ oldest: Date | null }>('SELECT min(updated_at) AS oldest FROM connections WHERE stopped_at IS NULL');
+    return row?.oldest ?? undefined;
+  });
   return {
     /**
      * Records a Start, Interim-Update or Stop. A gateway session of an ended session that is still
@@ -266,6 +271,10 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
 
     /** Issue 27: connections with no accounting since `silentSince` are closed as stale; answers how many. */
     async closeStale(silentSince: Date, now: Date): Promise<number> {
+      // Issue 30: nothing open since before `silentSince` (what waits in memory only makes a
+      // connection younger): nothing to close, and on PGlite an idle sweep runs no statement.
+      const oldest = await oldestOpen();
+      if (oldest === undefined || oldest >= silentSince) return 0;
       // What waits in memory proves a connection alive: written first.
       await flush();
       const rows = await db.query<{ nas_id: string; acct_session_id: string }>(
@@ -289,9 +298,8 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       return rows.map(toRecord);
     },
 
-    async cursor(feed: string): Promise<string | undefined> {
-      return (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor;
-    },
+    /** Where the follower of `feed` goes on (kept until the next write on PGlite: an idle follower's read costs no statement). */
+    cursor: keptUntilWrite(db, async (feed: string) => (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor, (feed) => feed),
 
     /**
      * Sessions ended: their credentials revoked, their running gateway sessions queued for a
@@ -340,14 +348,14 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     /** Takes the due Disconnects, each leased until `leaseUntil`. */
     takeDue: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('disconnect', now, leaseUntil, limit),
 
-    /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits. */
-    async nextDueAt(): Promise<Date | undefined> {
+    /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits (kept until the next write on PGlite). */
+    nextDueAt: keptUntilWrite(db, async (): Promise<Date | undefined> => {
       const [row] = await db.query<{ next: Date | null }>(
         `SELECT least((SELECT min(disconnect_next_at) FROM connections WHERE disconnect_status = 'PENDING'),
                       (SELECT min(coa_next_at) FROM connections WHERE coa_status = 'PENDING')) AS next`,
       );
       return row?.next ?? undefined;
-    },
+    }),
 
     /** Issue 27 item 3: the due CoA-Requests, each leased until `leaseUntil`. */
     takeDueCoa: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('coa', now, leaseUntil, limit),

@@ -32,6 +32,7 @@ interface ChangeRow {
   to_state: SessionState;
   reason: string | null;
   at: Date;
+  xmin: string;
   [column: string]: unknown;
 }
 
@@ -42,17 +43,25 @@ interface ChangeRow {
  * follower storing the last cursor it handled misses no change (at-least-once).
  */
 export async function readChanges(db: Queryable, cursor: string, limit: number, now: Date, correlationId: string): Promise<{ changes: SessionChange[]; next: string }> {
+  const { changes, next } = await readPage(db, cursor, limit, now, correlationId);
+  return { changes, next };
+}
+
+/** `readChanges`, and whether changes after the cursor exist that a running older transaction still holds back. */
+async function readPage(db: Queryable, cursor: string, limit: number, now: Date, correlationId: string): Promise<{ changes: SessionChange[]; next: string; heldBack: boolean }> {
   await expireDue(db, 'true', [], now, correlationId);
   const [tx, id] = cursor.split('.');
   const rows = await db.query<ChangeRow>(
-    `SELECT tx::text AS tx, id::text AS id, session_id, from_state, to_state, reason, at
+    `SELECT tx::text AS tx, id::text AS id, session_id, from_state, to_state, reason, at, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
      FROM session_events
-     WHERE (tx, id) > ($1::text::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
+     WHERE (tx, id) > ($1::text::xid8, $2::bigint)
      ORDER BY tx, id
      LIMIT $3`,
     [tx, id, limit],
   );
-  const changes = rows.map((row) => ({
+  // Ordered by transaction: what is shown is the rows before the first one at or past the horizon.
+  const shown = rows.filter((row) => BigInt(row.tx) < BigInt(row.xmin));
+  const changes = shown.map((row) => ({
     cursor: `${row.tx}.${row.id}`,
     sessionId: row.session_id,
     fromState: row.from_state,
@@ -60,7 +69,7 @@ export async function readChanges(db: Queryable, cursor: string, limit: number, 
     reason: row.reason,
     at: row.at.toISOString(),
   }));
-  return { changes, next: changes.at(-1)?.cursor ?? cursor };
+  return { changes, next: changes.at(-1)?.cursor ?? cursor, heldBack: shown.length < rows.length };
 }
 
 /**
@@ -79,17 +88,22 @@ export async function awaitChanges(
   let settling = 0;
   for (;;) {
     const mark = wake.mark();
-    const page = await readChanges(db, options.after, options.limit, options.now(), options.correlationId);
+    // Issue 30: what a read at this cursor found when nothing was notified since: no statement.
+    const known = settling === 0 ? wake.knownEmpty(options.after, options.now().getTime()) : undefined;
+    const page = known !== undefined ? { changes: [], next: options.after, heldBack: false } : await readPage(db, options.after, options.limit, options.now(), options.correlationId);
+    const answer = { changes: page.changes, next: page.next };
     const left = deadline - Date.now();
-    if (page.changes.length > 0 || left <= 0) return page;
+    if (page.changes.length > 0 || left <= 0) return answer;
+    const expiry = known !== undefined ? known.expiry : await nextExpiry(db);
+    if (known === undefined && !page.heldBack) wake.foundNothing(options.after, mark, expiry);
     // `now` may be a test's clock: the expiry's distance is measured on it, the sleep on the real one.
-    const expiry = await nextExpiry(db);
     const untilExpiry = expiry === undefined ? Number.POSITIVE_INFINITY : Math.max(0, expiry - options.now().getTime());
-    const woken = await wake.wait(mark, Math.min(left, untilExpiry), settling, options.signal);
-    if (woken === 'gone') return page;
+    // Changes held back by a running transaction show once it ends, which notifies nothing: look again soon.
+    const woken = await wake.wait(mark, Math.min(left, untilExpiry), page.heldBack ? Math.max(settling, 1) : settling, options.signal);
+    if (woken === 'gone') return answer;
     // The wait ran out with nothing heard: the answer is the empty page. Reading again would only
     // repeat what the follower's next request, sent as soon as it has this answer, reads anyway.
-    if (woken === 'timeout' && Date.now() >= deadline) return page;
+    if (woken === 'timeout' && Date.now() >= deadline) return answer;
     settling = woken === 'timeout' ? 0 : settling + 1;
   }
 }

@@ -12,6 +12,9 @@ const UNHEARD_RECHECK_MS = 500;
  */
 const SETTLE_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
 
+/** Cursors whose empty reads are remembered at most (a reader asking after ever new cursors cannot grow the memory). */
+const MAX_REMEMBERED = 64;
+
 /** Why a wait ended: a notification, a settle delay, its time ran out, or the reader or service went away. */
 export type Woken = 'notified' | 'settle' | 'timeout' | 'gone';
 
@@ -24,6 +27,17 @@ export interface FeedWake {
    * found nothing after a notification (the next one comes after SETTLE_DELAYS_MS).
    */
   wait(mark: number, delayMs: number, settling: number, signal: AbortSignal): Promise<Woken>;
+  /**
+   * Issue 30: remembers that a read after `after`, begun at `mark`, found nothing (none shown,
+   * none held back by a running transaction) and that the next session expiry was `expiry` then.
+   */
+  foundNothing(after: string, mark: number, expiry: number | undefined): void;
+  /**
+   * Whether a read after `after` would find nothing without running it: one did at the current
+   * mark (nothing notified since, and heard throughout) and no expiry it knew is due by `now`.
+   * Answers that read's next expiry, or undefined when the feed must be read.
+   */
+  knownEmpty(after: string, now: number): { expiry: number | undefined } | undefined;
   /** How many readers wait now. */
   waiting(): number;
   /** Wakes every waiting reader and makes later waits return at once (the service is stopping). */
@@ -44,12 +58,26 @@ export async function createFeedWake(db: Database): Promise<FeedWake> {
     generation += 1;
     for (const wake of [...sleepers]) wake();
   });
+  // Reads that found nothing, by cursor, at `emptyAt` (cleared when a notification moves the mark).
+  const empty = new Map<string, number | undefined>();
+  let emptyAt = -1;
   const drain = () => {
     closed = true;
     for (const wake of [...sleepers]) wake();
   };
   return {
     mark: () => generation,
+    foundNothing(after, mark, expiry) {
+      if (mark !== generation) return;
+      if (emptyAt !== mark || empty.size >= MAX_REMEMBERED) empty.clear();
+      emptyAt = mark;
+      empty.set(after, expiry);
+    },
+    knownEmpty(after, now) {
+      if (emptyAt !== generation || !listener.listening() || !empty.has(after)) return undefined;
+      const expiry = empty.get(after);
+      return expiry === undefined || now < expiry ? { expiry } : undefined;
+    },
     waiting: () => sleepers.size,
     wait(mark, delayMs, settling, signal) {
       return new Promise((resolve) => {

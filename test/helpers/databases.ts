@@ -24,3 +24,15 @@ function requireUrl(url: string | undefined): string {
   if (url === undefined) throw new Error('a postgres backend needs the server\'s database url');
   return url;
 }
+
+/** `db` with its statements counted (issue 30: what an idle look costs), otherwise the same database. */
+export function countingStatements(db: Database): Database & { statements: () => number } {
+  let statements = 0;
+  return Object.assign(Object.create(db) as Database, {
+    query: (sql: string, params?: readonly unknown[]) => {
+      statements += 1;
+      return db.query(sql, params);
+    },
+    statements: () => statements,
+  });
+}

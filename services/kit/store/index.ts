@@ -5,4 +5,5 @@ export { lockFolder, ownerOf, StoreError, type FolderLock } from './folder-lock.
 export { backupFileOf } from './pglite-backup.js';
 export { openPglite } from './pglite-database.js';
 export { openPostgres } from './postgres-database.js';
+export { keptUntilWrite } from './kept.js';
 export { storeReadiness } from './readiness.js';

@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import type { Database } from './database.js';
+import type { Database, Row } from './database.js';
 import { lockFolder, StoreError, type FolderLock } from './folder-lock.js';
 import { answerBackupRequests } from './pglite-backup.js';
 import { preparedQueries } from './pglite-prepared.js';
+
+/** A statement that writes nothing: a plain SELECT (our stores call no writing function from one). */
+const READ_ONLY = /^\s*SELECT\b/i;
 
 const cannotOpen = (dir: string, error: unknown) =>
   new StoreError(
@@ -31,6 +34,20 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   const dump = () => db.dumpDataDir('gzip');
   const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
   const statements = preparedQueries(db);
+  // Issue 30: moved when a write is sent and when it ends, so whatever a read overlapped, the
+  // count has moved past the one the read was kept under.
+  let writes = 0;
+  const writing = async <T>(work: () => Promise<T>): Promise<T> => {
+    writes += 1;
+    try {
+      return await work();
+    } finally {
+      writes += 1;
+    }
+  };
+  const query = (target: (sql: string, params: readonly unknown[]) => Promise<Row[]>) =>
+    <R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> =>
+      (READ_ONLY.test(sql) ? target(sql, params) : writing(() => target(sql, params))) as Promise<R[]>;
   // A schema change (a migration) makes every prepared statement stale.
   const executeOn = async (target: { exec(sql: string): Promise<unknown> }, sql: string) => {
     await target.exec(sql);
@@ -38,20 +55,23 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   };
   return {
     kind: dataDir === undefined ? 'memory' : 'pglite',
-    query: (sql, params = []) => statements.query(sql, params),
-    execute: (sql) => executeOn(db, sql),
+    query: query((sql, params) => statements.query(sql, params)),
+    execute: (sql) => writing(() => executeOn(db, sql)),
     transaction: (work) =>
-      db.transaction((tx) =>
-        work({
-          query: (sql, params = []) => statements.queryInTransaction(tx, sql, params),
-          execute: (sql) => executeOn(tx, sql),
-        }),
+      writing(() =>
+        db.transaction((tx) =>
+          work({
+            query: query((sql, params) => statements.queryInTransaction(tx, sql, params)),
+            execute: (sql) => executeOn(tx, sql),
+          }),
+        ),
       ),
     // PGlite runs in this process: its notifications cannot be lost while it is open.
     async listen(channel, onNotify) {
       const unlisten = await db.listen(channel, () => onNotify());
       return { listening: () => true, stop: () => unlisten() };
     },
+    writes: () => writes,
     close: async () => {
       stopAnswering();
       try {

@@ -33,6 +33,8 @@ export function openPostgres(connectionString: string, maxConnections: number): 
       }
     },
     listen: (channel, onNotify) => listenOn(connectionString, channel, onNotify),
+    // Other instances (and operators) write to the server too: nothing read can be kept.
+    writes: () => undefined,
     close: () => pool.end(),
   };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../../services/kit/store/index.js';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { bootSession, FEED_KEY, grantBody, openSessionDb, subject, TestClock, type SessionClient } from './session-service.js';
+import { countingStatements as counting } from '../../helpers/databases.js';
 
 // Issue 30: the change feed wakes its followers (LISTEN/NOTIFY) instead of being polled. A held
 // read (waitSeconds) answers as soon as a change commits, by any instance of the service, or when
@@ -18,7 +19,7 @@ let server: PostgresServer;
 const databases: string[] = [];
 test.before(async () => {
   server = await startPostgres();
-  for (let i = 0; i < 2; i += 1) databases.push(await server.createDatabase());
+  for (let i = 0; i < 3; i += 1) databases.push(await server.createDatabase());
 });
 test.after.always(() => server?.stop());
 const database = () => {
@@ -122,4 +123,63 @@ test.serial('the feed route holds an empty read up to waitSeconds and refuses a 
   t.is(answer.status, 200);
   t.true((answer.body['changes'] as { sessionId: string }[]).some((c) => c.sessionId === String(created['sessionId'])));
   t.is((await service.request('GET', '/api/v1/sessions/changes?waitSeconds=296', { headers: FEED_KEY })).status, 400);
+});
+
+test.serial('memory: a held read at a cursor where nothing happened since the last one runs no statement; a change or a due expiry makes it read', async (t) => {
+  const plain = await openSessionDb('memory');
+  t.teardown(() => plain.close());
+  const db = counting(plain);
+  const clock = new TestClock();
+  const service = await bootSession(t, plain, clock);
+  const wake = await createFeedWake(plain);
+  t.teardown(() => wake.close());
+  const sessionId = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
+  t.is((await service.grant(sessionId, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 3_600_000).toISOString() }))).status, 200);
+  // A read whose wait runs out (a short one: what is asserted is what the next read costs).
+  const read = (after: string) => awaitChanges(db, wake, { after, limit: 100, waitMs: 20, now: clock.now, correlationId: 'test', signal: new AbortController().signal });
+  const after = (await read(FEED_START)).next;
+  t.deepEqual((await read(after)).changes, []);
+  const before = db.statements();
+  t.deepEqual((await read(after)).changes, []);
+  t.deepEqual((await read(after)).changes, []);
+  t.is(db.statements() - before, 0, 'nothing was notified since: the feed is not read again');
+
+  const created = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
+  const page = await read(after);
+  t.deepEqual(page.changes.map((c) => [c.sessionId, c.state]), [[created, 'CREATED']], 'a change notified since is read');
+  t.deepEqual((await read(page.next)).changes, []);
+
+  clock.advance(3_600_000);
+  const expired = await read(page.next);
+  t.deepEqual(expired.changes.map((c) => [c.sessionId, c.state]), [[sessionId, 'EXPIRED']], 'an expiry that fell due is read, though nothing was notified');
+});
+
+test.serial('postgres: a change held back by a running transaction when the read looked is answered once that transaction ends', async (t) => {
+  const url = database();
+  const db = await openSessionDb('postgres', url);
+  t.teardown(() => db.close());
+  const service = await bootSession(t, db);
+  const wake = await createFeedWake(db);
+  t.teardown(() => wake.close());
+  const after = await cursorNow(db, wake);
+  // An older transaction still running (it holds an id), then a change committed and heard.
+  const other = await openSessionDb('postgres', url);
+  t.teardown(() => other.close());
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const holding = other.transaction(async (tx) => {
+    await tx.query('SELECT pg_current_xact_id()');
+    await finished;
+  });
+  await waitFor(() => db.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_current_xact_id()' AND datname = current_database()`), (rows) => rows.length === 1, { timeoutMs: 10_000 });
+  const heard = wake.mark();
+  const created = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
+  await waitFor(async () => wake.mark(), (mark) => mark !== heard, { timeoutMs: 10_000 });
+  // The read looks after the notification: the change is there but not shown yet.
+  const { reading } = await held(db, wake, after);
+  finish();
+  await holding;
+  const page = await reading;
+  t.deepEqual(page.changes.map((c) => c.sessionId), [created]);
+  t.true(page.tookMs < WOKEN_WITHIN_MS, `answered after ${page.tookMs} ms: the read waited for a notification that never came`);
 });
