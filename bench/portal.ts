@@ -51,7 +51,7 @@ async function ok(response: Promise<Response>): Promise<boolean> {
   if (answer.status === 200) return true;
   const code = /"(?:code|error)"\s*:\s*"([A-Za-z_]{1,40})"/.exec(text)?.[1] ?? '';
   // A 502's message names the hop that failed (the identity provider, the entitlement or the session service).
-  const hop = answer.status === 502 ? / The ([a-z ]{1,40}) is unavailable/.exec(text)?.[1] : undefined;
+  const hop = answer.status === 502 ? /\bThe ([a-z ]{1,40}) is unavailable/.exec(text)?.[1] : undefined;
   const reason = `${answer.status} ${code}${hop === undefined ? '' : ` (${hop})`}`.trim();
   failedBecause[reason] = (failedBecause[reason] ?? 0) + 1;
   return false;
@@ -177,8 +177,10 @@ async function storeCounts(): Promise<Record<string, { statements: number; trans
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     const outboundFailures: Record<string, number> = {};
-    for (const [, peer, outcome, count] of text.matchAll(/^outbound_calls_total\{peer="([^"]*)",outcome="(timeout|unreachable|bad-response)"\} (\d+)/gm)) {
-      outboundFailures[`${peer} ${outcome}`] = Number(count);
+    for (const [, labels = '', count] of text.matchAll(/^outbound_calls_total\{([^}]*)\} (\d+)/gm)) {
+      const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
+      const outcome = label('outcome');
+      if (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response') outboundFailures[`${label('peer')} ${outcome}`] = Number(count);
     }
     counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), outboundFailures };
   }
