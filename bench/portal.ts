@@ -50,7 +50,9 @@ async function ok(response: Promise<Response>): Promise<boolean> {
   const text = await answer.text();
   if (answer.status === 200) return true;
   const code = /"(?:code|error)"\s*:\s*"([A-Za-z_]{1,40})"/.exec(text)?.[1] ?? '';
-  const reason = `${answer.status} ${code}`.trim();
+  // A 502's message names the hop that failed (the identity provider, the entitlement or the session service).
+  const hop = answer.status === 502 ? /\bThe ([a-z ]{1,40}) is unavailable/.exec(text)?.[1] : undefined;
+  const reason = `${answer.status} ${code}${hop === undefined ? '' : ` (${hop})`}`.trim();
   failedBecause[reason] = (failedBecause[reason] ?? 0) + 1;
   return false;
 }
@@ -139,6 +141,11 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     const before = countsBefore[name] ?? { statements: 0, transactions: 0 };
     return [name, { statements: perSignIn(after.statements - before.statements), transactions: perSignIn(after.transactions - before.transactions) }];
   }));
+  // Which hop failed and how, over the measured window (empty when nothing failed).
+  const outboundFailures = Object.fromEntries(Object.entries(countsAfter).flatMap(([name, after]) =>
+    Object.entries(after.outboundFailures)
+      .map(([key, count]) => [`${name} -> ${key}`, count - (countsBefore[name]?.outboundFailures[key] ?? 0)] as const)
+      .filter(([, count]) => count > 0)));
   const bare = await cpuPerOperation({ keycloak: pids.keycloak }, async () => (await runCycles(loads.keycloakCustomer, WORKERS, SECONDS)).cycles);
   const ours = Object.entries(portal.cpuMsPerOperation).filter(([name]) => name !== 'keycloak' && !(name in extra));
   const servicesMs = Math.round(ours.reduce((sum, [, ms]) => sum + ms, 0) * 100) / 100;
@@ -148,6 +155,7 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     signInsPerSecond: Math.round((portal.operations / SECONDS) * 10) / 10,
     failures: signIns?.failures ?? 0,
     failedBecause: failed,
+    outboundFailures,
     cpuMsPerSignIn: portal.cpuMsPerOperation,
     // Of which in the kernel (system time): sockets, scheduling, the file system.
     kernelMsPerSignIn: portal.kernelMsPerOperation,
@@ -158,13 +166,23 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
   };
 }
 
-/** Statements and transactions each stateful service has run so far (its `db_*_total` series, kit/store/counted.ts). */
-async function storeCounts(): Promise<Record<string, { statements: number; transactions: number }>> {
-  const counts: Record<string, { statements: number; transactions: number }> = {};
+/**
+ * Statements and transactions each stateful service has run so far (its `db_*_total` series,
+ * kit/store/counted.ts), and its outbound calls that got no usable answer, by peer and outcome
+ * (`outbound_calls_total` other than an HTTP status: timeout, unreachable, bad-response).
+ */
+async function storeCounts(): Promise<Record<string, { statements: number; transactions: number; outboundFailures: Record<string, number> }>> {
+  const counts: Record<string, { statements: number; transactions: number; outboundFailures: Record<string, number> }> = {};
   for (const server of stores) {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-    counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total') };
+    const outboundFailures: Record<string, number> = {};
+    for (const [, labels = '', count] of text.matchAll(/^outbound_calls_total\{([^}]*)\} (\d+)/gm)) {
+      const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
+      const outcome = label('outcome');
+      if (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response') outboundFailures[`${label('peer')} ${outcome}`] = Number(count);
+    }
+    counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), outboundFailures };
   }
   return counts;
 }

@@ -1,7 +1,7 @@
 // Shared benchmark plumbing: run a server in its own process (so the load generator does not
 // steal its event loop), drive it with autocannon, write results as JSON.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -42,16 +42,26 @@ export async function startServer(entry: string, port: number, env: Record<strin
   if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
   // BENCH_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when it stops.
   const profile = [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])];
+  const name = /services\/([^/]+)\/main\.ts$/.exec(entry)?.[1] ?? entry;
+  // BENCH_LOG_DIR=<dir>: each server's output goes to <dir>/<name>.log (appended), at
+  // BENCH_LOG_LEVEL when given (else the level the benchmark asks for), to see why a request failed.
+  const logDir = process.env.BENCH_LOG_DIR;
+  const logLevel = process.env.BENCH_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.BENCH_LOG_LEVEL };
+  let output: 'ignore' | number = 'ignore';
+  if (logDir !== undefined) {
+    mkdirSync(logDir, { recursive: true });
+    output = openSync(join(logDir, `${name.replace(/[^A-Za-z0-9.-]/g, '_')}.log`), 'a');
+  }
   const child = spawn(process.execPath, [...profile, ...commandFor(entry)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
-    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, ...logLevel, PORT: String(port) },
+    stdio: ['ignore', output, output],
   });
+  if (typeof output === 'number') closeSync(output);
   await waitHealthy(url, child, readyWithinMs).catch((error: Error) => {
     child.kill('SIGTERM');
     throw new Error(`${entry}: ${error.message}`);
   });
-  const name = /services\/([^/]+)\/main\.ts$/.exec(entry)?.[1] ?? entry;
   return { name, url, child, stop: () => stopChild(child) };
 }
 

@@ -1,4 +1,4 @@
-import { callJson, OutboundError, type OutboundResponse } from '../kit/index.js';
+import { callJson, OutboundError, type OutboundFailure, type OutboundResponse } from '../kit/index.js';
 import type { PortalConfig } from './config.js';
 
 export const CUSTOMER_CLIENT = 'wifi-portal-api';
@@ -14,7 +14,8 @@ export interface Tokens {
 export type GrantOutcome =
   | { kind: 'tokens'; tokens: Tokens }
   | { kind: 'refused'; error: string; status: number; description?: string }
-  | { kind: 'unreachable' };
+  /** No usable answer: no answer at all (`failure`), or a 5xx that is an outage (`status`). */
+  | { kind: 'unreachable'; failure?: OutboundFailure; status?: number };
 
 // Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
 export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000 };
@@ -55,7 +56,7 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     try {
       reply = await post(client, 'token', form, correlationId, headers);
     } catch (error) {
-      if (error instanceof OutboundError) return { kind: 'unreachable' };
+      if (error instanceof OutboundError) return { kind: 'unreachable', failure: error.failure };
       throw error;
     }
     const body = (typeof reply.body === 'object' && reply.body !== null ? reply.body : {}) as Record<string, unknown>;
@@ -66,7 +67,7 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     const error = typeof body['error'] === 'string' ? body['error'] : undefined;
     // A 5xx is an outage, except the employee authenticator's own 503/504 (HR down or late),
     // which say so in an OAuth error body (kc-extension/README.md "Error bodies").
-    if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable' };
+    if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable', status: reply.status };
     const description = typeof body['error_description'] === 'string' ? body['error_description'].slice(0, 200) : undefined;
     return { kind: 'refused', error: error ?? 'unknown', status: reply.status, ...(description === undefined ? {} : { description }) };
   };

@@ -97,7 +97,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   const signIn = async (req: Request, res: Response, client: PortalClient, outcome: GrantOutcome, refusal: typeof customerRefusal, correlationId: string) => {
     const log = res.locals.log;
     if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`);
-    const tokens = tokensOf(outcome, refusal);
+    const tokens = tokensOf(outcome, refusal, log);
     const device = await signingDevice(req);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);

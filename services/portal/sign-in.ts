@@ -7,7 +7,7 @@ import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
 import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
 import type { PortalSessionData } from './portal-session-store.js';
-import { replyOf, type Upstreams } from './upstreams.js';
+import { replyOf, type PeerAnswer, type Upstreams } from './upstreams.js';
 
 export interface SignInDeps {
   idp: IdpClient;
@@ -29,7 +29,31 @@ export interface SigningDevice {
   gateway: GatewayContext | null;
 }
 
-const upstreamFailure = (what: string) => new ApiError('UPSTREAM_UNAVAILABLE', { message: `The ${what} is unavailable; no access was granted.` });
+type Hop = 'identity provider' | 'entitlement service' | 'session service' | 'gateway service';
+const upstreamFailure = (what: Hop) => new ApiError('UPSTREAM_UNAVAILABLE', { message: `The ${what} is unavailable; no access was granted.` });
+
+/**
+ * Why a hop gave the sign-in nothing usable, for its log line: no answer (the outbound client's
+ * `timeout`, `unreachable` or `bad-response`), or an answer that is not the expected one (its
+ * status, and its error code when it is one of the spec's, never free text).
+ */
+export type HopFailure = { failure: string; status?: number; code?: string };
+const specCode = (value: unknown) => (typeof value === 'string' && /^[A-Z][A-Z_]{0,39}$/.test(value) ? value : undefined);
+export function hopFailureOf(answer: PeerAnswer): HopFailure {
+  if (answer.kind === 'unreachable') return { failure: answer.failure ?? 'unreachable' };
+  const code = specCode(answer.body['code']);
+  return { failure: 'unexpected-answer', status: answer.status, ...(code === undefined ? {} : { code }) };
+}
+
+/**
+ * A sign-in an upstream failed: the spec's 502 (fail closed), and one warn line naming the hop and
+ * how it failed, so every 502 can be traced to its cause from the portal's log alone (the
+ * correlation id is on the line); no person, token or address is on it.
+ */
+function failedAt(log: Logger, hop: Hop, why: HopFailure): ApiError {
+  log.warn({ upstream: hop, ...why }, 'sign-in failed at an upstream; no access was granted');
+  return upstreamFailure(hop);
+}
 
 /**
  * Spec 4.1 rule 1 after the credential check: entitlement, then a network session created and
@@ -56,8 +80,10 @@ export async function completeSignIn(
     let claims: Record<string, unknown>;
     try {
       claims = await deps.readClaims(tokens.accessToken);
-    } catch {
-      throw upstreamFailure('identity provider');
+    } catch (error) {
+      // jose's error code (ERR_JWKS_TIMEOUT, ERR_JWT_EXPIRED, ...): never the token or its claims.
+      const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^ERR_[A-Z_]{1,40}$/.test(error.code) ? error.code : undefined;
+      throw failedAt(log, 'identity provider', { failure: 'token-not-verified', ...(code === undefined ? {} : { code }) });
     }
     const subjectId = String(claims['sub']);
     // One Idempotency-Key per sign-in, never derived from the caller's correlation id: a client
@@ -66,40 +92,35 @@ export async function completeSignIn(
     const idempotencyKey = `portal-${randomUUID()}`;
 
     const evaluated = await upstreams.evaluate(tokens.accessToken, subjectId, idempotencyKey, correlationId);
-    if (evaluated.kind === 'unreachable') throw upstreamFailure('entitlement service');
+    if (evaluated.kind === 'unreachable') throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
     if (evaluated.status === 403 && evaluated.body['code'] === 'ENTITLEMENT_DENIED') {
       const reason = evaluated.body['reason'];
       log.info({ reason }, 'sign-in denied by the entitlement');
       throw new ApiError('ENTITLEMENT_DENIED', { eligible: false, ...(typeof reason === 'string' ? { reason: reason as never } : {}) });
     }
     const entitlement = replyOf(Entitlement, evaluated, [200, 201]);
-    if (entitlement === undefined) {
-      log.warn({ status: evaluated.status, code: evaluated.body['code'] }, 'entitlement answered an error or an entitlement that does not parse');
-      throw upstreamFailure('entitlement service');
-    }
+    if (entitlement === undefined) throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
     const { permission } = entitlement;
 
-    const created = replyOf(Session, await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId), [200, 201]);
-    if (created === undefined) throw upstreamFailure('session service');
+    const creation = await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId);
+    const created = replyOf(Session, creation, [200, 201]);
+    if (created === undefined) throw failedAt(log, 'session service', hopFailureOf(creation));
     sessionId = created.sessionId;
 
-    const granted = replyOf(
-      Session,
-      await upstreams.grantSession(
-        sessionId,
-        {
-          entitlementId: entitlement.entitlementId,
-          entitlementType: entitlement.entitlementType,
-          tier: permission.tier,
-          qosClass: permission.qosClass,
-          validUntil: entitlement.validUntil,
-          deviceSlots: permission.deviceSlots,
-        },
-        correlationId,
-      ),
-      [200],
+    const grant = await upstreams.grantSession(
+      sessionId,
+      {
+        entitlementId: entitlement.entitlementId,
+        entitlementType: entitlement.entitlementType,
+        tier: permission.tier,
+        qosClass: permission.qosClass,
+        validUntil: entitlement.validUntil,
+        deviceSlots: permission.deviceSlots,
+      },
+      correlationId,
     );
-    if (granted?.state !== 'GRANTED') throw upstreamFailure('session service');
+    const granted = replyOf(Session, grant, [200]);
+    if (granted?.state !== 'GRANTED') throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
     // Issue 17: behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
@@ -108,14 +129,14 @@ export async function completeSignIn(
       // the gateway service with the session's limits; no answer is no access (fail closed).
       const { nasId, hid } = device.gateway;
       if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
-      const queued = replyOf(OpenndsAuthorisationReply, await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId), [201]);
-      if (queued === undefined) throw upstreamFailure('gateway service');
+      const authorisation = await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId);
+      if (replyOf(OpenndsAuthorisationReply, authorisation, [201]) === undefined) throw failedAt(log, 'gateway service', hopFailureOf(authorisation));
     } else if (device.gateway !== null) {
       const { nasId, challenge, chapId } = device.gateway;
       const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) }, correlationId);
       // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.
       const credential = replyOf(IssuedCredentialReply, issued, [201]);
-      if (credential === undefined) throw upstreamFailure('gateway service');
+      if (credential === undefined) throw failedAt(log, 'gateway service', hopFailureOf(issued));
       login = gatewayLogin(device.gateway, credential);
     }
     log.info({ sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
@@ -141,8 +162,10 @@ export async function completeSignIn(
 }
 
 /** The credential step's outcome as tokens, or the portal's answer for a refusal or an outage. */
-export function tokensOf(outcome: GrantOutcome, refusal: (error: string, status: number) => ApiError): Tokens {
+export function tokensOf(outcome: GrantOutcome, refusal: (error: string, status: number) => ApiError, log: Logger): Tokens {
   if (outcome.kind === 'tokens') return outcome.tokens;
-  if (outcome.kind === 'unreachable') throw upstreamFailure('identity provider');
+  if (outcome.kind === 'unreachable') {
+    throw failedAt(log, 'identity provider', outcome.status === undefined ? { failure: outcome.failure ?? 'unreachable' } : { failure: 'unexpected-answer', status: outcome.status });
+  }
   throw refusal(outcome.error, outcome.status);
 }

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { CredentialRequest, OpenndsAuthorisationRequest } from '../../contract/index.js';
-import { callJson, OutboundError } from '../kit/index.js';
+import { callJson, OutboundError, type OutboundFailure } from '../kit/index.js';
 import type { GrantRequest } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
 
-/** A peer's answer: its status and JSON body, or no answer at all. */
-export type PeerAnswer = { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'unreachable' };
+/** A peer's answer: its status and JSON body, or no answer at all (and why, when known). */
+export type PeerAnswer = { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'unreachable'; failure?: OutboundFailure };
 
 // Spec 8: portal -> entitlement 5000 ms, portal -> session create / grant 5000 ms each, one attempt.
 export const UPSTREAM_TIMEOUT_MS = 5000;
@@ -16,7 +16,7 @@ async function ask(call: Parameters<typeof callJson>[0]): Promise<PeerAnswer> {
     const body = typeof reply.body === 'object' && reply.body !== null ? (reply.body as Record<string, unknown>) : {};
     return { kind: 'answer', status: reply.status, body };
   } catch (error) {
-    if (error instanceof OutboundError) return { kind: 'unreachable' };
+    if (error instanceof OutboundError) return { kind: 'unreachable', failure: error.failure };
     throw error;
   }
 }

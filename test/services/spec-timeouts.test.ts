@@ -36,7 +36,7 @@ const portalWith = (urls: Record<string, string>) => PortalConfig.parse(urls);
 test('portal -> identity provider, customer grant: 5000 ms, one attempt', async (t) => {
   const idp = await silentPeer(t);
   const client = createIdpClient(portalWith({ IDP_URL: idp.url }));
-  t.deepEqual(await givesUpAfter(t, 5000, () => client.passwordGrant('bob@example.com', 'x', 'corr-1')), { kind: 'unreachable' });
+  t.deepEqual(await givesUpAfter(t, 5000, () => client.passwordGrant('bob@example.com', 'x', 'corr-1')), { kind: 'unreachable', failure: 'timeout' });
   t.is(idp.requests(), 1);
 });
 
@@ -44,7 +44,7 @@ test('portal -> identity provider, employee grant: 12000 ms (above HR 3000 ms x 
   t.timeout(60_000);
   const idp = await silentPeer(t);
   const client = createIdpClient(portalWith({ IDP_URL: idp.url }));
-  t.deepEqual(await givesUpAfter(t, 12_000, () => client.employeeGrant('A-1001', '079201001234', 'corr-2')), { kind: 'unreachable' });
+  t.deepEqual(await givesUpAfter(t, 12_000, () => client.employeeGrant('A-1001', '079201001234', 'corr-2')), { kind: 'unreachable', failure: 'timeout' });
   t.is(idp.requests(), 1);
 });
 
@@ -56,7 +56,7 @@ test('portal -> entitlement, session create and session grant: 5000 ms each, one
     () => upstreams.createSession('subject', 'dev-x', 'key-1', 'corr-3'),
     () => upstreams.grantSession('sess-x', { entitlementId: 'ent-x', validUntil: new Date().toISOString() }, 'corr-3'),
   ];
-  for (const call of calls) t.like(await givesUpAfter(t, 5000, call), { kind: 'unreachable' });
+  for (const call of calls) t.like(await givesUpAfter(t, 5000, call), { kind: 'unreachable', failure: 'timeout' });
   t.is(peer.requests(), 3);
 });
 

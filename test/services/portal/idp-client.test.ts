@@ -23,9 +23,9 @@ const cases: [string, number, unknown, unknown][] = [
   ['401 invalid_grant is a refusal', 401, { error: 'invalid_grant' }, { kind: 'refused', error: 'invalid_grant', status: 401 }],
   ['503 with the authenticator\'s error is a refusal the portal maps', 503, { error: 'hr_unavailable' }, { kind: 'refused', error: 'hr_unavailable', status: 503 }],
   ['504 with the authenticator\'s error is a refusal the portal maps', 504, { error: 'hr_timeout' }, { kind: 'refused', error: 'hr_timeout', status: 504 }],
-  ['503 without an error body is an outage', 503, { message: 'maintenance' }, { kind: 'unreachable' }],
-  ['504 without an error body is an outage', 504, {}, { kind: 'unreachable' }],
-  ['500 is an outage even with an error body', 500, { error: 'unknown_error' }, { kind: 'unreachable' }],
+  ['503 without an error body is an outage', 503, { message: 'maintenance' }, { kind: 'unreachable', status: 503 }],
+  ['504 without an error body is an outage', 504, {}, { kind: 'unreachable', status: 504 }],
+  ['500 is an outage even with an error body', 500, { error: 'unknown_error' }, { kind: 'unreachable', status: 500 }],
 ];
 
 for (const [name, status, body, expected] of cases) {
@@ -34,6 +34,15 @@ for (const [name, status, body, expected] of cases) {
     t.deepEqual(await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR), expected);
   });
 }
+
+test('a token endpoint that cannot be reached is an outage that says so', async (t) => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const idp = createIdpClient(PortalConfig.parse({ IDP_URL: `http://127.0.0.1:${port}` }));
+  t.deepEqual(await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR), { kind: 'unreachable', failure: 'unreachable' });
+});
 
 test('employee grants go to IDP_EMPLOYEE_URL when it is set, customer grants to IDP_URL', async (t) => {
   const paths: string[] = [];

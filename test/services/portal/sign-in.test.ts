@@ -162,3 +162,33 @@ test.serial('session create unreachable: 502 and nothing to revoke', async (t) =
   assertError(t, await portal.post('/api/v1/auth/login', BOB), 502, 'UPSTREAM_UNAVAILABLE');
   t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'idp.logout']);
 });
+
+// Every 502 of a sign-in names, in the portal's log, the hop that failed and how (issue 30
+// follow-up: 502s under load that nobody could trace), with no person or token on the line.
+const failedHop = (lines: string[]) =>
+  lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'sign-in failed at an upstream; no access was granted');
+for (const [name, break_, expected] of [
+  ['identity provider timing out', (f: ReturnType<typeof defaultFakes>) => { f.grant = { kind: 'unreachable', failure: 'timeout' }; }, { upstream: 'identity provider', failure: 'timeout' }],
+  ['identity provider answering 500', (f: ReturnType<typeof defaultFakes>) => { f.grant = { kind: 'unreachable', status: 500 }; }, { upstream: 'identity provider', failure: 'unexpected-answer', status: 500 }],
+  ['entitlement unreachable', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'unreachable', failure: 'unreachable' }; }, { upstream: 'entitlement service', failure: 'unreachable' }],
+  ['entitlement 503 DMN_UNAVAILABLE', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE', message: 'bob@example.com' } }; }, { upstream: 'entitlement service', failure: 'unexpected-answer', status: 503, code: 'DMN_UNAVAILABLE' }],
+  ['session create answering what does not parse', (f: ReturnType<typeof defaultFakes>) => { f.create = { kind: 'answer', status: 201, body: { sessionId: 42 } }; }, { upstream: 'session service', failure: 'unexpected-answer', status: 201 }],
+  ['session grant timing out', (f: ReturnType<typeof defaultFakes>) => { f.grantSession = { kind: 'unreachable', failure: 'timeout' }; }, { upstream: 'session service', failure: 'timeout' }],
+  ['session grant answering 409 SESSION_EXPIRED', (f: ReturnType<typeof defaultFakes>) => { f.grantSession = { kind: 'answer', status: 409, body: { code: 'SESSION_EXPIRED' } }; }, { upstream: 'session service', failure: 'unexpected-answer', status: 409, code: 'SESSION_EXPIRED' }],
+] as const) {
+  test.serial(`${name}: the 502 leaves one warn line naming the hop and how it failed`, async (t) => {
+    const fakes = defaultFakes();
+    break_(fakes);
+    const portal = await bootPortal(t, fakes);
+    const reply = await portal.post('/api/v1/auth/login', BOB);
+    assertError(t, reply, 502, 'UPSTREAM_UNAVAILABLE');
+    const lines = failedHop(portal.lines);
+    t.is(lines.length, 1, portal.lines.join('\n'));
+    const line = lines[0] ?? {};
+    t.is(line['level'], 40, 'warn');
+    t.is(line['correlationId'], reply.headers.get('x-correlation-id'));
+    t.deepEqual({ upstream: line['upstream'], failure: line['failure'], status: line['status'], code: line['code'] }, { status: undefined, code: undefined, ...expected });
+    t.false(JSON.stringify(line).includes('bob@example.com'), 'no user name, nor any free text of the answer');
+    t.false(JSON.stringify(line).includes(ACCESS_TOKEN));
+  });
+}
