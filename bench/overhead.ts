@@ -107,12 +107,14 @@ interface Drive {
   requestsPerSecond: number;
   /** Answers with another status than the step expects (must be 0). */
   unexpected: number;
+  firstUnexpected: string | undefined;
   errors: number;
 }
 
 /** Autocannon at CONNECTIONS keep-alive connections for `seconds`, each connection going through the steps in turn. */
 async function drive(base: string, steps: readonly Step[], seconds: number): Promise<Drive> {
   let unexpected = 0;
+  let firstUnexpected: string | undefined;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -122,19 +124,25 @@ async function drive(base: string, steps: readonly Step[], seconds: number): Pro
       path: step.path,
       headers: { 'content-type': 'application/json', ...step.headers },
       body: step.body === undefined ? undefined : JSON.stringify(step.body),
-      setupRequest: step.build === undefined
-        ? undefined
-        : (request: autocannon.Request, context: object) => {
-            const built = step.build!(context as Record<string, unknown>);
-            return { ...request, path: built.path ?? request.path, headers: { ...request.headers, ...built.headers }, body: JSON.stringify(built.body) };
-          },
+      // autocannon calls a setupRequest key even when it holds undefined.
+      ...(step.build === undefined
+        ? {}
+        : {
+            setupRequest: (request: autocannon.Request, context: object) => {
+              const built = step.build!(context as Record<string, unknown>);
+              return { ...request, path: built.path ?? request.path, headers: { ...request.headers, ...built.headers }, body: JSON.stringify(built.body) };
+            },
+          }),
       onResponse: (status: number, body: string, context: object) => {
-        if (status !== step.status) unexpected += 1;
+        if (status !== step.status) {
+          unexpected += 1;
+          firstUnexpected ??= `${step.method} ${step.path}: ${status} ${body.slice(0, 200)}`;
+        }
         else step.keep?.(body === '' ? undefined : JSON.parse(body), context as Record<string, unknown>);
       },
     })),
   });
-  return { requests: result.requests.total, requestsPerSecond: Math.round(result.requests.average), unexpected, errors: result.errors + result.timeouts + result.non2xx };
+  return { requests: result.requests.total, requestsPerSecond: Math.round(result.requests.average), unexpected, firstUnexpected, errors: result.errors + result.timeouts + result.non2xx };
 }
 
 interface Case {
@@ -236,7 +244,7 @@ const cases: Case[] = [
         headers: { 'X-API-Key': 'dev-session-tools-key' },
         build: (context) => ({
           path: `/api/v1/sessions/${String(context['sessionId'])}/grant`,
-          body: { entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'GOLD', qosClass: 'PREMIUM', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 3 },
+          body: { entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 3 },
         }),
         status: 200,
       },
@@ -282,7 +290,7 @@ interface Side {
 async function measure(server: ServerProcess, steps: Step[]): Promise<Side['rounds'][number]> {
   const meter = cpuMeter({ server: server.child.pid! });
   const driven = await drive(server.url, steps, SECONDS);
-  if (driven.unexpected > 0 || driven.errors > 0) throw new Error(`${server.name}: ${driven.unexpected} unexpected answers, ${driven.errors} errors`);
+  if (driven.unexpected > 0 || driven.errors > 0) throw new Error(`${server.name}: ${driven.unexpected} unexpected answers (first: ${driven.firstUnexpected}), ${driven.errors} errors`);
   return { cpuUsPerRequest: Math.round(meter.perOperation(driven.requests).server! * 1000), requests: driven.requests, requestsPerSecond: driven.requestsPerSecond };
 }
 
