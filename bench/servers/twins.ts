@@ -174,6 +174,9 @@ const build = twins[name];
 if (build === undefined) throw new Error(`TWIN must be one of ${Object.keys(twins).join(', ')}`);
 const handlers = await build();
 const app: Express = express();
+// What the service does not send either: no ETag computed per answer, no X-Powered-By.
+app.set('etag', false);
+app.disable('x-powered-by');
 app.use(express.json());
 app.get('/health', (_req, res) => void res.json({ status: 'UP' }));
 for (const [key, handler] of Object.entries(handlers)) {

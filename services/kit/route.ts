@@ -66,7 +66,7 @@ export function route<S extends z.ZodType | undefined = undefined, P extends Fie
     const query = (querySchema ? parseFields(querySchema, req.query) : {}) as Parsed<Q>;
     const params = (res.locals.params ?? {}) as Parsed<P>;
     const reply = await handle({ body, params, query, req, res, correlationId: res.locals.correlationId });
-    sendJson(req, res, reply);
+    sendJson(res, reply);
   };
   return {
     ...documented,
@@ -104,10 +104,10 @@ export function inOrder(handlers: readonly RequestHandler[]): RequestHandler {
 
 /**
  * The handler's reply as JSON: the bytes Express's `res.status().json()` sends (UTF-8 JSON with
- * its Content-Type, or the one the handler set, and Content-Length; no body for HEAD, 204 or 304), without its per-response
+ * its Content-Type, or the one the handler set, and Content-Length; no body for 204 or 304), without its per-response
  * content-type parsing and freshness checks (issue 30 item 1).
  */
-export function sendJson(req: Request, res: Response, reply: Reply): void {
+export function sendJson(res: Response, reply: Reply): void {
   res.statusCode = reply.status;
   if (reply.status === 204 || reply.status === 304) {
     res.end();
@@ -118,5 +118,6 @@ export function sendJson(req: Request, res: Response, reply: Reply): void {
   const chosen = res.getHeader('Content-Type');
   res.setHeader('Content-Type', typeof chosen === 'string' ? `${chosen.replace(/\s*;\s*charset=[^;]*/i, '')}; charset=utf-8` : 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(req.method === 'HEAD' ? undefined : text);
+  // Node itself sends no body to a HEAD request.
+  res.end(text);
 }
