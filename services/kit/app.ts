@@ -2,9 +2,9 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { z } from 'zod';
 import { ApiError } from './errors.js';
 import './locals.js';
-import { correlation } from './correlation.js';
+import { acceptCorrelationId, CORRELATION_HEADER } from './correlation.js';
 import { errorMiddleware, notFound } from './error-middleware.js';
-import { metricsHandler, requestMetrics } from './metrics.js';
+import { metricsHandler, observeRequest, routeTemplateOf } from './metrics.js';
 import type { Logger } from './logger.js';
 import { openApiDocument } from './openapi.js';
 import { route, type Route } from './route.js';
@@ -23,17 +23,42 @@ export interface ServiceAppOptions {
   quietPaths?: readonly string[];
 }
 
-function requestLog(logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
-  // Hand-written rather than pino-http: we log only method, path, status and duration, so no
-  // header or body ever needs redacting here in the first place.
+/**
+ * What a request's handlers read from `res.locals`: its correlation id, and its logger, a child
+ * carrying that id, made only when something logs through it (issue 30 item 1: a pino child per
+ * request was a good part of the kit's CPU on routes that log nothing else).
+ */
+class RequestLocals {
+  #log: Logger | undefined;
+  constructor(
+    readonly correlationId: string,
+    readonly logger: Logger,
+  ) {}
+  get log(): Logger {
+    return (this.#log ??= this.logger.child({ correlationId: this.correlationId }));
+  }
+}
+
+/**
+ * Issue 30 item 1: everything the kit does around every request, as one middleware with one
+ * 'finish' listener: the correlation id (spec 2.1: accepted or made, echoed on the response),
+ * the request's logger, then the request line and the request metrics. Hand-written rather than
+ * pino-http: we log only the correlation id, method, path, status and duration, so no header or
+ * body ever needs redacting here in the first place.
+ */
+function requestStart(service: string, logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
+  const header = CORRELATION_HEADER.toLowerCase();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.locals.log = logger.child({ correlationId: res.locals.correlationId });
+    const correlationId = acceptCorrelationId(req.headers[header] as string | undefined);
+    res.locals = new RequestLocals(correlationId, logger) as unknown as typeof res.locals;
+    res.setHeader(CORRELATION_HEADER, correlationId);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (quietPaths.has(req.path) && res.statusCode < 400) res.locals.log.debug(line, 'request');
-      else res.locals.log.info(line, 'request');
+      const line = { correlationId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      if (quietPaths.has(req.path) && res.statusCode < 400) logger.debug(line, 'request');
+      else logger.info(line, 'request');
+      observeRequest(service, routeTemplateOf(req), req.method, res.statusCode, ms / 1000);
     });
     next();
   };
@@ -84,7 +109,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   // Forwarded headers are believed only from the proxies configured (Express "trust proxy").
   const proxies = (options.trustProxy ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   app.set('trust proxy', proxies.length === 0 ? false : proxies);
-  app.use(correlation, requestLog(options.logger, new Set(['/health', '/metrics', ...(options.quietPaths ?? [])])), requestMetrics(options.service));
+  app.use(requestStart(options.service, options.logger, new Set(['/health', '/metrics', ...(options.quietPaths ?? [])])));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
   // Paths match as the document reads them: case and trailing slash count.
   const router = express.Router({ caseSensitive: true, strict: true });

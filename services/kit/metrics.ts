@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -51,18 +51,10 @@ export function observeRequest(service: string, route: string, method: string, s
   requestSeconds.observe({ service, route, method }, seconds);
 }
 
-/** Counts and times every answered request under its route template (never the path as sent). */
-export function requestMetrics(service: string): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      // The template the router matched (`/api/v1/sessions/:sessionId`); anything unmatched is one series.
-      const template: unknown = req.route?.path;
-      const route = typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';
-      observeRequest(service, route, req.method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    next();
-  };
+/** The template the router matched (`/api/v1/sessions/:sessionId`), never the path as sent; anything unmatched is one series. */
+export function routeTemplateOf(req: Request): string {
+  const template: unknown = req.route?.path;
+  return typeof template === 'string' ? `${req.baseUrl}${template}` : 'unmatched';
 }
 
 /** `GET /metrics` handler: the registry in Prometheus text format. */

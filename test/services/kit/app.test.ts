@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { z } from 'zod';
-import { createServiceApp, healthRoute, listen, route, type Readiness } from '../../../services/kit/index.js';
+import type { RequestHandler } from 'express';
+import { ApiError, createServiceApp, healthRoute, listen, route, type Readiness } from '../../../services/kit/index.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 
@@ -130,4 +131,79 @@ test('requests machines poll (health, quiet paths) are logged at debug; others a
   await service.request('POST', '/echo', { json: { name: 'a', count: 1 } });
   const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'request' && line['path'] !== '/openapi.json');
   t.deepEqual(requests.map((line) => [line['path'], line['level']]), [['/health', 20], ['/echo', 30]]);
+});
+
+// Issue 30 item 1: the kit's per-request work was cut (one middleware, a lazy request logger,
+// a route's handlers as one, replies written directly); what it does must not change.
+async function stepsApp(t: ExecutionContext) {
+  const { logger, lines } = capturingLogger();
+  const refuse: RequestHandler = (req, _res, next) => (req.get('x-step') === 'next-error' ? next(new ApiError('FORBIDDEN')) : next());
+  const throws: RequestHandler = (req, _res, next) => {
+    if (req.get('x-step') === 'throw') throw new ApiError('UNAUTHORIZED');
+    next();
+  };
+  const rejects: RequestHandler = async (req, _res, next) => {
+    if (req.get('x-step') === 'reject') throw new ApiError('RATE_LIMITED');
+    next();
+  };
+  const app = createServiceApp({
+    service: 'kit-steps',
+    logger,
+    routes: [
+      route({
+        method: 'post',
+        path: '/steps',
+        summary: 'steps',
+        body: Echo,
+        steps: [refuse, throws, rejects],
+        responses: { 200: { description: 'ok', schema: Echo }, 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN' }, 429: { description: 'RATE_LIMITED' } },
+        handle: ({ body, res }) => {
+          res.locals.log.info({ step: 'handler' }, 'handled');
+          return { status: 200, body };
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/captive',
+        summary: 'a type of its own',
+        responses: { 200: { description: 'ok', schema: z.object({ captive: z.boolean() }) } },
+        handle: ({ res }) => {
+          res.set('Content-Type', 'application/captive+json');
+          return { status: 200, body: { captive: true } };
+        },
+      }),
+    ],
+  });
+  return { service: await boot(t, app), lines };
+}
+
+test('a step refusing by next(error), by a throw or by a rejected promise stops the route with its error; otherwise the handler answers', async (t) => {
+  const { service } = await stepsApp(t);
+  const json = { name: 'a', count: 1 };
+  assertError(t, await service.request('POST', '/steps', { json, headers: { 'x-step': 'next-error' } }), 403, 'FORBIDDEN');
+  assertError(t, await service.request('POST', '/steps', { json, headers: { 'x-step': 'throw' } }), 401, 'UNAUTHORIZED');
+  assertError(t, await service.request('POST', '/steps', { json, headers: { 'x-step': 'reject' } }), 429, 'RATE_LIMITED');
+  t.is((await service.request('POST', '/steps', { json })).status, 200);
+});
+
+test('a reply is JSON with its byte length; a type the handler chose is kept, with charset utf-8', async (t) => {
+  const { service } = await stepsApp(t);
+  const json = { name: 'Tiếng Việt', count: 1 };
+  const answer = await service.request('POST', '/steps', { json });
+  t.is(answer.headers.get('content-type'), 'application/json; charset=utf-8');
+  t.is(Number(answer.headers.get('content-length')), Buffer.byteLength(JSON.stringify(json)));
+  t.deepEqual(answer.body, json);
+  const captive = await service.request('GET', '/captive');
+  t.is(captive.headers.get('content-type'), 'application/captive+json; charset=utf-8');
+  t.deepEqual(captive.body, { captive: true });
+});
+
+test('the request line and the lines a handler logs carry the request\'s correlation id', async (t) => {
+  const { service, lines } = await stepsApp(t);
+  const answer = await service.request('POST', '/steps', { json: { name: 'a', count: 1 } });
+  const correlationId = answer.headers.get('x-correlation-id');
+  t.regex(correlationId ?? '', /^corr-/);
+  const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.is(logged.find((line) => line['msg'] === 'handled')?.['correlationId'], correlationId);
+  t.is(logged.find((line) => line['msg'] === 'request' && line['path'] === '/steps')?.['correlationId'], correlationId);
 });
