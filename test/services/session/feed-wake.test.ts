@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { awaitChanges, FEED_START } from '../../../services/session/change-feed.js';
 import { createFeedWake, type FeedWake } from '../../../services/session/feed-wake.js';
 import type { Database } from '../../../services/kit/store/index.js';
@@ -39,6 +39,17 @@ async function held(db: Database, wake: FeedWake, after: string, clock = new Tes
 
 async function cursorNow(db: Database, wake: FeedWake): Promise<string> {
   return (await awaitChanges(db, wake, { after: FEED_START, limit: 500, waitMs: 0, now: () => new Date(), correlationId: 'test', signal: new AbortController().signal })).next;
+}
+
+/** A session service on its own PostgreSQL database, its feed's wake, and the feed's cursor now. */
+async function postgresFeed(t: ExecutionContext) {
+  const url = database();
+  const db = await openSessionDb('postgres', url);
+  t.teardown(() => db.close());
+  const service = await bootSession(t, db);
+  const wake = await createFeedWake(db);
+  t.teardown(() => wake.close());
+  return { url, db, service, wake, after: await cursorNow(db, wake) };
 }
 
 for (const backend of ['memory', 'postgres'] as const) {
@@ -90,13 +101,7 @@ test.serial('memory: a held read is answered when the next granted session expir
 });
 
 test.serial('postgres: a held read still gets its change when the listening connection is cut, and listening resumes', async (t) => {
-  const url = database();
-  const db = await openSessionDb('postgres', url);
-  t.teardown(() => db.close());
-  const service = await bootSession(t, db);
-  const wake = await createFeedWake(db);
-  t.teardown(() => wake.close());
-  const after = await cursorNow(db, wake);
+  const { db, service, wake, after } = await postgresFeed(t);
   const { reading } = await held(db, wake, after);
   const cut = await db.query<{ cut: boolean }>(`SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE query = 'LISTEN session_events' AND datname = current_database()`);
   t.true(cut.length >= 1, 'a listening connection was found and cut');
@@ -174,13 +179,7 @@ test.serial('memory: a held read at a cursor where nothing happened since the la
 });
 
 test.serial('postgres: a change held back by a running transaction when the read looked is answered once that transaction ends', async (t) => {
-  const url = database();
-  const db = await openSessionDb('postgres', url);
-  t.teardown(() => db.close());
-  const service = await bootSession(t, db);
-  const wake = await createFeedWake(db);
-  t.teardown(() => wake.close());
-  const after = await cursorNow(db, wake);
+  const { url, db, service, wake, after } = await postgresFeed(t);
   // An older transaction still running (it holds an id), then a change committed and heard.
   const other = await openSessionDb('postgres', url);
   t.teardown(() => other.close());
