@@ -3,17 +3,15 @@
 // with FreeRADIUS in front of the gateway service; after a settling time, the CPU all of them
 // spend over BENCH_IDLE_SECONDS (default 600) is read from /proc. Target: under 0.1 s of CPU per
 // minute for all our processes together. Keycloak is not ours and is left out.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSealer } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
-import { stopChild, waitHealthy } from '../scripts/child-process.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
-import { ROOT, commandFor, machine, writeResult } from './lib/load.js';
+import { machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
 
 // A platform idle for hours is what is measured: the settling takes in the first held feed read
 // (290 s) and its answer, whose path runs then for the first time (compiled lazily, without
@@ -28,17 +26,12 @@ const SECRET = 'bench-idle-secret';
 const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-idle-'));
 const defaults = GatewayConfig.parse({});
 
-const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
+/** A service as `make up` runs it (bench/lib/load.ts: BENCH_NODE_FLAGS and BENCH_LOG_DIR apply); answers its pid. */
 async function start(name: keyof typeof PORTS, env: Record<string, string> = {}): Promise<number> {
-  const flags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, ...commandFor(`services/${name}/main.ts`)], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: join(tmp, 'data'), ...env, PORT: String(PORTS[name]) },
-    stdio: process.env['BENCH_IDLE_LOG_DIR'] ? ['ignore', openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.out`), 'w'), openSync(join(process.env['BENCH_IDLE_LOG_DIR'], `${name}.err`), 'w')] : 'ignore',
-  });
-  children.push(child);
-  await waitHealthy(url(name), child, 120_000);
-  return child.pid as number;
+  const server = await startServer(`services/${name}/main.ts`, PORTS[name], { DATA_DIR: join(tmp, 'data'), ...env }, 120_000);
+  servers.push(server);
+  return server.child.pid as number;
 }
 
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
@@ -72,6 +65,6 @@ try {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('idle', result)}\n`);
 } finally {
   if (radiusServer !== undefined) await radiusServer.stop();
-  await Promise.all(children.map((child) => stopChild(child)));
+  await Promise.all(servers.map((server) => server.stop()));
   rmSync(tmp, { recursive: true, force: true });
 }
