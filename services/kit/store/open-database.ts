@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Counter } from 'prom-client';
 import { z } from 'zod';
 import { envInt } from '../config.js';
+import { metricsRegistry } from '../metrics.js';
 import { counted } from './counted.js';
 import type { Database } from './database.js';
 import { migrate, readMigrations } from './migrations.js';
-import { openPglite } from './pglite-database.js';
+import type { MaintenanceRun } from './pglite-autovacuum.js';
+import { DEFAULT_AUTOVACUUM_EVERY, openPglite } from './pglite-database.js';
 import { openPostgres } from './postgres-database.js';
 
 /** Store settings shared by every service that keeps state (README "Configuration"). */
@@ -17,12 +20,34 @@ export const storeSettings = {
     .describe('Unset: PGlite in DATA_DIR/<service>. postgres://...: a PostgreSQL server. memory: PGlite in memory (tests).'),
   DATA_DIR: z.string().default('.data').describe('Folder of the embedded PGlite databases, one sub-folder per service.'),
   DATABASE_POOL_SIZE: envInt(10, 1, 200).describe('Connections in the pool to a PostgreSQL server.'),
+  PGLITE_AUTOVACUUM_EVERY: envInt(DEFAULT_AUTOVACUUM_EVERY, 0, 1_000_000).describe(
+    "PGlite only: write statements between two looks at which tables PostgreSQL's autovacuum rule says to vacuum or analyze (PGlite has no autovacuum of its own). 0: never.",
+  ),
 };
 
 export interface StoreConfig {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
   DATABASE_POOL_SIZE: number;
+  PGLITE_AUTOVACUUM_EVERY?: number;
+}
+
+const maintenance = new Counter({
+  name: 'db_maintenance_total',
+  help: 'PGlite autovacuum: tables vacuumed and analysed, and rounds that failed, by service.',
+  labelNames: ['service', 'action'],
+  registers: [metricsRegistry],
+});
+
+/** Counts one autovacuum round of `service` (pglite-autovacuum.ts). */
+function countRun(service: string): (run: MaintenanceRun) => void {
+  return (run) => {
+    if ('failed' in run) maintenance.inc({ service, action: 'failed' });
+    else {
+      if (run.vacuumed.length > 0) maintenance.inc({ service, action: 'vacuum' }, run.vacuumed.length);
+      if (run.analysed.length > 0) maintenance.inc({ service, action: 'analyze' }, run.analysed.length);
+    }
+  };
 }
 
 /**
@@ -31,10 +56,11 @@ export interface StoreConfig {
  */
 export async function openDatabase(service: string, config: StoreConfig, migrationsUrl: URL): Promise<Database> {
   const url = config.DATABASE_URL;
+  const embedded = { autovacuumEvery: config.PGLITE_AUTOVACUUM_EVERY ?? DEFAULT_AUTOVACUUM_EVERY, onMaintenance: countRun(service) };
   const db = url === undefined
-    ? await openPglite(join(config.DATA_DIR, service))
+    ? await openPglite(join(config.DATA_DIR, service), embedded)
     : url === 'memory:'
-      ? await openPglite(undefined)
+      ? await openPglite(undefined, embedded)
       : openPostgres(url, config.DATABASE_POOL_SIZE);
   try {
     await migrate(db, service, readMigrations(sourceDir(migrationsUrl)));

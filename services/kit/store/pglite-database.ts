@@ -2,8 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row } from './database.js';
 import { lockFolder, StoreError, type FolderLock } from './folder-lock.js';
+import { autovacuum, type MaintenanceRun } from './pglite-autovacuum.js';
 import { answerBackupRequests } from './pglite-backup.js';
 import { preparedQueries } from './pglite-prepared.js';
+
+/** Write statements between two looks at what needs vacuuming (README "Configuration": PGLITE_AUTOVACUUM_EVERY). */
+export const DEFAULT_AUTOVACUUM_EVERY = 500;
 
 /** A statement that writes nothing: a plain SELECT (our stores call no writing function from one). */
 const READ_ONLY = /^\s*SELECT\b/i;
@@ -19,9 +23,14 @@ const cannotOpen = (dir: string, error: unknown) =>
  * memory when `dataDir` is undefined). One process owns a folder (folder-lock.ts), so each
  * service has its own; the owner answers backup requests (pglite-backup.ts). `options.lock`: the
  * folder's lock, taken already by the caller (the restore command, which holds it while it moves
- * the old folder aside); closing releases it.
+ * the old folder aside); closing releases it. `options.autovacuumEvery`: write statements between
+ * two looks at what needs vacuuming (pglite-autovacuum.ts; 0: never), each look reported to
+ * `options.onMaintenance`.
  */
-export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob; lock?: FolderLock } = {}): Promise<Database & { dump?: () => Promise<Blob> }> {
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob; lock?: FolderLock; autovacuumEvery?: number; onMaintenance?: (run: MaintenanceRun) => void } = {},
+): Promise<Database & { dump?: () => Promise<Blob> }> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const lock = dataDir === undefined ? undefined : (options.lock ?? lockFolder(dataDir));
   let db: PGlite;
@@ -34,6 +43,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   const dump = () => db.dumpDataDir('gzip');
   const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
   const statements = preparedQueries(db);
+  const maintenance = autovacuum(db, options.autovacuumEvery ?? DEFAULT_AUTOVACUUM_EVERY, options.onMaintenance);
   // Issue 30: moved when a write is sent and when it ends, so whatever a read overlapped, the
   // count has moved past the one the read was kept under.
   let writes = 0;
@@ -43,6 +53,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
       return await work();
     } finally {
       writes += 1;
+      maintenance.wrote();
     }
   };
   const query = (target: (sql: string, params: readonly unknown[]) => Promise<Row[]>) =>
@@ -75,6 +86,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
     close: async () => {
       stopAnswering();
       try {
+        await maintenance.settled();
         await db.close();
       } finally {
         lock?.release();
