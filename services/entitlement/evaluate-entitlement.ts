@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type DenialReason, type Logger } from '../kit/index.js';
 import type { DecisionClient, DecisionOutputs } from './decision-client.js';
-import type { EntitlementBody, EntitlementStore } from './entitlement-store.js';
+import type { EntitlementBody, EntitlementStore, Prior } from './entitlement-store.js';
 import type { LoyaltyClient, LoyaltyVerdict } from './loyalty-client.js';
 import type { EvaluateRequest } from '../../contract/entitlement.js';
 import type { TokenFacts } from './token-verifier.js';
@@ -24,6 +24,13 @@ const DENIAL_REASONS = new Set(['COMPANY_NOT_ELIGIBLE', 'EMPLOYEE_NOT_VERIFIED',
 function denied(reason: string | null): ApiError {
   const known = reason !== null && DENIAL_REASONS.has(reason) ? (reason as DenialReason) : 'UNKNOWN_USER_TYPE';
   return new ApiError('ENTITLEMENT_DENIED', { reason: known, eligible: false });
+}
+
+/** A key settled before answers its original outcome (IETF Idempotency-Key draft), or 422 for another subject or session. */
+function answerPrior(prior: Prior): Evaluated {
+  if (prior.kind === 'reused') throw new ApiError('IDEMPOTENCY_KEY_REUSED');
+  if (prior.entitlement === undefined) throw denied(prior.denialReason);
+  return { status: 200, entitlement: prior.entitlement, replayed: true };
 }
 
 /** Spec 4.3 rule 6 and 4.5 rule 4: customers are CUSTOMER or an empty (freshly registered) type. */
@@ -84,49 +91,59 @@ export async function evaluateEntitlement(
 
   if (key !== undefined) {
     const claim = await deps.store.claim(key, facts.subjectId, sessionId);
-    if (claim.kind === 'reused') throw new ApiError('IDEMPOTENCY_KEY_REUSED');
     if (claim.kind === 'in-flight') throw new ApiError('IDEMPOTENCY_KEY_IN_FLIGHT');
-    if (claim.kind === 'settled') {
-      if (claim.entitlement === undefined) throw denied(claim.denialReason);
-      return { status: 200, entitlement: claim.entitlement, replayed: true };
-    }
+    if (claim.kind !== 'claimed') return answerPrior(claim);
   }
+  let outcome: Evaluated | Prior;
   try {
-    if (sessionId !== null) {
-      const original = await deps.store.bySession(facts.subjectId, sessionId);
-      if (original !== undefined) {
-        if (key !== undefined) await deps.store.save(original, sessionId, key);
-        return { status: 200, entitlement: original, replayed: true };
-      }
-    }
-    const loyalty = isCustomer(facts.userType)
-      ? await deps.loyalty.lookup(facts.emailVerified ? facts.email : null, correlationId, log)
-      : { source: 'skipped' as const, memberTier: null, wifiBenefit: null, memberRef: null };
-    // Every input the platform knows, so an operator can add a column without a code change.
-    const decision = await deps.decisions.decide(
-      {
-        userType: facts.userType,
-        employeeVerified: facts.employeeVerified,
-        company: facts.company,
-        memberTier: loyalty.memberTier,
-        wifiBenefit: loyalty.wifiBenefit,
-        wifiEligible: facts.wifiEligible,
-      },
-      correlationId,
-      log,
-    );
-    if (decision.kind === 'unavailable') throw new ApiError('DMN_UNAVAILABLE');
-    if (decision.kind === 'model-error') throw new ApiError('DMN_EVALUATION_ERROR', { message: `The decision model could not be evaluated: ${decision.message}.` });
-    if (!decision.outputs.eligible) {
-      if (key !== undefined) await deps.store.settleDenial(key, decision.outputs.reason ?? 'UNKNOWN_USER_TYPE');
-      log.info({ reason: decision.outputs.reason }, 'entitlement denied');
-      throw denied(decision.outputs.reason);
-    }
-    const saved = await deps.store.save(build(facts, sessionId, decision.outputs, loyalty, deps.now()), sessionId, key);
-    log.info({ entitlementId: saved.entitlement.entitlementId, loyaltySource: loyalty.source, decidedBy: decision.by }, 'entitlement issued');
-    return { status: saved.replayed ? 200 : 201, ...saved };
+    outcome = await decide(deps, facts, sessionId, key, correlationId, log);
   } catch (error) {
-    if (key !== undefined && !(error instanceof ApiError && error.code === 'ENTITLEMENT_DENIED')) await deps.store.release(key);
+    if (key === undefined || (error instanceof ApiError && error.code === 'ENTITLEMENT_DENIED')) throw error;
+    await deps.store.release(key);
+    // PGlite stores no claim: a key settled before is found when the work is done, or here when it
+    // failed (the decision service down, say), where its original outcome still answers.
+    const prior = await deps.store.settledBefore(key, facts.subjectId, sessionId);
+    if (prior !== undefined) return answerPrior(prior);
     throw error;
   }
+  return 'kind' in outcome ? answerPrior(outcome) : outcome;
+}
+
+/** The work behind a claimed key (or none): the answer, or the key's earlier settlement. */
+async function decide(deps: EvaluateDeps, facts: TokenFacts, sessionId: string | null, key: string | undefined, correlationId: string, log: Logger): Promise<Evaluated | Prior> {
+  if (sessionId !== null) {
+    const original = await deps.store.bySession(facts.subjectId, sessionId);
+    if (original !== undefined) {
+      if (key !== undefined) await deps.store.save(original, sessionId, key);
+      return { status: 200, entitlement: original, replayed: true };
+    }
+  }
+  const loyalty = isCustomer(facts.userType)
+    ? await deps.loyalty.lookup(facts.emailVerified ? facts.email : null, correlationId, log)
+    : { source: 'skipped' as const, memberTier: null, wifiBenefit: null, memberRef: null };
+  // Every input the platform knows, so an operator can add a column without a code change.
+  const decision = await deps.decisions.decide(
+    {
+      userType: facts.userType,
+      employeeVerified: facts.employeeVerified,
+      company: facts.company,
+      memberTier: loyalty.memberTier,
+      wifiBenefit: loyalty.wifiBenefit,
+      wifiEligible: facts.wifiEligible,
+    },
+    correlationId,
+    log,
+  );
+  if (decision.kind === 'unavailable') throw new ApiError('DMN_UNAVAILABLE');
+  if (decision.kind === 'model-error') throw new ApiError('DMN_EVALUATION_ERROR', { message: `The decision model could not be evaluated: ${decision.message}.` });
+  if (!decision.outputs.eligible) {
+    const prior = key === undefined ? undefined : await deps.store.settleDenial(key, decision.outputs.reason ?? 'UNKNOWN_USER_TYPE', facts.subjectId, sessionId);
+    if (prior !== undefined) return prior;
+    log.info({ reason: decision.outputs.reason }, 'entitlement denied');
+    throw denied(decision.outputs.reason);
+  }
+  const saved = await deps.store.save(build(facts, sessionId, decision.outputs, loyalty, deps.now()), sessionId, key);
+  if (saved.kind !== 'saved') return saved;
+  log.info({ entitlementId: saved.entitlement.entitlementId, loyaltySource: loyalty.source, decidedBy: decision.by }, 'entitlement issued');
+  return { status: saved.replayed ? 200 : 201, entitlement: saved.entitlement, replayed: saved.replayed };
 }
