@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { assertError } from '../../helpers/error-shape.js';
 import { freePort, startPostgres, type PostgresServer } from '../../helpers/postgres-server.js';
 import { startServiceProcess } from '../../helpers/process.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { bootEntitlement, customerClaims, decisionService, ISSUER, KeySet, openEntitlementDb } from './harness.js';
 
 // Spec 4.3 rule 3 and the IETF Idempotency-Key draft, decided by the database.
@@ -107,6 +108,18 @@ test('two entitlement processes on one PostgreSQL server make one entitlement pe
   });
   const db = await openEntitlementDb('postgres', processEnv.DATABASE_URL);
   t.teardown(() => db.close());
+  // Each process fetches the key set at its first token; on a loaded machine that first fetch can
+  // outlast its timeout (401, fail closed), which is not what this test is about: one signed-in
+  // evaluate per process first, another subject, no key.
+  for (const url of [a.url, b.url]) {
+    const claims = customerClaims();
+    const token = await keys.token(claims);
+    await waitFor(
+      () => fetch(`${url}/api/v1/entitlements/evaluate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status),
+      (status) => status === 201,
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+  }
   await twentyWithOneKey(t, [a.url, b.url], async (subject) =>
     Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entitlements WHERE subject_id = $1', [subject]))[0]?.n ?? 0));
 });

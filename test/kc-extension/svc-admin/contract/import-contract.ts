@@ -113,7 +113,10 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     const company = await importCompany(d);
     const number = uniqueNumber();
     const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
-    await postImport(d, 'commit', { company, rows: [{ email, citizenId: number }] });
+    // Checked, so that a run where this first commit did not link the number says so (one full
+    // run saw LINK_BY_EMPLOYEE_REF below; the file alone passes).
+    const first = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ email, citizenId: number }] })).body);
+    t.like(first.outcomes[0], { action: 'CREATE', username: email });
     const ref = uniqueId();
     const holder = await d.createEmployee(ref, 'OTHER');
     const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ employeeId: ref, citizenId: number }] })).body);
