@@ -50,9 +50,13 @@ interface RequestRow {
  * finds a settlement made before (a retry after the first answer): one statement per evaluation
  * instead of two. On a PostgreSQL server other instances take keys too: the claim is a row.
  */
-const SAVE_ALONE = `WITH prior AS (
-    SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests
-    WHERE idempotency_key = $6 AND (entitlement_id IS NOT NULL OR denial_reason IS NOT NULL)),
+const settledRequest = (key: string) => `SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests
+    WHERE idempotency_key = ${key} AND (entitlement_id IS NOT NULL OR denial_reason IS NOT NULL)`;
+
+/** A key's row written settled with an entitlement, taking over a claim row left unsettled. */
+const SETTLE_WITH_ENTITLEMENT = 'ON CONFLICT (idempotency_key) DO UPDATE SET entitlement_id = EXCLUDED.entitlement_id, settled_at = EXCLUDED.settled_at';
+
+const SAVE_ALONE = `WITH prior AS (${settledRequest('$6')}),
   inserted AS (
     INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at)
     SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM prior)
@@ -60,15 +64,13 @@ const SAVE_ALONE = `WITH prior AS (
   settled AS (
     INSERT INTO entitlement_requests (idempotency_key, subject_id, session_id, entitlement_id, claimed_at, settled_at)
     SELECT $6, $2, $3, entitlement_id, $5, $5 FROM inserted WHERE $6::text IS NOT NULL
-    ON CONFLICT (idempotency_key) DO UPDATE SET entitlement_id = EXCLUDED.entitlement_id, settled_at = EXCLUDED.settled_at
+    ${SETTLE_WITH_ENTITLEMENT}
     RETURNING idempotency_key)
   SELECT 'inserted' AS outcome, entitlement_id, NULL::text AS subject_id, NULL::text AS session_id, NULL::text AS denial_reason FROM inserted
   UNION ALL
   SELECT 'prior', entitlement_id, subject_id, session_id, denial_reason FROM prior`;
 
-const DENY_ALONE = `WITH prior AS (
-    SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests
-    WHERE idempotency_key = $1 AND (entitlement_id IS NOT NULL OR denial_reason IS NOT NULL)),
+const DENY_ALONE = `WITH prior AS (${settledRequest('$1')}),
   settled AS (
     INSERT INTO entitlement_requests (idempotency_key, subject_id, session_id, denial_reason, claimed_at, settled_at)
     SELECT $1, $2, $3, $4, $5, $5 WHERE NOT EXISTS (SELECT 1 FROM prior)
@@ -93,7 +95,7 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
       if (key !== undefined) {
         await tx.query(
           `INSERT INTO entitlement_requests (idempotency_key, subject_id, session_id, entitlement_id, claimed_at, settled_at) VALUES ($1, $2, $3, $4, $5, $5)
-           ON CONFLICT (idempotency_key) DO UPDATE SET entitlement_id = EXCLUDED.entitlement_id, settled_at = EXCLUDED.settled_at`,
+           ${SETTLE_WITH_ENTITLEMENT}`,
           [key, entitlement.subjectId, sessionId, stored.body.entitlementId, at],
         );
       }
@@ -189,10 +191,7 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
 
     async settledBefore(key, subjectId, sessionId) {
       if (!alone) return undefined;
-      const row = (await db.query<RequestRow>(
-        'SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests WHERE idempotency_key = $1 AND (entitlement_id IS NOT NULL OR denial_reason IS NOT NULL)',
-        [key],
-      ))[0];
+      const row = (await db.query<RequestRow>(settledRequest('$1'), [key]))[0];
       return row === undefined ? undefined : priorOf(row, subjectId, sessionId);
     },
 

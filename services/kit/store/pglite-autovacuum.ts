@@ -10,11 +10,12 @@ export type MaintenanceRun = { vacuumed: string[]; analysed: string[] } | { fail
  * visibility map current); ANALYZE a table changed in more than 50 + 10% of its rows since its
  * last analyze. Each name comes quoted (`%I`), ready to be written into the statement.
  */
-const DUE = `SELECT format('%I.%I', schemaname, relname) AS name,
-    (n_dead_tup > 50 + 0.2 * n_live_tup OR n_ins_since_vacuum > 1000 + 0.2 * n_live_tup) AS vacuum,
-    n_mod_since_analyze > 50 + 0.1 * n_live_tup AS analyse
-  FROM pg_stat_user_tables
-  WHERE n_dead_tup > 50 + 0.2 * n_live_tup OR n_ins_since_vacuum > 1000 + 0.2 * n_live_tup OR n_mod_since_analyze > 50 + 0.1 * n_live_tup
+const DUE = `SELECT name, vacuum_due, analyze_due FROM (
+    SELECT format('%I.%I', schemaname, relname) AS name,
+      (n_dead_tup > 50 + 0.2 * n_live_tup OR n_ins_since_vacuum > 1000 + 0.2 * n_live_tup) AS vacuum_due,
+      n_mod_since_analyze > 50 + 0.1 * n_live_tup AS analyze_due
+    FROM pg_stat_user_tables) AS tables
+  WHERE vacuum_due OR analyze_due
   ORDER BY name`;
 
 export interface Autovacuum {
@@ -45,13 +46,13 @@ export function autovacuum(db: PGlite, checkEvery: number, onRun: (run: Maintena
     try {
       // This backend's counts reach the statistics at most once a second; flushed now, they are current.
       await db.query('SELECT pg_stat_force_next_flush()');
-      const due = (await db.query<{ name: string; vacuum: boolean; analyse: boolean }>(DUE)).rows;
+      const due = (await db.query<{ name: string; vacuum_due: boolean; analyze_due: boolean }>(DUE)).rows;
       const run = { vacuumed: [] as string[], analysed: [] as string[] };
       for (const table of due) {
-        const what = table.vacuum ? (table.analyse ? 'VACUUM (ANALYZE)' : 'VACUUM') : 'ANALYZE';
+        const what = table.vacuum_due ? (table.analyze_due ? 'VACUUM (ANALYZE)' : 'VACUUM') : 'ANALYZE';
         await db.exec(`${what} ${table.name}`);
-        if (table.vacuum) run.vacuumed.push(table.name);
-        if (table.analyse) run.analysed.push(table.name);
+        if (table.vacuum_due) run.vacuumed.push(table.name);
+        if (table.analyze_due) run.analysed.push(table.name);
       }
       onRun(run);
     } catch (error) {
