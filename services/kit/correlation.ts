@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import { acceptCorrelationId as accept, CORRELATION_HEADER } from '../../contract/index.js';
 
 export { CORRELATION_HEADER };
@@ -12,11 +11,3 @@ export function newCorrelationId(): string {
 export function acceptCorrelationId(value: string | undefined): string {
   return accept(value, randomUUID);
 }
-
-/** Accepts or generates the trace id, keeps it in `res.locals` and echoes it on every response. */
-export const correlation: RequestHandler = (req, res, next) => {
-  const correlationId = acceptCorrelationId(req.get(CORRELATION_HEADER));
-  res.locals.correlationId = correlationId;
-  res.set(CORRELATION_HEADER, correlationId);
-  next();
-};

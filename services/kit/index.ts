@@ -23,7 +23,7 @@ export { createFaultHarness, FaultRequest, type Fault, type FaultCodes, type Fau
 export { ApiError, ERROR_CATALOGUE, errorBody, type ApiErrorOptions, type DenialReason, type ErrorBody, type ErrorCode } from './errors.js';
 export { ErrorBodySchema } from './error-schema.js';
 export { errorMiddleware, notFound } from './error-middleware.js';
-export { acceptCorrelationId, correlation, CORRELATION_HEADER, newCorrelationId } from './correlation.js';
+export { acceptCorrelationId, CORRELATION_HEADER, newCorrelationId } from './correlation.js';
 
 // Logging without secrets.
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';

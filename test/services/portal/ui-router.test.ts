@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import express from 'express';
-import { correlation, errorMiddleware, notFound } from '../../../services/kit/index.js';
+import { acceptCorrelationId, CORRELATION_HEADER, errorMiddleware, notFound } from '../../../services/kit/index.js';
 import { bundleUi } from '../../../services/portal/ui/bundle.js';
 import { createUiRouter } from '../../../services/portal/ui-router.js';
 import { assertError } from '../../helpers/error-shape.js';
@@ -17,10 +17,18 @@ test.before(async (t) => {
 });
 test.after.always((t) => rmSync(t.context.rootDir, { recursive: true, force: true }));
 
-/** The router inside the portal's stack as the integrator mounts it: kit correlation, 404 and errors around it. */
+/**
+ * The router with the kit's correlation id, 404 and error middleware around it, as in the portal's
+ * stack (not the kit's service app itself: the checker of `boot` refuses a page its OpenAPI
+ * document does not list, and the pages are not API).
+ */
 function portalWithUi(rootDir: string) {
   const app = express();
-  app.use(correlation);
+  app.use((req, res, next) => {
+    res.locals.correlationId = acceptCorrelationId(req.get(CORRELATION_HEADER));
+    res.set(CORRELATION_HEADER, res.locals.correlationId as string);
+    next();
+  });
   app.use(createUiRouter({ rootDir }));
   app.get('/api/v1/meta', (_req, res) => {
     res.json({ mode: 'api' });
