@@ -59,9 +59,13 @@ if (skipReason !== undefined) {
     await untilCutOff(first);
     t.log(`revoke -> cut off at the gateway: ${Date.now() - revokedAt} ms (feed poll, revocation-poll ${POLL_S} s)`);
     // openNDS answers a just-deauthenticated client 307 (to the portal) or 511 (Network Authentication
-    // Required); right after the cut-off a request may also go unanswered (status 0).
+    // Required); right after the cut-off a request may also go unanswered (status 0), or get
+    // openNDS's own 503, which its web server sends a client it cannot yet look up by address
+    // (src/http_microhttpd.c; seen once in a full run). Any of them is the gateway's answer, never
+    // the server's: what counts is that the server is not reached.
     const again = await get(first, internetUrl);
-    t.true([0, 307, 511].includes(again.status), `captive again (${again.status})`);
+    t.false(reachesInternet(again), 'captive again');
+    t.true([0, 307, 503, 511].includes(again.status), `captive again (${again.status})`);
     t.like(await untilConnection(sessionId, 'DISCONNECTED'), { disconnect: 'ACKED' }, 'the platform\'s end, acknowledged by the gateway');
   });
 
