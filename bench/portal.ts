@@ -195,6 +195,49 @@ async function storeCounts(): Promise<Record<string, { statements: number; trans
 
 class CpuOnlyDone extends Error {}
 
+/** Seconds spent per route and per outbound peer, from a service's own /metrics (sums and counts). */
+async function timings(name: keyof typeof PORTS): Promise<Record<string, { sum: number; count: number }>> {
+  const text = await (await fetch(`${url(name)}/metrics`)).text();
+  const found: Record<string, { sum: number; count: number }> = {};
+  for (const match of text.matchAll(/^(http_request_duration_seconds|outbound_call_duration_seconds)_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+    const [, metric, part, labels, value] = match as unknown as [string, string, 'sum' | 'count', string, string];
+    const label = (key: string) => new RegExp(`${key}="([^"]*)"`).exec(labels)?.[1] ?? '';
+    const peer = label('peer');
+    const port = Number(/:(\d+)$/.exec(peer)?.[1]);
+    const key = metric.startsWith('http') ? `${name} ${label('method')} ${label('route')}` : `${name} -> ${Object.entries(PORTS).find(([, p]) => p === port)?.[0] ?? (port === KC_PORT ? 'keycloak' : peer)}`;
+    const entry = (found[key] ??= { sum: 0, count: 0 });
+    entry[part] += Number(value);
+  }
+  return found;
+}
+
+/** Sign-ins started through `counted` loads, for withHops. */
+let signInsStarted = 0;
+const counted = (load: (worker: number) => Promise<boolean>) => (worker: number) => {
+  signInsStarted += 1;
+  return load(worker);
+};
+
+/**
+ * `run`'s answer, and the mean milliseconds per sign-in (of those started through `counted`) that
+ * each route of the portal, entitlement, session and decision services took and each of their
+ * outbound hops waited, from the services' own metrics: where a sign-in's latency goes.
+ */
+async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, number>]> {
+  const names = ['portal', 'entitlement', 'session', 'decision'] as const;
+  const look = async () => Object.assign({}, ...(await Promise.all(names.map((name) => timings(name))))) as Record<string, { sum: number; count: number }>;
+  const before = await look();
+  const started = signInsStarted;
+  const answer = await run();
+  const after = await look();
+  const signIns = Math.max(1, signInsStarted - started);
+  const hops = Object.entries(after)
+    .filter(([key]) => !key.endsWith(' /metrics'))
+    .map(([key, { sum }]) => [key, Math.round(((sum - (before[key]?.sum ?? 0)) * 1000 * 100) / signIns) / 100] as const)
+    .filter(([, ms]) => ms > 0);
+  return [answer, Object.fromEntries(hops)];
+}
+
 // Keycloak's default password hash (Argon2) costs it 120-200 ms of CPU per grant here, which caps
 // sign-ins near 12/s on two cores; at that rate each of our processes is woken for every request
 // and a request costs several times what it costs at a steadier rate (memory reducer, cold
@@ -310,7 +353,12 @@ try {
     process.stdout.write(`${JSON.stringify({ argon2: cpuPglite, fastHash: await cpuPerSignIn() }, null, 2)}\n`);
     throw new CpuOnlyDone();
   }
-  const [kc1, portal1] = await compare(loads.keycloakCustomer, loads.portalCustomer, 1);
+  const [[kc1, portal1], hopsAt1] = await withHops(() => compare(loads.keycloakCustomer, counted(loads.portalCustomer), 1));
+  if (process.env.BENCH_LATENCY_ONLY === '1') {
+    // A quick look while cutting latency: concurrency 1 only; portal.json is not written.
+    process.stdout.write(`${JSON.stringify({ keycloak: kc1, portal: portal1, p50OverheadMs: Math.round((portal1.latencyMs.p50 - kc1.latencyMs.p50) * 10) / 10, msPerSignInAt1: hopsAt1 }, null, 2)}\n`);
+    throw new CpuOnlyDone();
+  }
   const [kc8, portal8] = await compare(loads.keycloakCustomer, loads.portalCustomer, WORKERS);
   const [kcEmployee, portalEmployee] = await compare(loads.keycloakEmployee, loads.portalEmployee, 1);
 
@@ -353,7 +401,7 @@ try {
     loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
     seconds: SECONDS,
     method: 'closed loop, best of 3 alternating rounds; every service its own process; Keycloak fresh on its own port; CPU from /proc per process tree',
-    customer: { concurrency1: { keycloak: kc1, portal: portal1 }, concurrency8: { keycloak: kc8, portal: portal8 } },
+    customer: { concurrency1: { keycloak: kc1, portal: portal1, msPerSignIn: hopsAt1 }, concurrency8: { keycloak: kc8, portal: portal8 } },
     employee: { concurrency1: { keycloak: kcEmployee, portal: portalEmployee } },
     cpu: { pglite: cpuPglite, postgresql: cpuPostgres, fastHash: { policy: FAST_HASH_POLICY, pglite: cpuPgliteFastHash, postgresql: cpuPostgresFastHash } },
     // What a customer sign-in leaves in PostgreSQL (session + events, entitlement, portal session
