@@ -98,3 +98,12 @@ export const GatewayConnection = z.object({
   disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
 });
 export type GatewayConnection = z.output<typeof GatewayConnection>;
+
+/**
+ * Issue 27: what a buffered accounting entry carries in place of User-Name (which for a returning
+ * device is its MAC): the user name's SHA-256 in lower-case hex, the one thing the gateway
+ * service looks a credential up by. A FreeRADIUS local attribute (3000-3999), which never
+ * travels in a RADIUS packet, so a NAS cannot send it. Written by scripts/freeradius.ts, read by
+ * services/gateway/accounting.ts.
+ */
+export const BUFFERED_USERNAME_HASH = 'Wifi-User-Name-Hash';

@@ -16,4 +16,5 @@ export {
 } from './ids.js';
 export { DENIAL_REASONS, ERROR_CATALOGUE, ERROR_CODES, errorBody, isErrorCode } from './errors.js';
 export type { DenialReason, ErrorBody, ErrorCode, ErrorFields } from './errors.js';
+export { BUFFERED_USERNAME_HASH } from './gateway.js';
 export type { CredentialRequest, GatewayContext, GatewayLogin, OpenndsAuthorisationRequest } from './gateway.js';

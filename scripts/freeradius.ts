@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUFFERED_USERNAME_HASH } from '../contract/index.js';
 
 export const SYSTEM_CONFIG = '/etc/freeradius/3.0';
 export const FREERADIUS = '/usr/sbin/freeradius';
@@ -105,12 +106,13 @@ function restModule(options: ServerRole, name: string, timeout: number): string 
 
 /**
  * Issue 27: what an accounting entry keeps while it waits in the buffer (an allowlist: anything
- * else the NAS sent, Calling-Station-Id, Framed-IP-Address, NAS-Identifier and vendor attributes
- * included, is not written). User-Name is kept only for a packet without Class (the gateway
- * service then finds the session by the credential in it); a returning device's User-Name is its MAC.
+ * else the NAS sent, User-Name, Calling-Station-Id, Framed-IP-Address, NAS-Identifier and vendor
+ * attributes included, is not written). A packet without Class (the gateway service then finds
+ * the session by the credential in User-Name) keeps the user name's SHA-256 instead
+ * (BUFFERED_USERNAME_HASH): a returning device's User-Name is its MAC, which never rests on disk.
  */
 export const BUFFERED_ATTRIBUTES = [
-  'Acct-Status-Type', 'Acct-Session-Id', 'Class', 'User-Name', 'Acct-Input-Octets', 'Acct-Input-Gigawords', 'Acct-Output-Octets',
+  'Acct-Status-Type', 'Acct-Session-Id', 'Class', BUFFERED_USERNAME_HASH, 'Acct-Input-Octets', 'Acct-Input-Gigawords', 'Acct-Output-Octets',
   'Acct-Output-Gigawords', 'Acct-Session-Time', 'Acct-Terminate-Cause', 'Acct-Delay-Time', NAS_ATTRIBUTE,
 ] as const;
 
@@ -242,9 +244,9 @@ accounting {
 \t\tuserlock = 1
 \t}
 \tif (fail) {
-\t\tif (&Class) {
+\t\tif (!&Class && &User-Name) {
 \t\t\tupdate request {
-\t\t\t\t&User-Name !* ANY
+\t\t\t\t&${BUFFERED_USERNAME_HASH} := "%{sha256:&User-Name}"
 \t\t\t}
 \t\t}
 \t\taccounting_buffer_filter.preacct
@@ -317,7 +319,9 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
   }
   symlinkSync('../mods-available/always', join(dir, 'mods-enabled', 'always'));
   if (options.role === 'server') {
-    writeFileSync(join(dir, 'dictionary'), `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\n`);
+    // rlm_expr's %{sha256:...}: a buffered entry's user name hash (BUFFERED_ATTRIBUTES).
+    symlinkSync('../mods-available/expr', join(dir, 'mods-enabled', 'expr'));
+    writeFileSync(join(dir, 'dictionary'), `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\nATTRIBUTE\t${BUFFERED_USERNAME_HASH}\t3191\tstring\n`);
     writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options, '', 3) + restModule(options, 'rest_direct', DIRECT_ACCOUNTING_TIMEOUT_SECONDS), { mode: 0o600 });
     writeFileSync(join(dir, 'mods-enabled', 'accounting_buffer'), bufferModules(dir), { mode: 0o600 });
     writeFileSync(bufferFilterFile(dir), bufferFilter(), { mode: 0o600 });

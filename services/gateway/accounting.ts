@@ -1,3 +1,4 @@
+import { BUFFERED_USERNAME_HASH } from '../../contract/index.js';
 import type { ConnectionStore, Usage } from './connection-store.js';
 import type { CredentialStore } from './credential-store.js';
 import { usernameHash } from './credentials.js';
@@ -38,6 +39,7 @@ export function eventTime(attributes: RadiusAttributes, arrival: Date, maxDelayS
 const sealIdentity = (seal: (text: string) => string, identity: SessionIdentity | undefined) => (identity === undefined ? null : seal(JSON.stringify(identity)));
 
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
 /** RFC 2866 5.1: a NAS announcing it started (after a reboot) or is going down. */
 const NAS_RESTARTS = new Set(['Accounting-On', 'Accounting-Off']);
@@ -59,7 +61,9 @@ export async function recordAccounting(connections: ConnectionStore, credentials
   const acctSessionId = text(attributes, 'Acct-Session-Id');
   if (status === undefined || !STATUSES.has(status) || acctSessionId === undefined || acctSessionId.length > 253) return { kind: 'ignored' };
   const username = text(attributes, 'User-Name');
-  const hash = username === undefined ? null : usernameHash(username);
+  // A buffered entry (replayed by FreeRADIUS after an outage) has no User-Name, only its hash.
+  const buffered = text(attributes, BUFFERED_USERNAME_HASH);
+  const hash = username !== undefined ? usernameHash(username) : buffered !== undefined && SHA256_HEX.test(buffered) ? buffered : null;
   const fromClass = octets(attributes, 'Class')?.toString('utf8');
   const classForm = fromClass !== undefined && SESSION_ID.test(fromClass);
   const counters = {

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { waitFor } from '../../helpers/wait-for.js';
 import { join } from 'node:path';
+import { BUFFERED_USERNAME_HASH } from '../../../contract/index.js';
 import { accountingBuffer, BUFFERED_ATTRIBUTES, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
+import { usernameHash } from '../../../services/gateway/credentials.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
@@ -143,7 +145,7 @@ const bufferFiles = (dir: string) => readdirSync(dir).map((name) => ({ name, mod
 const entryAttributes = (text: string) => new Set([...text.matchAll(/^\t([A-Za-z0-9-]+) = /gm)].map((match) => match[1]!));
 
 test.serial('while the gateway service answers, nothing rests on disk; during an outage only the filtered attributes, 0600 in a 0700 folder, removed once replayed', async (t) => {
-  const { gateway, gate, radius, sessionId, username, password } = await setup(t);
+  const { db, gateway, gate, radius, sessionId, username, password } = await setup(t);
   const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
   t.is(accept.code, 'Access-Accept');
   const packet = (status: string, acctSessionId: string, withClass = true) => [
@@ -172,12 +174,16 @@ test.serial('while the gateway service answers, nothing rests on disk; during an
       // FreeRADIUS's detail writer adds where the packet came from and when (Packet-*, Timestamp).
       const extra = [...entryAttributes(entry)].filter((name) => !(BUFFERED_ATTRIBUTES as readonly string[]).includes(name) && !/^(Packet-|Timestamp$)/.test(name));
       t.deepEqual(extra, [], 'only the filtered attributes');
-      t.is(entry.includes(username), entry.includes('acct-outage-no-class'), 'User-Name only in an entry without Class');
+      t.false(entry.includes(username), 'no User-Name on disk (for a returning device it is the MAC)');
+      // An entry without Class is found by its credential: it keeps the user name's SHA-256 only.
+      t.is(entry.includes(`${BUFFERED_USERNAME_HASH} = "${usernameHash(username)}"`), entry.includes('acct-outage-no-class'), 'the hash only in the entry without Class');
     }
   }
   gate.mode = 'pass';
   await radius.drained(60_000);
   t.deepEqual(radius.buffered(), [], 'replayed entries are removed');
+  const replayed = await db.query('SELECT acct_session_id FROM connections WHERE session_id = $1 ORDER BY acct_session_id', [sessionId]);
+  t.deepEqual(replayed.map((row) => row['acct_session_id']), ['acct-direct', 'acct-outage', 'acct-outage-no-class'], 'both replayed entries reached the session: the one without Class by its user name\'s hash');
 });
 
 test.serial('an Access-Request the gateway service does not answer in time gets no answer (the NAS asks again), never an Access-Reject', async (t) => {
