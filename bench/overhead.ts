@@ -4,7 +4,8 @@
 // runs it) and its bare twin (bench/servers/twins.ts) are driven alike by autocannon at 8
 // keep-alive connections; the CPU each one's process spent (from /proc) is divided by the
 // requests it answered. Their peers are stub servers in this process answering fixed valid
-// bodies, the same for both sides; only the measured process's CPU counts. Rounds alternate
+// bodies, the same for both sides (the portal's: Keycloak's token endpoint and key set, the
+// entitlement and session services); only the measured process's CPU counts. Rounds alternate
 // between the two sides and each side keeps its lowest figure (the least disturbed round).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,7 +66,21 @@ writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: '
 const deviceRef = deviceRefFor(gatewayDefaults.DEVICE_REF_KEY, NAS, MAC)!;
 const sessionView = (sessionId: string) => ({ sessionId, subjectId: randomUUID(), deviceRef, state: 'GRANTED', entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BASIC', qosClass: 'STANDARD', grantedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3_600_000).toISOString(), revokedAt: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), replayed: false });
 
-/** Every peer of every case, on one port: key set, loyalty, decision, session (for the gateway). */
+// The portal's peers: Keycloak's token endpoint answering that customer's token, the entitlement
+// service its entitlement, the session service a created and then a granted session.
+const tokenAnswer = { access_token: token, refresh_token: `refresh-${randomUUID()}`, token_type: 'Bearer', expires_in: 7200, scope: 'openid email profile' };
+const entitlementAnswer = () => {
+  const at = new Date();
+  return {
+    entitlementId: `ent-${randomUUID()}`, subjectId, sessionId: null, eligible: true, entitlementType: 'LOYALTY', status: 'ACTIVE',
+    validFrom: at.toISOString(), validUntil: new Date(at.getTime() + 3_600_000).toISOString(),
+    permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 3, sourceType: 'LOYALTY_TIER', sourceRef: member.memberRef },
+    issuedAt: at.toISOString(), replayed: false,
+  };
+};
+const createdView = () => ({ ...sessionView(`sess-${randomUUID()}`), subjectId, deviceRef: null, state: 'CREATED', entitlementId: null, entitlementType: null, tier: null, qosClass: null, grantedAt: null, expiresAt: null });
+
+/** Every peer of every case, on one port: key set, token endpoint, loyalty, decision, entitlement, session. */
 const held = new Set<ServerResponse>();
 const stubs: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const send = (status: number, body: unknown) => {
@@ -75,7 +90,12 @@ const stubs: Server = createServer((req: IncomingMessage, res: ServerResponse) =
   req.resume();
   req.on('end', () => {
     const path = req.url ?? '';
-    if (path === '/certs') return send(200, keySet);
+    if (path === '/certs' || path === '/realms/wifi/protocol/openid-connect/certs') return send(200, keySet);
+    if (path === '/realms/wifi/protocol/openid-connect/token') return send(200, tokenAnswer);
+    if (path === '/api/v1/entitlements/evaluate') return send(201, entitlementAnswer());
+    if (req.method === 'POST' && path === '/api/v1/sessions') return send(201, createdView());
+    const grant = /^\/api\/v1\/sessions\/([^/]+)\/grant$/.exec(path);
+    if (grant !== null) return send(200, { ...sessionView(grant[1]!), subjectId, deviceRef: null });
     if (path === '/api/v1/members/lookup') return send(200, member);
     if (path.startsWith('/api/v1/decisions/')) return send(200, decisionAnswer);
     // The gateway's change-feed follower: held, as the session service holds a read with nothing to tell.
@@ -249,6 +269,17 @@ const cases: Case[] = [
         status: 200,
       },
     ],
+    stateful: true,
+  },
+  {
+    name: 'portal',
+    service: 'services/portal/main.ts',
+    twin: 'portal',
+    env: { IDP_URL: STUBS, IDP_PUBLIC_URL: ISSUER.replace(/\/realms\/wifi$/, ''), ENTITLEMENT_URL: STUBS, SESSION_URL: STUBS },
+    what: 'POST /api/v1/auth/login, a customer sign-in without a gateway: password grant at the token endpoint, token check (RS256, key set fetched once), entitlement, session create and grant, the portal session row with its sealed tokens, cookie sid',
+    // The sign-in must come from the portal's own origin: each side is asked at its own address.
+    prepare: async (base) => ({ origin: base }),
+    steps: ({ origin }) => [{ method: 'POST', path: '/api/v1/auth/login', headers: { origin: origin! }, body: { username: MEMBER, password: 'bench-pass-word' }, status: 200 }],
     stateful: true,
   },
   {

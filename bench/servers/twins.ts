@@ -2,10 +2,11 @@
 // route, a bare Express 5 app with `express.json()` doing the same job with the same I/O: the
 // same SQL statements on the same kind of store (PGlite with the service's migrations, through
 // the service's own store module), the same outbound calls through undici to the same peers, and
-// the same unavoidable computation (token signature, HMACs, the DMN evaluation). What a twin
-// leaves out is what the service adds around the job: the kit (correlation id, request log and
-// metrics, schema validation, API keys, rate ceilings, outbound policies and breakers, the error
-// object) and the service's own logging. TWIN=<service> picks one; PORT as the services.
+// the same unavoidable computation (token signature, HMACs, the DMN evaluation, the portal's
+// token sealing). What a twin leaves out is what the service adds around the job: the kit
+// (correlation id, request log and metrics, schema validation, API keys, rate ceilings, outbound
+// policies and breakers, the error object) and the service's own logging. TWIN=<service> picks one; PORT as the services.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,15 @@ import { decideAccess } from '../../services/gateway/access.js';
 import { recordAccounting } from '../../services/gateway/accounting.js';
 import { newUsername, passwordFor, usernameHash } from '../../services/gateway/credentials.js';
 import type { SessionPeer, SessionView } from '../../services/gateway/session-client.js';
+import type { Entitlement } from '../../contract/entitlement.js';
+import type { Session } from '../../contract/session.js';
+import { PortalConfig } from '../../services/portal/config.js';
+import { MIGRATIONS as PORTAL_MIGRATIONS } from '../../services/portal/app.js';
+import { createPortalSessionStore } from '../../services/portal/portal-session-store.js';
+import { createClaimsReader } from '../../services/portal/claims.js';
+import { CUSTOMER_CLIENT } from '../../services/portal/idp-client.js';
+import { SID_LIFETIME_MS } from '../../services/portal/cookies.js';
+import { newSid } from '../../services/portal/token-crypto.js';
 
 // The twins read the same settings (and defaults) the services do.
 const env = process.env;
@@ -125,6 +135,34 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
       'post /api/v1/sessions/:sessionId/grant': async (req, res) => {
         const outcome = await store.grant(String(req.params['sessionId']), { ...req.body, validUntil: new Date(req.body.validUntil) }, correlationId);
         res.json('session' in outcome ? outcome.session : {});
+      },
+    };
+  },
+
+  async portal() {
+    const config = PortalConfig.parse(env);
+    const store = createPortalSessionStore(await database('portal', PORTAL_MIGRATIONS), createSealer(config.PORTAL_TOKEN_KEY), () => new Date());
+    const readClaims = createClaimsReader(config);
+    const tokenUrl = `${config.IDP_URL}/realms/${config.IDP_REALM}/protocol/openid-connect/token`;
+    const sessionKey = { 'X-API-Key': config.PORTAL_SESSION_KEY };
+    return {
+      'post /api/v1/auth/login': async (req, res) => {
+        const form = new URLSearchParams({ client_id: CUSTOMER_CLIENT, client_secret: config.PORTAL_API_CLIENT_SECRET, grant_type: 'password', username: req.body.username, password: req.body.password, scope: 'openid' });
+        const granted = await request(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+        const tokens = (await granted.body.json()) as { access_token: string; refresh_token: string };
+        const claims = await readClaims(tokens.access_token);
+        const subjectId = String(claims['sub']);
+        const key = `portal-${randomUUID()}`;
+        const entitlement = (await call(`${config.ENTITLEMENT_URL}/api/v1/entitlements/evaluate`, 'POST', { subjectId, sessionId: null }, { authorization: `Bearer ${tokens.access_token}`, 'Idempotency-Key': key })).body as Entitlement;
+        const handle = randomUUID();
+        const created = (await call(`${config.SESSION_URL}/api/v1/sessions`, 'POST', { subjectId, deviceRef: `dev-${handle}` }, { ...sessionKey, 'Idempotency-Key': key })).body as Session;
+        const { permission } = entitlement;
+        const grant = { entitlementId: entitlement.entitlementId, entitlementType: entitlement.entitlementType, tier: permission.tier, qosClass: permission.qosClass, validUntil: entitlement.validUntil, deviceSlots: permission.deviceSlots };
+        const session = (await call(`${config.SESSION_URL}/api/v1/sessions/${created.sessionId}/grant`, 'POST', grant, sessionKey)).body as Session;
+        const sid = newSid();
+        await store.put(sid, { subjectId, client: CUSTOMER_CLIENT, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, claims, entitlement, networkSessionId: created.sessionId, networkSession: session, gateway: null }, new Date(Date.now() + SID_LIFETIME_MS));
+        res.setHeader('set-cookie', [`sid=${sid}; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax`, `did=${handle}; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax`]);
+        res.json({ authenticated: true, correlationId, client: CUSTOMER_CLIENT, claims, entitlement, session });
       },
     };
   },
