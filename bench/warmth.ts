@@ -86,8 +86,8 @@ try {
     await overHttp(PORTS.twin);
   }
   /** CPU of the server's process per round (from /proc, in 10 ms ticks: 0.03 ms over 400 rounds) and the client's wait. */
-  const measured = async (process: typeof server, port: number, gapMs: number) => {
-    const meter = cpuMeter({ server: process.child.pid as number });
+  const measured = async (target: typeof server, port: number, gapMs: number) => {
+    const meter = cpuMeter({ server: target.child.pid as number });
     let wall = 0;
     for (let i = 0; i < ROUNDS; i += 1) {
       if (gapMs > 0) await sleep(gapMs);
