@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { runCycles, type CycleResult } from './lib/cycles.js';
 import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres-server.js';
+import { samples } from '../test/helpers/prometheus.js';
 import { cpuPerOperation } from './lib/cpu.js';
 import { monotonicMicros, summarizeProfile } from './lib/profile.js';
 import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
@@ -180,13 +181,12 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
 async function storeCounts(): Promise<Record<string, { statements: number; transactions: number; outboundFailures: Record<string, number> }>> {
   const counts: Record<string, { statements: number; transactions: number; outboundFailures: Record<string, number> }> = {};
   for (const server of stores) {
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const found = samples(await (await fetch(`${server.url}/metrics`)).text());
+    const value = (name: string) => found.find((sample) => sample.name === name)?.value ?? 0;
     const outboundFailures: Record<string, number> = {};
-    for (const [, labels = '', count] of text.matchAll(/^outbound_calls_total\{([^}]*)\} (\d+)/gm)) {
-      const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
-      const outcome = label('outcome');
-      if (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response') outboundFailures[`${label('peer')} ${outcome}`] = Number(count);
+    for (const { name, labels, value: count } of found) {
+      const outcome = labels['outcome'];
+      if (name === 'outbound_calls_total' && (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response')) outboundFailures[`${labels['peer']} ${outcome}`] = count;
     }
     counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), outboundFailures };
   }
@@ -195,20 +195,23 @@ async function storeCounts(): Promise<Record<string, { statements: number; trans
 
 class CpuOnlyDone extends Error {}
 
-/** Seconds spent per route and per outbound peer, from a service's own /metrics (sums and counts). */
-async function timings(name: keyof typeof PORTS): Promise<Record<string, { sum: number; count: number }>> {
-  const text = await (await fetch(`${url(name)}/metrics`)).text();
-  const found: Record<string, { sum: number; count: number }> = {};
-  for (const match of text.matchAll(/^(http_request_duration_seconds|outbound_call_duration_seconds)_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
-    const [, metric, part, labels, value] = match as unknown as [string, string, 'sum' | 'count', string, string];
-    const label = (key: string) => new RegExp(`${key}="([^"]*)"`).exec(labels)?.[1] ?? '';
-    const peer = label('peer');
-    const port = Number(/:(\d+)$/.exec(peer)?.[1]);
-    const key = metric.startsWith('http') ? `${name} ${label('method')} ${label('route')}` : `${name} -> ${Object.entries(PORTS).find(([, p]) => p === port)?.[0] ?? (port === KC_PORT ? 'keycloak' : peer)}`;
-    const entry = (found[key] ??= { sum: 0, count: 0 });
-    entry[part] += Number(value);
+/** The peer an outbound call went to, by its port: one of ours, Keycloak, or the origin itself. */
+const peerName = (peer: string) => {
+  const port = Number(/:(\d+)$/.exec(peer)?.[1]);
+  return Object.entries(PORTS).find(([, p]) => p === port)?.[0] ?? (port === KC_PORT ? 'keycloak' : peer);
+};
+
+/** Seconds spent so far per route and per outbound peer, from a service's own /metrics (histogram sums). */
+async function timings(name: keyof typeof PORTS): Promise<Record<string, number>> {
+  const seconds: Record<string, number> = {};
+  for (const { name: metric, labels, value } of samples(await (await fetch(`${url(name)}/metrics`)).text())) {
+    const key =
+      metric === 'http_request_duration_seconds_sum' ? `${name} ${labels['method']} ${labels['route']}`
+      : metric === 'outbound_call_duration_seconds_sum' ? `${name} -> ${peerName(labels['peer'] ?? '')}`
+      : undefined;
+    if (key !== undefined) seconds[key] = (seconds[key] ?? 0) + value;
   }
-  return found;
+  return seconds;
 }
 
 /** Sign-ins started through `counted` loads, for withHops. */
@@ -225,7 +228,7 @@ const counted = (load: (worker: number) => Promise<boolean>) => (worker: number)
  */
 async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, number>]> {
   const names = ['portal', 'entitlement', 'session', 'decision'] as const;
-  const look = async () => Object.assign({}, ...(await Promise.all(names.map((name) => timings(name))))) as Record<string, { sum: number; count: number }>;
+  const look = async () => Object.assign({}, ...(await Promise.all(names.map((name) => timings(name))))) as Record<string, number>;
   const before = await look();
   const started = signInsStarted;
   const answer = await run();
@@ -233,7 +236,7 @@ async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, nu
   const signIns = Math.max(1, signInsStarted - started);
   const hops = Object.entries(after)
     .filter(([key]) => !key.endsWith(' /metrics'))
-    .map(([key, { sum }]) => [key, Math.round(((sum - (before[key]?.sum ?? 0)) * 1000 * 100) / signIns) / 100] as const)
+    .map(([key, sum]) => [key, Math.round(((sum - (before[key] ?? 0)) * 1000 * 100) / signIns) / 100] as const)
     .filter(([, ms]) => ms > 0);
   return [answer, Object.fromEntries(hops)];
 }

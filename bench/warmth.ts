@@ -28,7 +28,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-warmth-'));
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** Mean milliseconds per round of `round` (CPU of this process and wall time), with `gapMs` idle before each. */
-async function inProcess(round: () => Promise<void>, gapMs: number): Promise<{ cpuMs: number; wallMs: number }> {
+async function timed(round: () => Promise<void>, gapMs: number): Promise<{ cpuMs: number; wallMs: number }> {
   let cpu = 0;
   let wall = 0;
   for (let i = 0; i < ROUNDS; i += 1) {
@@ -88,22 +88,16 @@ try {
   /** CPU of the server's process per round (from /proc, in 10 ms ticks: 0.03 ms over 400 rounds) and the client's wait. */
   const measured = async (target: typeof server, port: number, gapMs: number) => {
     const meter = cpuMeter({ server: target.child.pid as number });
-    let wall = 0;
-    for (let i = 0; i < ROUNDS; i += 1) {
-      if (gapMs > 0) await sleep(gapMs);
-      const wall0 = performance.now();
-      await overHttp(port);
-      wall += performance.now() - wall0;
-    }
-    return { serverCpuMs: round2(meter.perOperation(ROUNDS).server as number), clientWaitMs: round2(wall / ROUNDS) };
+    const { wallMs } = await timed(() => overHttp(port), gapMs);
+    return { serverCpuMs: round2(meter.perOperation(ROUNDS).server as number), clientWaitMs: wallMs };
   };
   for (const gapMs of GAPS_MS) {
     rows.push({
       idleGapMs: gapMs,
       sessionServiceCreateAndGrant: await measured(server, PORTS.service, gapMs),
       bareTwinCreateAndGrant: await measured(twin, PORTS.twin, gapMs),
-      storeCreateAndGrantInProcess: await inProcess(statements, gapMs),
-      plainJavaScript: await inProcess(javascript, gapMs),
+      storeCreateAndGrantInProcess: await timed(statements, gapMs),
+      plainJavaScript: await timed(javascript, gapMs),
     });
   }
   const result = {

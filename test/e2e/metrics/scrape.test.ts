@@ -1,4 +1,5 @@
 import test from 'ava';
+import { samples } from '../../helpers/prometheus.js';
 import { URLS } from '../platform-urls.js';
 import { PortalBrowser } from '../portal/portal-client.js';
 
@@ -16,14 +17,9 @@ async function scrape(url: string): Promise<string> {
 
 /** The sum of a metric's samples whose labels include every pair given. */
 function total(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$/.exec(line);
-    if (match?.[1] !== name) continue;
-    const set = match[2] ?? '';
-    if (Object.entries(labels).every(([key, value]) => set.includes(`${key}="${value}"`))) sum += Number(match[3]);
-  }
-  return sum;
+  return samples(text)
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 for (const [name, url] of Object.entries(SERVICES).filter(([key]) => key !== 'idp')) {
