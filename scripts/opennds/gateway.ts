@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { stopChild } from '../child-process.js';
 import { run, waitFor, withoutMacs, type CommandResult } from './command.js';
 import { dnsmasqLeases, openndsConfig, type Lease, type OpenndsOptions } from './opennds-config.js';
@@ -109,7 +109,14 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
     pid,
     output: () => output,
     ndsctl,
-    spawnInside: (file, args) => spawn('nsenter', inside(file, args), { stdio: ['ignore', 'ignore', 'pipe'] }),
+    // A router script's complaints (no list from the FAS, ndsctl refused) join openNDS's output,
+    // which a failing test prints: a revocation that never lands names its reason, not a timeout.
+    spawnInside: (file, args) => {
+      const script = spawn('nsenter', inside(file, args), { stdio: ['ignore', 'ignore', 'pipe'] });
+      const label = `[${basename(args[0] ?? file)}] `;
+      script.stderr?.on('data', (chunk: Buffer) => collect(Buffer.from(chunk.toString().replace(/^(?=.)/gm, label))));
+      return script;
+    },
     setLeases: (next) => writeFileSync(join(dir, 'dhcp.leases'), dnsmasqLeases(next, Math.floor(Date.now() / 1000) + 86_400)),
     stop,
   };
