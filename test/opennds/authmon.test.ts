@@ -101,7 +101,7 @@ if (skipReason !== undefined) {
     }, DEADLINE_MS);
     t.true(reachesInternet(await get(host, internetUrl())), 'authorised by the previous test');
     const rhid = rhidOf(query.hid, FASKEY);
-    const poller = need().gateway.spawnInside('/bin/sh', [REVOCATION_POLL, String(POLL_S)]);
+    const poller = need().gateway.runScript(REVOCATION_POLL, [String(POLL_S)]);
     try {
       const revokedAt = Date.now();
       need().internet.revoke(rhid);
