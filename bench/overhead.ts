@@ -62,7 +62,7 @@ const decisionAnswer = { model: 'WifiEntitlement', results: decided.results, cor
 // --- The gateway's world: one NAS, one device, one granted session (answered by the stub). ---
 const gatewayDefaults = GatewayConfig.parse({});
 const gatewaysFile = join(tmp, 'gateways.json');
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'), coaPort: 3799, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'), coaPort: 3799, uamSecret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'), macAuthentication: true, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
 const deviceRef = deviceRefFor(gatewayDefaults.DEVICE_REF_KEY, NAS, MAC)!;
 const sessionView = (sessionId: string) => ({ sessionId, subjectId: randomUUID(), deviceRef, state: 'GRANTED', entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BASIC', qosClass: 'STANDARD', grantedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3_600_000).toISOString(), revokedAt: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), replayed: false });
 
