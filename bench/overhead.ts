@@ -209,6 +209,16 @@ const accounting = (status: string, sessionId: string, acctSessionId: string, oc
   'Acct-Session-Time': attribute(60, 'integer'),
 });
 
+/** A live session whose connection started and stopped: its device may come back by MAC authentication (within the window after that Stop). */
+async function stoppedConnection(base: string): Promise<Record<string, string>> {
+  const { sessionId } = await usedCredential(base);
+  for (const status of ['Start', 'Stop']) {
+    const recorded = await postJson(`${base}/radius/accounting?nas=${NAS}`, accounting(status, sessionId!, 'bench-returning', 0), radiusKey);
+    if (recorded.status !== 204) throw new Error(`accounting ${status} not recorded: ${recorded.status}`);
+  }
+  return { sessionId: sessionId! };
+}
+
 const cases: Case[] = [
   {
     name: 'decision',
@@ -307,7 +317,7 @@ const cases: Case[] = [
     twin: 'gateway',
     env: gatewayEnv,
     what: 'POST /radius/authorize?nas=..., MAC authentication of a device with a live session (the Access-Request that repeats: one session read at the session service stub, one credential lookup)',
-    prepare: usedCredential,
+    prepare: stoppedConnection,
     steps: () => [{ method: 'POST', path: `/radius/authorize?nas=${NAS}`, headers: radiusKey, body: { 'User-Name': attribute(MAC), 'User-Password': attribute(MAC), 'Calling-Station-Id': attribute(MAC) }, status: 200 }],
     stateful: true,
   },

@@ -215,6 +215,12 @@ try {
   await accessPhase(devices, Math.ceil(WARMUP / WORKERS));
   const serial = await accessPhase(devices.slice(0, 1), SERIAL);
   const access = await accessPhase(devices, Math.ceil(AUTHS / WORKERS));
+  // MAC authentication is taken only after the session's connection stopped: each device's did.
+  const acctClient = radiusClient(acctPort);
+  for (const { w, sessionId } of devices) {
+    for (const status of ['Start', 'Stop']) await acctClient.send('Accounting-Request', [['User-Name', mac(w)], ['Acct-Status-Type', status], ['Acct-Session-Id', `bench-returning-${w}`], ['Class', Buffer.from(sessionId)], ['Calling-Station-Id', mac(w)]]);
+  }
+  await drained();
   await macAuthPhase(devices, 20);
   const macAuthOneAtATime = await macAuthPhase(devices.slice(0, 1), SERIAL);
   const macAuth = await macAuthPhase(devices, Math.ceil(AUTHS / WORKERS));
