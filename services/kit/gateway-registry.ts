@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from '../../contract/controllers/index.js';
 import type { Sealer } from './sealing.js';
 
 const sealed = z.string().startsWith('v1.');
@@ -14,7 +14,8 @@ const GatewayEntry = z.strictObject({
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
   faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
-  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them (default: the gateway alone).'),
+  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).'),
+  macAuthentication: z.boolean().default(false).describe('Whether this gateway\'s MAC authentication (a returning device, no typing) may be accepted at all; off unless set: anyone can present a copied MAC.'),
   loginUrls: z
     .array(z.url({ protocol: /^https?$/ }).max(512))
     .min(1)
@@ -47,6 +48,8 @@ export interface Gateway {
   faskey: string | undefined;
   /** Its venue group (its own NAS id when the file names none). */
   venue: string;
+  /** Whether a returning device's MAC authentication may be accepted here (off unless the entry says so). */
+  macAuthentication: boolean;
   /** Normalised (`new URL(...).href`). */
   loginUrls: string[];
 }
@@ -62,9 +65,24 @@ export function normalUrl(value: string): string | undefined {
   }
 }
 
+/** A stand-in password: whether a profile's login fields carry the one-time password as it is. */
+const PROBE_PASSWORD = 'probe-password-\u0000';
+
+/**
+ * Whether the page hands this controller the password itself (no CHAP form: Cisco, pfSense,
+ * OPNsense), as its declared login fields show; openNDS's hand-off carries no credential at all.
+ */
+export function handsOverPassword(profile: ControllerProfile): boolean {
+  if (profile.login.chap !== 'none') return false;
+  return Object.values(profile.login.fields({ username: 'probe', password: PROBE_PASSWORD }, null, 'https://probe.invalid/?zone=probe')).includes(PROBE_PASSWORD);
+}
+
 /**
  * Issue 27: the gateways file, read by the portal and the gateway service alike; a file that does
- * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start.
+ * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start;
+ * so does a login that would carry a password over plain http, or a CoovaChilli without its UAM
+ * secret (its arrival then proves nothing and its CHAP is keyed by a challenge anyone on the air
+ * sees).
  */
 export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegistry {
   const parsed = GatewaysFile.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -73,8 +91,12 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
   for (const entry of parsed.gateways) {
     if (gateways.has(entry.nasId)) throw new Error(`gateways file: nasId ${entry.nasId} twice`);
     const urls = entry.loginUrls.map((url) => normalUrl(url) as string);
-    // Issue 27: a controller that takes the password itself over https never gets it over http.
-    if (CONTROLLER_PROFILES[entry.profile].login.requiresHttps === true && urls.some((url) => !url.startsWith('https:'))) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) takes the password itself: its login URLs must be https`);
+    const profile = CONTROLLER_PROFILES[entry.profile];
+    // A one-time password posted over http is anyone's on the venue's air, and a controller that
+    // re-authenticates with it (pfSense) keeps a sniffed one valid for the whole session.
+    const plain = urls.find((url) => !url.startsWith('https:'));
+    if (plain !== undefined && handsOverPassword(profile)) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) is handed the password itself: its login URL ${plain} must be https`);
+    if ((profile.login.chap === 'coova-uam' || profile.arrival.integrity === 'coova-md') && entry.uamSecret === undefined) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) needs its uamSecret: without it the arrival is unsigned and the CHAP answer is keyed by the bare challenge`);
     for (const url of urls) {
       if (loginUrls.has(url)) throw new Error(`gateways file: login URL of ${entry.nasId} registered twice`);
       loginUrls.add(url);
@@ -88,6 +110,7 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
       faskey: entry.faskey === undefined ? undefined : sealer.open(entry.faskey),
       venue: entry.venue ?? entry.nasId,
+      macAuthentication: entry.macAuthentication,
       loginUrls: urls,
     });
   }

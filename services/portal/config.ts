@@ -27,7 +27,8 @@ export const PortalConfig = z.object({
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
     .default('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=')
     .describe('Key the registry\'s secrets are sealed with (the gateway service\'s): the UAM secret checks CoovaChilli\'s md.'),
-  GATEWAY_ARRIVAL_LIMIT: envInt(120, 1, 100_000).describe('Arrivals at /gateway per client address per window (devices behind a NAT share one).'),
+  GATEWAY_ARRIVAL_LIMIT: envInt(120, 1, 100_000).describe('Arrivals at /gateway (and openNDS\'s /opennds) per client address per window, an IPv6 address counted by its /64 (devices behind a NAT share one).'),
+  GATEWAY_ARRIVAL_GLOBAL_LIMIT: envInt(6000, 1, 10_000_000).describe('Arrivals of all clients together per window (100 a second by default, fifty addresses at their limit): past it a 429 page for everyone until the window ends.'),
   GATEWAY_ARRIVAL_WINDOW_SECONDS: envInt(60, 1, 3600).describe('The window of GATEWAY_ARRIVAL_LIMIT.'),
   PORTAL_TOKEN_KEY: z
     .string()

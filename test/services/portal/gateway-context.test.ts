@@ -15,13 +15,22 @@ const DEV_KEY = 'dev-device-ref-key-0001';
 const UAM = { res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', called: '00-11-22-33-44-55', mac: MAC, ip: '10.1.0.7', nasid: 'venue-1', userurl: 'http://example.com/start' };
 const CISCO = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33:44:55', client_mac: 'aa:bb:cc:0d:0e:0f', wlan: 'Guest WiFi', redirect: 'http://example.com/' };
 
-const query = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
+/** The UAM secrets of the test registry's CoovaChilli gateways: the registry refuses one without. */
+const UAM_SECRETS: Readonly<Record<string, string>> = { 'venue-1': 'venue-1-uam-secret', 'venue-2': 'venue-2-uam-secret', 'venue-md': 'venue-md-uam-secret' };
+
+const unsigned = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
 
 /** A CoovaChilli arrival signed as its redir.c does: md = MD5(URL up to &md= + UAM secret), over the portal's public URL. */
 function signed(params: Record<string, string>, secret: string): string {
-  const path = query(params);
+  const path = unsigned(params);
   return `${path}&md=${createHash('md5').update(`http://localhost:3000${path}`).update(secret).digest('hex').toUpperCase()}`;
 }
+
+/** An arrival as its controller sends it: a CoovaChilli one signed with its gateway's UAM secret. */
+const query = (params: Record<string, string>) => {
+  const secret = 'uamip' in params ? UAM_SECRETS[params['nasid'] ?? ''] : undefined;
+  return secret === undefined ? unsigned(params) : signed(params, secret);
+};
 
 /** Arrives from the gateway, then signs in with the cookies the portal set. */
 async function arriveAndSignIn(t: ExecutionContext, portal: PortalUnderTest, params: Record<string, string>) {
@@ -131,7 +140,7 @@ test.serial('with a UAM secret, CoovaChilli\'s md must sign the arrival: signed 
   const good = await portal.page(signed(params, 'venue-md-uam-secret'));
   t.is(good.status, 303, good.text);
   t.truthy(cookieOf(good, 'gw'));
-  await refusedOnArrival(t, portal, query(params), 403, 'venue-md');
+  await refusedOnArrival(t, portal, unsigned(params), 403, 'venue-md');
   await refusedOnArrival(t, portal, signed(params, 'another-secret'), 403, 'venue-md');
   const changed = signed(params, 'venue-md-uam-secret').replace('userurl=http', 'userurl=https');
   const reply = await refusedOnArrival(t, portal, changed, 403, 'venue-md');
