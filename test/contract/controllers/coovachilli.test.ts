@@ -69,3 +69,10 @@ test('CoovaChilli limits go out as WISPr attributes; its Disconnect names the se
   });
   t.true(profile.disconnect.includes('User-Name'));
 });
+
+test('what a real chilli sends besides: an empty parameter is absent, unnamed ones are ignored, a named one twice is refused', (t) => {
+  const query = queryOf(CAPTURES.captures[0]!.url);
+  t.like(profile.arrival.read({ ...query, userurl: '', nasid: '', ssid: '', vlan: '' }), { ok: true, arrival: { state: 'login', returnUrl: null, nasId: null } });
+  t.like(profile.arrival.read({ ...query, lang: 'en', loginurl: 'http://203.0.113.66/logon', zz: ['1', '2'] }), { ok: true, arrival: { loginUrl: 'http://10.1.0.1:3990/logon' } });
+  t.deepEqual(profile.arrival.read({ ...query, uamip: ['10.1.0.1', '10.6.6.6'] }), { ok: false, problems: ['uamip'] });
+});
