@@ -11,13 +11,17 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VENDOR="${COOVA_VENDOR_DIR:-$ROOT/../shared/vendor/coova-chilli}"
 CACHE="$ROOT/.cache/coova"
 RELEASES=(1.8 1.9)
-# Build dependencies (the vendor README) and what the tests run chilli with: ip (namespaces), curl.
-BUILD_PACKAGES=(gengetopt libjson-c-dev autoconf automake libtool libssl-dev pkg-config make gcc iproute2 curl)
+# Build dependencies (the vendor README) and what the tests run chilli with: ip (namespaces),
+# curl (the client's requests), udhcpc (the client's DHCP lease from chilli), python3 (the RADIUS
+# relay between chilli's namespace and the platform's FreeRADIUS: scripts/coova/relay.py).
+PACKAGES=(gengetopt libjson-c-dev autoconf automake libtool libssl-dev pkg-config make gcc iproute2 curl udhcpc python3)
+TOOLS=(ip curl udhcpc python3)
 
-built() { [ -x "$CACHE/$1/sbin/chilli" ] && [ -x "$CACHE/$1/sbin/chilli_query" ] && [ "$(cat "$CACHE/$1/.stamp" 2>/dev/null)" = "$(sha "$1")" ]; }
+built() { [ -d "$CACHE/$1/var/run" ] && [ -x "$CACHE/$1/sbin/chilli" ] && [ -x "$CACHE/$1/sbin/chilli_query" ] && [ "$(cat "$CACHE/$1/.stamp" 2>/dev/null)" = "$(sha "$1")" ]; }
 sha() { sha256sum "$VENDOR/coova-chilli-$1.tar.gz" | cut -d' ' -f1; }
 
 all_built() {
+  for tool in "${TOOLS[@]}"; do command -v "$tool" >/dev/null 2>&1 || return 1; done
   for release in "${RELEASES[@]}"; do built "$release" || return 1; done
 }
 
@@ -33,7 +37,7 @@ flock 9
 all_built && exit 0
 
 missing=()
-for package in "${BUILD_PACKAGES[@]}"; do
+for package in "${PACKAGES[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -64,6 +68,8 @@ for release in "${RELEASES[@]}"; do
     make -j"$(nproc)"
     make install
   ) >"$CACHE/build-$release.log" 2>&1 || { echo "ensure-coova: the $release build failed; its output is in $CACHE/build-$release.log" >&2; exit 1; }
+  # chilli writes its compiled configuration under <prefix>/var/run, which make install leaves out.
+  mkdir -p "$CACHE/$release/var/run"
   sha "$release" >"$CACHE/$release/.stamp"
   rm -rf "$work"
   trap - EXIT
