@@ -30,7 +30,7 @@ export type Release = (typeof RELEASES)[number];
 export const chilliBinary = (release: Release, program = 'chilli') => join(ROOT, '.cache', 'coova', release, 'sbin', program);
 
 /** The programs a chilli test runs; the test fails at once naming what is missing. */
-export const COOVA_TOOLS = ['ip', 'curl', 'udhcpc', 'python3'] as const;
+export const COOVA_TOOLS = ['/usr/bin/ip', '/usr/bin/curl', '/usr/sbin/udhcpc', '/usr/bin/python3'] as const;
 
 const WAN = '198.51.100'; // TEST-NET-2 (RFC 5737): stands for the public side
 /** The address chilli's namespace knows its RADIUS server by (the relay listens there). */
@@ -170,7 +170,7 @@ export async function startChilli(options: ChilliOptions): Promise<RunningChilli
     const portalRelay = await startInternet(client.ns, { web: 8079, fas: Number(portalUrl.port || 80), fasRelaySocket: socket });
     stops.push(() => portalRelay.stop());
 
-    const relay = spawn('python3', [join(HERE, 'radius-relay.py'), `/run/netns/${gw}`, RADIUS_IP, options.nasIp, options.radius.server, String(options.radius.auth), String(options.radius.acct), String(options.coaPort), '3799'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const relay = spawn('/usr/bin/python3', [join(HERE, 'radius-relay.py'), `/run/netns/${gw}`, RADIUS_IP, options.nasIp, options.radius.server, String(options.radius.auth), String(options.radius.acct), String(options.coaPort), '3799'], { stdio: ['ignore', 'pipe', 'pipe'] });
     stops.push(() => stopChild(relay));
     const relayOut: string[] = [];
     lines(relay, relayOut);
