@@ -105,6 +105,15 @@ for (const release of RELEASES) {
         const again = await get(client, chilli.internetUrl);
         return !reachesInternet(again) && again.status === 302 ? true : undefined;
       }, 10_000, 200);
+
+      // The spent credential at /logon again: refused, the device stays captive. 1.8 answers with
+      // its res=failed redirect; 1.9 may send no HTTP answer at all after the Access-Reject
+      // (its redir.c: "Unknown res in switch"), which the test reports rather than hides.
+      const replay = await browse(chilli.folder, client, `${body.gateway?.loginUrl ?? ''}?${new URLSearchParams(body.gateway?.fields ?? {}).toString()}`);
+      t.false(replay.location.includes('res=success'), 'a spent credential is never accepted');
+      if (replay.status === 302 && replay.location.includes('res=failed')) record(release, 'failed', 'res=failed after the spent credential was refused', replay.location);
+      t.log(`chilli ${release}: the spent credential at /logon answered ${replay.status === 0 ? 'nothing (no HTTP answer)' : `${replay.status} ${replay.location.replace(/[?].*$/, '')}?res=${/res=(\w+)/.exec(replay.location)?.[1] ?? ''}`}`);
+      t.false(reachesInternet(await get(client, chilli.internetUrl)), 'still captive after the refused replay');
     } catch (error) {
       t.log(fail('failed'));
       throw error;
