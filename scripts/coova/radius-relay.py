@@ -4,7 +4,7 @@
 The platform listens on loopback in the root namespace, which chilli's namespace has no route to,
 and UDP (unlike the portal's HTTP, bridged through a Unix socket) needs a socket on each side.
 This relay opens its chilli-side sockets inside the namespace (setns, then back) and relays:
-  chilli -> <radius_ip>:<auth|acct> (in the namespace)  ==>  <nas_ip> -> <server>:<auth|acct>
+  chilli -> <radius_ip>:1812|1813 (in the namespace)  ==>  <nas_ip> -> <server>:<auth|acct>
   the gateway service -> <nas_ip>:<coa_port> (root)     ==>  <radius_ip> -> <radius_ip>:3799
 so FreeRADIUS sees the gateway at <nas_ip> (its registry address) and chilli sees its RADIUS
 server as the sender of every Disconnect/CoA (chilli checks that). Answers go back to the
@@ -40,7 +40,7 @@ def main():
     inside = os.open(netns, os.O_RDONLY)
     setns(inside)
     try:
-        in_auth, in_acct, in_coa = udp(radius_ip, int(auth)), udp(radius_ip, int(acct)), udp(radius_ip, 0)
+        in_auth, in_acct, in_coa = udp(radius_ip, 1812), udp(radius_ip, 1813), udp(radius_ip, 0)
     finally:
         setns(root)
     out_auth, out_acct = udp(nas_ip, 0), udp(nas_ip, 0)
