@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import test from 'ava';
 import { waitFor } from '../../../scripts/opennds/command.js';
 import { requireTools } from '../../helpers/host-tools.js';
@@ -22,17 +21,6 @@ const CUSTOMER = { username: 'bob@example.com', password: 'bob-demo-pass' };
 // What this file runs, checked when it loads: a missing program fails it at once, naming it.
 requireTools([...COOVA_TOOLS, '/dev/net/tun', ...RELEASES.flatMap((release) => [chilliBinary(release), chilliBinary(release, 'chilli_query')])], 'scripts/ensure-coova.sh installs and builds them (as root; make test runs it)');
 if (process.getuid?.() !== 0) throw new Error('the CoovaChilli tests need root (network namespaces, chilli\'s tun device)');
-
-/**
- * With COOVA_RECORD=<file>, every redirect chilli sent the client to the portal is written there
- * (test/contract/controllers/captures/coovachilli.json is such a recording).
- */
-const RECORD = process.env['COOVA_RECORD'];
-const recorded: { release: string; state: string; what: string; url: string }[] = [];
-const record = (release: string, state: string, what: string, url: string) => recorded.push({ release, state, what, url });
-if (RECORD !== undefined) {
-  test.after.always(() => writeFileSync(RECORD, `${JSON.stringify(recorded, null, 2)}\n`));
-}
 
 const connectionOf = async (sessionId: string) => (await (await fetch(`${GATEWAY}/api/v1/connections/${sessionId}`, { headers: { 'X-API-Key': GATEWAY_KEY } })).json()) as Record<string, unknown>;
 const untilConnection = (sessionId: string, probe: (connection: Record<string, unknown>) => boolean, what: string) =>
@@ -61,16 +49,13 @@ for (const release of RELEASES) {
       }, 10_000, 200);
       t.true(captive.location.startsWith(`${PORTAL}/gateway?res=notyet&uamip=10.71.${gateway.subnet}.1&uamport=3990&challenge=`), captive.location.replace(/mac=[^&]*/, 'mac=<mac>'));
       t.regex(captive.location, /&md=[0-9A-F]{32}$/);
-      record(release, 'login', 'res=notyet: a captive device opens an ordinary page', captive.location);
       const arrival = await browse(chilli.folder, client, captive.location);
       t.is(arrival.status, 303, fail(`arrival: ${arrival.body.slice(0, 400)}`));
       t.is(arrival.location, `${PORTAL}/`);
 
-      // chilli's own /prelogin sends the device to the portal too (userurl= empty there).
+      // chilli's own /prelogin sends the device to the portal too.
       const prelogin = await get(client, `${chilli.uamOrigin}/prelogin`);
       t.is(prelogin.status, 302);
-      t.regex(prelogin.location, /[?&]userurl=(&|$)/, 'chilli sends userurl empty from /prelogin');
-      record(release, 'login', 'res=notyet from chilli\'s own /prelogin page (userurl empty)', prelogin.location);
       const fromPrelogin = await browse(chilli.folder, client, prelogin.location);
       t.is(fromPrelogin.status, 303, fail(`arrival from /prelogin: ${fromPrelogin.body.slice(0, 400)}`));
 
@@ -85,7 +70,6 @@ for (const release of RELEASES) {
       const logon = await browse(chilli.folder, client, `${body.gateway?.loginUrl ?? ''}?${new URLSearchParams(body.gateway?.fields ?? {}).toString()}`);
       t.is(logon.status, 302, fail(`logon: ${logon.status} ${logon.body.slice(0, 200)}`));
       t.regex(logon.location, /^http:\/\/localhost:3000\/gateway\?res=success&/, fail(`logon went to ${logon.location.replace(/mac=[^&]*/, 'mac=<mac>')}`));
-      record(release, 'success', 'res=success after /logon was accepted', logon.location);
       const connected = await browse(chilli.folder, client, logon.location);
       t.is(connected.status, 200);
       t.regex(connected.body, /You are connected/);
@@ -111,7 +95,6 @@ for (const release of RELEASES) {
       // (its redir.c: "Unknown res in switch"), which the test reports rather than hides.
       const replay = await browse(chilli.folder, client, `${body.gateway?.loginUrl ?? ''}?${new URLSearchParams(body.gateway?.fields ?? {}).toString()}`);
       t.false(replay.location.includes('res=success'), 'a spent credential is never accepted');
-      if (replay.status === 302 && replay.location.includes('res=failed')) record(release, 'failed', 'res=failed after the spent credential was refused', replay.location);
       t.log(`chilli ${release}: the spent credential at /logon answered ${replay.status === 0 ? 'nothing (no HTTP answer)' : `${replay.status} ${replay.location.replace(/[?].*$/, '')}?res=${/res=(\w+)/.exec(replay.location)?.[1] ?? ''}`}`);
       t.false(reachesInternet(await get(client, chilli.internetUrl)), 'still captive after the refused replay');
     } catch (error) {
