@@ -2,7 +2,7 @@
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
 # `make up-cluster`: the production topology on this machine (README "Production cluster").
-.PHONY: up up-cluster test install build bench kc-build kc-start kc-stop debian-packages freeradius opennds
+.PHONY: up up-cluster test install build bench kc-build kc-start kc-stop debian-packages freeradius opennds coova
 
 NODE_STAMP := node_modules/.install-stamp
 
@@ -12,7 +12,7 @@ up: build kc-build freeradius
 up-cluster: build debian-packages
 	node --import tsx scripts/up-cluster.ts
 
-test: build kc-build debian-packages freeradius opennds
+test: build kc-build debian-packages freeradius opennds coova
 	node --import tsx scripts/test-run.ts
 
 install: $(NODE_STAMP)
@@ -52,3 +52,9 @@ freeradius:
 # so a failure here does not stop the run.
 opennds:
 	-scripts/ensure-opennds.sh
+
+# CoovaChilli 1.8 and 1.9 built from the release sources in ../shared/vendor/coova-chilli/ into
+# .cache/coova/<release>/ (once; a built release is left alone) for test/e2e/coova/. As with
+# openNDS a failure here does not stop the run: those tests then fail at once naming what is missing.
+coova:
+	-scripts/ensure-coova.sh

@@ -24,7 +24,7 @@ export type ProfileId = keyof typeof CONTROLLER_PROFILES;
 export const PROFILE_IDS = Object.keys(CONTROLLER_PROFILES) as [ProfileId, ...ProfileId[]];
 
 /** The profile whose parameters an arrival's query carries, if any. */
-export function profileOfArrival(query: Readonly<Record<string, string>>): ProfileId | undefined {
+export function profileOfArrival(query: Readonly<Record<string, unknown>>): ProfileId | undefined {
   return PROFILE_IDS.find((id) => CONTROLLER_PROFILES[id].arrival.recognises(query));
 }
 

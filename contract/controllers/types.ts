@@ -94,10 +94,14 @@ export interface ControllerProfile {
   readonly sources: readonly string[];
   readonly arrival: {
     /** Whether a query carries this controller's parameters (checked in the order of CONTROLLER_PROFILES). */
-    recognises(query: Readonly<Record<string, string>>): boolean;
+    recognises(query: Readonly<Record<string, unknown>>): boolean;
     /** The query's schema (documentation and tests); `read` applies it. */
     readonly schema: z.ZodType;
-    read(query: Readonly<Record<string, string>>): ArrivalParse;
+    /**
+     * The query as parsed (a repeated parameter is an array): a parameter sent empty counts as
+     * absent, one the schema does not name is ignored, a named one sent twice is refused.
+     */
+    read(query: Readonly<Record<string, unknown>>): ArrivalParse;
     readonly integrity: ArrivalIntegrity;
   };
   readonly login: {
@@ -164,13 +168,24 @@ export const SCHEMELESS_RETURN_URL = z
   .transform((value) => (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? value : `http://${value}`))
   .pipe(WEB_URL);
 
+/**
+ * A query without its empty parameters. Real controllers send a parameter they have no value for
+ * as `name=` (CoovaChilli's `userurl=` on a device's first redirect in 1.9, and from its own
+ * `/prelogin` page in 1.8 and 1.9): that is the parameter's absence, not a bad value.
+ */
+export function withoutEmpty(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+}
+
 /** A profile's arrival: its query read with `schema` and mapped by `map`; the problems of a parse name the parameter, never its value. */
 export function arrivalOf<T>(recognises: ControllerProfile['arrival']['recognises'], schema: z.ZodType<T>, map: (query: T) => ArrivalContext, integrity: ArrivalIntegrity = 'none'): ControllerProfile['arrival'] {
   return {
     recognises,
     schema,
     read(query) {
-      const parsed = schema.safeParse(query);
+      // Parameters the schema does not name are dropped by it (zod strips unknown keys), so a
+      // controller's extra ones are ignored; a named one sent twice is an array and refused.
+      const parsed = schema.safeParse(withoutEmpty(query));
       if (!parsed.success) return { ok: false, problems: [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'query')))] };
       return { ok: true, arrival: map(parsed.data) };
     },

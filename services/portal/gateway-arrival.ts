@@ -1,4 +1,5 @@
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../contract/controllers/index.js';
+import { withoutEmpty } from '../../contract/controllers/types.js';
 import { arrivalIntegrityHolds, deviceRefFor, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
@@ -20,20 +21,45 @@ export interface ArrivalDeps {
 }
 
 /**
+ * CoovaChilli with `uamhomepage` set (HS_UAMHOMEPAGE) sends a captive device to that page with
+ * one parameter, `loginurl`: the redirect it would otherwise have sent (to HS_UAMFORMAT, signed
+ * with `md` when it has a UAM secret), URL-encoded (redir.c, its homepage branch). Read as that
+ * redirect: its parameters and the URL it signed. Every check below still applies to it.
+ */
+function unwrapLoginUrl(query: Readonly<Record<string, unknown>>, signedUrl: string): { query: Readonly<Record<string, unknown>>; signedUrl: string } {
+  const loginUrl = query['loginurl'];
+  if (typeof loginUrl !== 'string' || profileOfArrival(withoutEmpty(query)) !== undefined) return { query, signedUrl };
+  let inner: URL;
+  try {
+    inner = new URL(loginUrl);
+  } catch {
+    return { query, signedUrl };
+  }
+  if (inner.protocol !== 'http:' && inner.protocol !== 'https:') return { query, signedUrl };
+  const params: Record<string, string | string[]> = {};
+  for (const key of new Set(inner.searchParams.keys())) {
+    const values = inner.searchParams.getAll(key);
+    params[key] = values.length === 1 ? values[0]! : values;
+  }
+  return { query: params, signedUrl: loginUrl };
+}
+
+/**
  * Issue 27: what an arrival at `/gateway` is. The controller is recognised by its parameters and
  * its profile reads them; the gateway must be registered, of that controller, and the login
  * address the arrival names must be one the registry holds for it (the login URL kept is the
  * registry's); a controller that signs its redirect (CoovaChilli `md` with a UAM secret) must have
- * signed this one (`signedUrl`: the arrival's URL as the controller built it).
+ * signed this one (`signedUrl`: the arrival's URL as the controller built it). What real
+ * controllers send besides is tolerated: a parameter sent empty is absent, one the profile does
+ * not name is ignored; one it names sent twice is refused (which of the two would be the
+ * controller's?), as a page that says what to do.
  */
-export function readGatewayArrival(deps: ArrivalDeps, query: Record<string, unknown>, signedUrl: string): ArrivalOutcome {
-  const repeated = Object.keys(query).filter((key) => typeof query[key] !== 'string');
-  const single = Object.fromEntries(Object.entries(query).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
-  const profileId: ProfileId | undefined = profileOfArrival(single);
-  if (profileId === undefined) return repeated.length > 0 ? { kind: 'refused', why: 'malformed', problems: repeated } : { kind: 'none' };
-  if (repeated.length > 0) return { kind: 'refused', why: 'malformed', problems: repeated };
+export function readGatewayArrival(deps: ArrivalDeps, received: Record<string, unknown>, receivedUrl: string): ArrivalOutcome {
+  const { query, signedUrl } = unwrapLoginUrl(received, receivedUrl);
+  const profileId: ProfileId | undefined = profileOfArrival(withoutEmpty(query));
+  if (profileId === undefined) return { kind: 'none' };
   const profile = CONTROLLER_PROFILES[profileId];
-  const read = profile.arrival.read(single);
+  const read = profile.arrival.read(query);
   if (!read.ok) return { kind: 'refused', why: 'malformed', problems: read.problems };
   const arrival = read.arrival;
   const match = gatewayForArrival(deps.registry, profileId, arrival.nasId, arrival.loginUrl);

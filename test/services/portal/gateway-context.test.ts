@@ -321,3 +321,55 @@ test.serial('a pfSense arrival (single-dash MAC) signs in to its zone\'s portal 
   t.is(failed.status, 200);
   t.regex(failed.text, /Invalid credentials specified\./);
 });
+
+// What real controllers send (a real CoovaChilli 1.8/1.9 in test/e2e/coova/): empty parameters,
+// extra ones, and with `uamhomepage` set the signed redirect wrapped in `loginurl`.
+test('a parameter sent empty is absent: CoovaChilli\'s first redirect with userurl= (and ssid=, vlan=) gets the sign-in, its login without a return address', async (t) => {
+  const portal = await bootPortal(t);
+  const { arrival, login } = await arriveAndSignIn(t, portal, { ...UAM, userurl: '', ssid: '', vlan: '', nasid: '' });
+  t.is(arrival.headers.get('location'), '/');
+  t.is(login.status, 200, login.text);
+  const fields = (login.body['gateway'] as { fields: Record<string, string> }).fields;
+  t.false('userurl' in fields, 'no return address was sent, none is handed on');
+  t.is((login.body['gateway'] as { loginUrl: string }).loginUrl, 'http://10.1.0.1:3990/logon', 'without a NAS id the gateway is found by its registered login address');
+});
+
+test('parameters a profile does not name are ignored, repeated or not, and never give a login address', async (t) => {
+  const portal = await bootPortal(t);
+  const extra = `${query({ ...UAM, called: '00-11-22-33-44-55', lang: 'en', redirurl: 'http://203.0.113.66/x', loginurl: 'http://203.0.113.66:3990/logon', logonurl: 'http://203.0.113.66/' })}&zz=1&zz=2`;
+  const arrival = await portal.page(extra);
+  t.is(arrival.status, 303, arrival.text);
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
+  t.is(login.status, 200, login.text);
+  t.is((login.body['gateway'] as { loginUrl: string }).loginUrl, 'http://10.1.0.1:3990/logon');
+  t.false(login.text.includes('203.0.113.66'));
+});
+
+test.serial('CoovaChilli with uamhomepage: /gateway?loginurl=<the signed notyet URL> is read as that redirect; a changed one is refused', async (t) => {
+  const portal = await bootPortal(t);
+  const params = { ...UAM, nasid: 'venue-md', uamip: '10.3.0.1', userurl: '' };
+  const inner = `http://localhost:3000${signed(params, 'venue-md-uam-secret')}`;
+  const wrapped = await portal.page(`/gateway?loginurl=${encodeURIComponent(inner)}`);
+  t.is(wrapped.status, 303, wrapped.text);
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(wrapped, 'gw') });
+  t.is(login.status, 200, login.text);
+  t.is((login.body['gateway'] as { loginUrl: string }).loginUrl, 'http://10.3.0.1:3990/logon');
+  const changed = inner.replace('ip=10.1.0.7', 'ip=10.1.0.8');
+  const reply = await refusedOnArrival(t, portal, `/gateway?loginurl=${encodeURIComponent(changed)}`, 403, 'venue-md');
+  t.regex(reply.text, /not signed by the venue/);
+});
+
+for (const [what, path, named] of [
+  ['a parameter the profile names sent twice', `${query(UAM)}&uamip=10.1.0.1`, 'uamip'],
+  ['a MAC sent twice with different values', `${query(UAM)}&mac=AA-BB-CC-0D-0E-10`, 'mac'],
+  ['an over-long return address', query({ ...UAM, userurl: `http://example.com/${'a'.repeat(5000)}` }), 'userurl'],
+  ['an over-long reason', query({ ...UAM, res: 'failed', reply: 'x'.repeat(2000) }), 'reply'],
+  ['a captive device whose MAC was sent empty', query({ ...UAM, mac: '' }), 'challenge'],
+] as const) {
+  test.serial(`${what} is a page saying what to do, never JSON, and keeps nothing`, async (t) => {
+    const portal = await bootPortal(t);
+    const reply = await refusedOnArrival(t, portal, path, 400, 'venue-1');
+    t.regex(reply.text, new RegExp(`\\(${named}\\)`));
+    t.regex(reply.text, /reconnect to the Wi-Fi and open any web page/);
+  });
+}
