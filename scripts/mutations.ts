@@ -20,6 +20,11 @@ interface Mutation {
 }
 
 const MUTATIONS: Mutation[] = [
+  { rule: 'dmn: an evaluation past its time limit is aborted as DMN_EVALUATION_ERROR', file: 'dmn/engine/deadline.ts', from: 'Date.now() > current.endsAt)', to: 'Date.now() > current.endsAt + 3_600_000)', tests: ['test/dmn/engine/evaluation-bound.test.ts'] },
+  { rule: 'dmn: every loop step ticks the evaluation deadline', file: 'dmn/engine/feel-builtins.ts', from: "[LOOP_FUNCTIONS.step]: new FeelFunction((value: unknown) => {\n    tick();\n", to: "[LOOP_FUNCTIONS.step]: new FeelFunction((value: unknown) => {\n", tests: ['test/dmn/engine/evaluation-bound.test.ts'] },
+  { rule: 'dmn: a list iterated over counts its items against the evaluation budget', file: 'dmn/engine/feel-builtins.ts', from: 'countItems(itemsOf(source));', to: 'countItems(0);', tests: ['test/dmn/engine/evaluation-bound.test.ts'] },
+  { rule: 'dmn: a range iterated over counts its items against the evaluation budget', file: 'dmn/engine/feel-builtins.ts', from: "countItems(typeof from === 'number' && typeof to === 'number' ? Math.abs(to - from) + 1 : 1);", to: 'countItems(1);', tests: ['test/dmn/engine/evaluation-bound.test.ts'] },
+  { rule: 'decision: an evaluation runs under DMN_EVALUATION_LIMIT_MS', file: 'services/decision/routes.ts', from: 'evaluate(loaded.model, body.inputs, body.decision, bound)', to: 'evaluate(loaded.model, body.inputs, body.decision)', tests: ['test/services/decision/evaluate.test.ts'] },
   { rule: 'entitlement: the token audience is checked', file: 'services/entitlement/token-verifier.ts', from: '        audience: config.IDP_AUDIENCES,\n', to: '', tests: ['test/services/entitlement/tokens.test.ts'] },
   { rule: 'portal: a request from another origin is refused', file: 'services/portal/cross-site.ts', from: "if (origin !== publicOrigin && origin !== `${req.protocol}://${req.get('host') ?? ''}`) return 'cross-origin request';", to: "if (origin === 'never') return 'cross-origin request';", tests: ['test/services/portal/requests.test.ts'] },
   { rule: 'portal: the sid cookie is HttpOnly', file: 'services/portal/cookies.ts', from: 'httpOnly: true,', to: 'httpOnly: false,', tests: ['test/services/portal/sign-in.test.ts'] },
