@@ -20,6 +20,9 @@ interface Mutation {
 }
 
 const MUTATIONS: Mutation[] = [
+  { rule: 'portal login timing: every refusal is held to the slowest recent one', file: 'services/portal/refusal-pace.ts', from: 'Math.ceil(slow[0]!.ms * options.margin)', to: '0', tests: ['test/services/portal/refusal-pace.test.ts'] },
+  { rule: 'portal login timing: a slow refusal sets the pace for its window only', file: 'services/portal/refusal-pace.ts', from: 'while (slow[0]!.at < nowMs - options.windowMs)', to: 'while (slow[0]!.at < nowMs - options.windowMs * 1000)', tests: ['test/services/portal/refusal-pace.test.ts'] },
+  { rule: 'portal login timing: no refusal is held past the cap', file: 'services/portal/refusal-pace.ts', from: 'return startedMs + Math.min(pace, options.capMs);', to: 'return startedMs + pace;', tests: ['test/services/portal/refusal-pace.test.ts'] },
   { rule: 'svc-admin probe: an internal target is refused unless allowed', file: 'kc-extension/svc-admin/probe.ts', from: 'return !internal || allowed.some(', to: 'return true || allowed.some(', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
   { rule: 'svc-admin probe: every address of the name must be permitted', file: 'kc-extension/svc-admin/probe.ts', from: 'if (!addresses.every((address) => permitted(address, allowed)))', to: 'if (!addresses.slice(0, 1).every((address) => permitted(address, allowed)))', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
   { rule: 'svc-admin probe: SVC_ADMIN_PROBE_ALLOW lets its ranges through', file: 'kc-extension/svc-admin/probe.ts', from: 'return !internal || allowed.some(', to: 'return !internal || [].some(', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },

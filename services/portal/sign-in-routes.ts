@@ -9,6 +9,7 @@ import type { GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
 import type { PortalSessions } from './portal-session.js';
+import { createRefusalPace, PACE_DEFAULTS } from './refusal-pace.js';
 import { customerRefusal, employeeRefusal } from './refusals.js';
 import { EmployeeVerifyRequest, LoginRequest, PortalSession, RegisterRequest } from './schemas.js';
 import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
@@ -80,13 +81,14 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     cookie.clearGateway(req, res);
   };
 
-  /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
-  const atLeastFloor = async <T>(started: number, work: Promise<T>): Promise<T> => {
+  /** Spec 4.1 rule 4: every refused sign-in is answered at the common pace (refusal-pace.ts), so timing tells nothing. */
+  const pace = createRefusalPace({ floorMs: config.LOGIN_FAILURE_FLOOR_MS, ...PACE_DEFAULTS });
+  const atThePace = async <T>(started: number, work: Promise<T>): Promise<T> => {
     try {
       return await work;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'INVALID_CREDENTIALS') {
-        const wait = config.LOGIN_FAILURE_FLOOR_MS - (Date.now() - started);
+        const wait = pace.releaseAt(started, Date.now()) - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
       throw error;
@@ -116,7 +118,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       body: LoginRequest,
       steps: [sameOriginJson],
       responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
-      handle: ({ body, req, res, correlationId }) => counted('customer', atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
+      handle: ({ body, req, res, correlationId }) => counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
     }),
     route({
       method: 'post',
@@ -162,7 +164,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       handle: ({ body, req, res, correlationId }) =>
         counted(
           'employee',
-          atLeastFloor(
+          atThePace(
             Date.now(),
             (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
           ),
