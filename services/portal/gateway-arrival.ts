@@ -1,9 +1,9 @@
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../contract/controllers/index.js';
-import { arrivalIntegrityHolds, deviceRefFor, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
+import { arrivalIntegrityHolds, arrivalNeedsOutsideAddress, deviceRefFor, fromGatewayOutside, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an arrival is refused before any password is typed (each a page, never a JSON error). */
-export type ArrivalRefusal = 'malformed' | 'unknown-gateway' | 'unregistered-login-address' | 'unverified';
+export type ArrivalRefusal = 'malformed' | 'unknown-gateway' | 'unregistered-login-address' | 'unverified' | 'off-network';
 
 export type ArrivalOutcome =
   /** No gateway parameters: the portal works as before (API mode). */
@@ -24,9 +24,10 @@ export interface ArrivalDeps {
  * its profile reads them; the gateway must be registered, of that controller, and the login
  * address the arrival names must be one the registry holds for it (the login URL kept is the
  * registry's); a controller that signs its redirect (CoovaChilli `md` with a UAM secret) must have
- * signed this one (`signedUrl`: the arrival's URL as the controller built it).
+ * signed this one (`signedUrl`: the arrival's URL as the controller built it). An arrival nothing
+ * signs binds a device only when it comes from the gateway's outside addresses (`callerAddress`).
  */
-export function readGatewayArrival(deps: ArrivalDeps, query: Record<string, unknown>, signedUrl: string): ArrivalOutcome {
+export function readGatewayArrival(deps: ArrivalDeps, query: Record<string, unknown>, signedUrl: string, callerAddress: string): ArrivalOutcome {
   const repeated = Object.keys(query).filter((key) => typeof query[key] !== 'string');
   const single = Object.fromEntries(Object.entries(query).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
   const profileId: ProfileId | undefined = profileOfArrival(single);
@@ -45,6 +46,7 @@ export function readGatewayArrival(deps: ArrivalDeps, query: Record<string, unkn
   if (deviceRef === undefined) {
     return arrival.state === 'login' ? { kind: 'refused', why: 'malformed', problems: ['mac'] } : { kind: 'state', arrival };
   }
+  if (arrivalNeedsOutsideAddress(match.gateway) && !fromGatewayOutside(match.gateway, callerAddress)) return { kind: 'refused', why: 'off-network', problems: [] };
   return {
     kind: 'context',
     arrival,
