@@ -203,6 +203,12 @@ const MUTATIONS: Mutation[] = [
   // Issue 29 item 6: strangers cannot lock employees out.
   { rule: 'employee address limit: employee sign-ins are limited per client address', file: 'services/portal/sign-in-routes.ts', from: 'steps: [sameOriginJson, perAddress.step],', to: 'steps: [sameOriginJson],', tests: ['test/services/portal/employee-address-limit.test.ts'] },
   { rule: 'employee address limit: the limit is counted per address, not for everyone', file: 'services/portal/sign-in-routes.ts', from: "(req) => req.ip ?? req.socket.remoteAddress ?? 'unknown'", to: "() => 'everyone'", tests: ['test/services/portal/employee-address-limit.test.ts'] },
+  // The edge on a fresh machine: a router script reaches the router wherever the checkout is.
+  { rule: 'openNDS harness: a router script runs from a copy inside the gateway (a checkout under /tmp is out of its sight)', file: 'scripts/opennds/gateway.ts', from: "inside('/bin/sh', [`/run/ndst/${name}`, ...args])", to: "inside('/bin/sh', [hostPath, ...args])", tests: ['test/opennds/authmon.test.ts'] },
+  { rule: 'tests: a missing host program fails the file at once, naming it', file: 'test/helpers/host-tools.ts', from: 'if (missing.length > 0) throw', to: 'if (missing.length > 99) throw', tests: ['test/helpers/host-tools.test.ts'] },
+  // The build keeps the import rules (scripts/import-rules.ts).
+  { rule: 'build: a service importing another service fails the import rules', file: 'services/hr/app.ts', from: `import type { Express } from 'express';`, to: `import '../loyalty/config.js';\nimport type { Express } from 'express';`, tests: ['test/build/import-rules.test.ts'] },
+  { rule: 'build: an import circle fails the import rules', file: 'scripts/import-rules.ts', from: "if (state.get(next) === 'open') found.push(", to: "if (state.get(next) === 'never') found.push(", tests: ['test/build/import-rules.test.ts'] },
   // Issue 18: the production cluster (each failover mutation is one cluster run, ~8 minutes).
   { rule: 'cluster: Keycloak refuses development secrets in production', file: 'scripts/cluster/secrets.ts', from: 'if (kept.length > 0) throw new DevelopmentSecretError(kept);', to: 'if (kept.length < 0) throw new DevelopmentSecretError(kept);', tests: ['test/cluster/production-secrets.test.ts'] },
   { rule: 'cluster: nginx passes a request that found its peer dead on to the other peer', file: 'scripts/cluster/nginx.ts', from: "failures = 'error timeout') =>", to: "failures = 'off') =>", tests: ['test/cluster/failover.test.ts'] },

@@ -35,7 +35,7 @@ async function start(): Promise<Harness> {
 }
 
 const startup = start();
-let poller: ReturnType<Harness['gateway']['spawnInside']> | undefined;
+let poller: ReturnType<Harness['gateway']['runScript']> | undefined;
 // Ctrl-C during start-up too: start-up finishes (a failed one has undone itself), then it stops.
 let stopping = false;
 async function stop(code: number): Promise<void> {
@@ -57,7 +57,7 @@ try {
   const url = `http://${topology.internet.ip}/`;
   const ndsctl = `nsenter -t ${gateway.pid} -n -m --pid=/proc/${gateway.pid}/ns/pid_for_children ndsctl`;
   if (portalUp) {
-    poller = gateway.spawnInside('/bin/sh', [REVOCATION_POLL, '2']);
+    poller = gateway.runScript(REVOCATION_POLL, ['2']);
     // The portal refuses arrivals until the gateway's authmon polls it (a few seconds after the start).
     await untilGatewayPolls(GATEWAY_SERVICE, 'demo-opennds');
     const jar = join(folder, 'cookies');

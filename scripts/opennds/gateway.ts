@@ -13,7 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from '../child-process.js';
 import { run, waitFor, withoutMacs, type CommandResult } from './command.js';
@@ -48,8 +48,12 @@ export interface RunningGateway {
   output(): string;
   /** `ndsctl <args>` inside the gateway's network and mount namespaces. */
   ndsctl(...args: string[]): Promise<CommandResult>;
-  /** Starts a program inside the gateway's namespaces (a router-side script); stop it by its pid. */
-  spawnInside(file: string, args: readonly string[]): ChildProcess;
+  /**
+   * Starts a router-side shell script inside the gateway's namespaces; stop it by its pid. The
+   * script is copied into the gateway's folder first: inside, /tmp is a tmpfs of its own, so a
+   * checkout under /tmp (a fresh clone there) would be out of the router's sight.
+   */
+  runScript(hostPath: string, args: readonly string[]): ChildProcess;
   /** Replaces the DHCP lease file openNDS consults. */
   setLeases(leases: readonly Lease[]): void;
   stop(): Promise<void>;
@@ -115,7 +119,15 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
     pid,
     output: () => output,
     ndsctl,
-    spawnInside: (file, args) => spawn('nsenter', inside(file, args), { stdio: ['ignore', 'ignore', 'pipe'] }),
+    // A router script's complaints (no list from the FAS, ndsctl refused) join openNDS's output,
+    // which a failing test prints: a revocation that never lands names its reason, not a timeout.
+    runScript: (hostPath, args) => {
+      const name = basename(hostPath);
+      copyFileSync(hostPath, join(dir, name));
+      const script = spawn('nsenter', inside('/bin/sh', [`/run/ndst/${name}`, ...args]), { stdio: ['ignore', 'ignore', 'pipe'] });
+      script.stderr?.on('data', (chunk: Buffer) => collect(Buffer.from(chunk.toString().replace(/^(?=.)/gm, `[${name}] `))));
+      return script;
+    },
     setLeases: (next) => writeFileSync(join(dir, 'dhcp.leases'), dnsmasqLeases(next, Math.floor(Date.now() / 1000) + 86_400)),
     stop,
   };

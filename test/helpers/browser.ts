@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { requireTools } from './host-tools.js';
 
 /** Debian's chromium (make debian-packages installs it); playwright downloads no browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join('test-output', 'screenshots');
+requireTools([CHROMIUM_PATH], 'make debian-packages installs it (make test runs it), or set CHROMIUM_PATH');
 
 export function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run make debian-packages (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
 }
 

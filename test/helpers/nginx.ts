@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { stopChild } from '../../scripts/child-process.js';
 import { certificate, configHead, NGINX } from '../../scripts/cluster/nginx.js';
+import { requireTools } from './host-tools.js';
 import { waitFor } from './wait-for.js';
+
+requireTools([NGINX], 'make debian-packages installs it (make test runs it)');
 
 export { NGINX };
 

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parseDeauthNotice } from '../../contract/controllers/opennds-authmon.js';
@@ -101,7 +104,12 @@ if (skipReason !== undefined) {
     }, DEADLINE_MS);
     t.true(reachesInternet(await get(host, internetUrl())), 'authorised by the previous test');
     const rhid = rhidOf(query.hid, FASKEY);
-    const poller = need().gateway.spawnInside('/bin/sh', [REVOCATION_POLL, String(POLL_S)]);
+    // Run from a folder under /tmp, as from a clone made there: inside the gateway's namespaces
+    // /tmp is a tmpfs of its own, so the harness must hand the router its own copy.
+    const folder = mkdtempSync(join(tmpdir(), 'ndst-router-script-'));
+    t.teardown(() => rmSync(folder, { recursive: true, force: true }));
+    copyFileSync(REVOCATION_POLL, join(folder, 'revocation-poll.sh'));
+    const poller = need().gateway.runScript(join(folder, 'revocation-poll.sh'), [String(POLL_S)]);
     try {
       const revokedAt = Date.now();
       need().internet.revoke(rhid);

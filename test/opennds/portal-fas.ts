@@ -76,7 +76,7 @@ export async function startPortalFas(options: { clients: number; inProcess?: boo
     });
     stops.push(harness.stop);
     if (options.revocationPoll !== false) {
-      const poller = harness.gateway.spawnInside('/bin/sh', [REVOCATION_POLL, String(POLL_S)]);
+      const poller = harness.gateway.runScript(REVOCATION_POLL, [String(POLL_S)]);
       stops.push(() => stopChild(poller));
     }
     if (secureLevel === 3) await untilGatewayPolls(platform.gateway, NAS);

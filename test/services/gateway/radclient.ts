@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { requireTools } from '../../helpers/host-tools.js';
+
+// Every file that sends RADIUS runs Debian's radclient against Debian's FreeRADIUS.
+requireTools(['/usr/bin/radclient', '/usr/sbin/freeradius'], 'scripts/ensure-freeradius.sh installs them (make test runs it)');
 
 /** A free UDP port on loopback, as the kernel hands it out. */
 export function freeUdpPort(): Promise<number> {

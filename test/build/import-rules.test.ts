@@ -1,0 +1,37 @@
+import test from 'ava';
+import { circles, importGraph, violations } from '../../scripts/import-rules.js';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
+const ruleNames = (edges: Record<string, string[]>) => violations(graph(edges)).map((line) => line.split(':')[0]);
+
+test('the repository keeps its import rules (services apart, kit and contract below them, the Keycloak extension and DMN engine free of Node and services, no circles)', async (t) => {
+  const files = ['services', 'contract', 'kc-extension', 'dmn', 'scripts', 'bench'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+      .map((entry) => relative(ROOT, join(entry.parentPath, entry.name))),
+  );
+  const found = violations(await importGraph(files));
+  t.deepEqual(found, [], found.join('\n'));
+});
+
+test('each rule names an import that crosses its line, and lets the allowed ones through', (t) => {
+  t.deepEqual(ruleNames({ 'services/portal/a.ts': ['services/session/b.ts'] }), ['services-stay-apart']);
+  t.deepEqual(ruleNames({ 'services/portal/a.ts': ['services/kit/b.ts', 'services/portal/c.ts', 'contract/d.ts', 'express'] }), []);
+  t.deepEqual(ruleNames({ 'services/kit/a.ts': ['services/gateway/b.ts'] }), ['kit-imports-no-service']);
+  t.deepEqual(ruleNames({ 'contract/a.ts': ['services/kit/b.ts'] }), ['contract-is-a-leaf']);
+  t.deepEqual(ruleNames({ 'kc-extension/host/a.ts': ['node:fs'] }), ['keycloak-extension-imports-no-service']);
+  t.deepEqual(ruleNames({ 'kc-extension/svc-admin/gui/bundle.ts': ['node:fs'] }), [], 'a bundle\'s Node build step');
+  t.deepEqual(ruleNames({ 'dmn/engine/a.ts': ['crypto'] }), ['dmn-engine-is-pure']);
+  t.deepEqual(ruleNames({ 'contract/a.ts': ['test/helpers/b.ts'] }), ['contract-is-a-leaf', 'product-imports-no-tooling']);
+  t.deepEqual(ruleNames({ 'scripts/a.ts': ['services/portal/b.ts'] }), []);
+});
+
+test('a circle is found and named in order', (t) => {
+  t.deepEqual(circles(graph({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] })), [['a', 'b', 'c', 'a']]);
+  t.deepEqual(circles(graph({ a: ['b'], b: [] })), []);
+  t.deepEqual(ruleNames({ 'services/kit/a.ts': ['services/kit/b.ts'], 'services/kit/b.ts': ['services/kit/a.ts'] }), ['no-circles']);
+});
