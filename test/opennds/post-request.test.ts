@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { authmonSignature } from '../../services/gateway/authmon-signature.js';
+import { requireTools } from '../helpers/host-tools.js';
 
 // router/post-request.php, installed over openNDS's own, is what makes every request of the
 // router's authmon, BinAuth and revocation-poll.sh prove the faskey: run with php-cli (which
 // openNDS at FAS level 3 needs anyway) against a server standing in for the FAS, its request
 // carries openNDS's fields unchanged and a signature the gateway service accepts.
+requireTools(['/usr/bin/php'], 'scripts/ensure-opennds.sh installs it (make test runs it)');
 const SCRIPT = fileURLToPath(new URL('../../scripts/opennds/router/post-request.php', import.meta.url));
 const FASKEY = 'router-faskey-0123456789abcdef';
 const GATEWAYHASH = createHash('sha256').update('demo-opennds').digest('hex');
