@@ -84,11 +84,8 @@ export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
  * openNDS's own) adds to every request a router sends its FAS, so a guest behind the router (who
  * reaches the FAS from the router's address and can compute `gatewayhash`) cannot speak for it:
  * `ts` (Unix seconds), `nonce` (32 hex digits) and `sig`, HMAC-SHA256 keyed by the faskey over
- * {@link authmonSignedText}, in hex.
+ * this text, in hex: every field it sends, the payload base64 as sent.
  */
-export const AUTHMON_SIGNATURE_FIELDS = ['ts', 'nonce', 'sig'] as const;
-
-/** The text a router's request is signed over: every field it sends, the payload base64 as sent. */
 export function authmonSignedText(request: { ts: string; nonce: string; auth_get: string; gatewayhash: string; payload: string }): string {
   return ['opennds-fas-v1', request.ts, request.nonce, request.auth_get, request.gatewayhash, request.payload].join('\n');
 }
