@@ -45,6 +45,7 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
+  OPENNDS_SIGNATURE_WINDOW_SECONDS: envInt(120, 10, 3600).describe('How far the time in an openNDS router\'s signed request may be from the gateway service\'s, either way; older requests are refused as stale.'),
   OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe('Issue 28: an openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers\' poll interval (nat_traversal_poll_interval).'),
   FEED_WAIT_SECONDS: envInt(290, 0, 295).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.'),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),

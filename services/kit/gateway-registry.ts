@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from '../../contract/controllers/index.js';
 import type { Sealer } from './sealing.js';
@@ -11,6 +12,12 @@ const GatewayEntry = z.strictObject({
   profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
   address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
   secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
+  outsideAddresses: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+    .min(1)
+    .max(16)
+    .optional()
+    .describe('Where its captive devices (and, for openNDS, authmon) reach the portal from: the router\'s outside address(es) behind NAT, or its clients\' prefix without NAT (default: `address`). Arrivals that carry no signature are taken only from here.'),
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
   faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
@@ -40,6 +47,8 @@ export interface Gateway {
   nasId: string;
   profile: ProfileId;
   address: string;
+  /** Addresses or CIDR ranges its devices and its authmon reach the portal from (`address` unless the file lists them). */
+  outsideAddresses: string[];
   /** The RADIUS shared secret; undefined for openNDS, which speaks no RADIUS. */
   secret: string | undefined;
   coaPort: number;
@@ -105,6 +114,7 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       nasId: entry.nasId,
       profile: entry.profile,
       address: entry.address,
+      outsideAddresses: entry.outsideAddresses ?? [entry.address],
       secret: entry.secret === undefined ? undefined : sealer.open(entry.secret),
       coaPort: entry.coaPort,
       uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
@@ -115,6 +125,37 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
     });
   }
   return gateways;
+}
+
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/**
+ * Whether a request came from the gateway's own side: from one of its outside addresses or
+ * ranges. An arrival nothing signs (openNDS's FAS link, a controller without a redirect
+ * signature) could otherwise be copied and opened by anyone anywhere, binding that browser's
+ * sign-in to the copier's device.
+ */
+export function fromGatewayOutside(gateway: Pick<Gateway, 'outsideAddresses'>, caller: string): boolean {
+  const address = plainAddress(caller);
+  const family = isIP(address);
+  if (family === 0) return false;
+  const list = new BlockList();
+  for (const entry of gateway.outsideAddresses) {
+    const [base = '', bits] = entry.split('/');
+    const type = isIP(base) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(base, type);
+    else list.addSubnet(base, Number(bits), type);
+  }
+  return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Whether the gateway's arrivals are taken only from its outside addresses: openNDS's encrypted
+ * FAS link carries no time and no binding to a browser (anyone given a copy could open it), and a
+ * controller that does not sign its redirect (no `md` with a UAM secret) proves nothing at all.
+ */
+export function arrivalNeedsOutsideAddress(gateway: Pick<Gateway, 'profile' | 'uamSecret'>): boolean {
+  return gateway.profile === 'opennds' || CONTROLLER_PROFILES[gateway.profile].arrival.integrity === 'none' || gateway.uamSecret === undefined;
 }
 
 /** Issue 27 item 5: the gateways of a venue group, where a returning device is let back in. */

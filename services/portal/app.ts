@@ -44,6 +44,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       config,
       sessions,
       gatewayContexts,
+      registry,
       upstreams,
       idp,
       accounts: deps.accounts ?? createAccountAdmin(config),

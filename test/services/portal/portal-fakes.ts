@@ -141,7 +141,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
-    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}`), fakes.authmon),
+    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}${request.sig === undefined ? '' : ` signed ${request.ts} ${request.nonce} ${request.sig}`}`), fakes.authmon),
     openndsGateway: async (nasId) => (calls.push(`gateway.opennds-polling ${nasId}`), fakes.openndsGateway),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
