@@ -70,16 +70,17 @@ test('an openNDS context lives OPENNDS_CONTEXT_TTL_SECONDS (300 by default), not
   t.false(portal.fakes.calls.some((call) => call.startsWith('gateway.opennds ')), 'the expired context authorised no device at the gateway');
 });
 
-test('a /gateway arrival nothing signs (CoovaChilli without a UAM secret) is taken only from the gateway\'s outside addresses; a signed one (md) from anywhere', async (t) => {
+test('a /gateway arrival nothing signs (a Cisco WLC\'s redirect) is taken only from the gateway\'s outside addresses; a signed one (CoovaChilli\'s md) from anywhere', async (t) => {
   const portal = await bootPortal(t, undefined, PROXIED);
-  const uam = { res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', mac: 'AA-BB-CC-0D-0E-0F', nasid: 'venue-1' };
-  const unsigned = `/gateway?${new URLSearchParams(uam).toString()}`;
+  const cisco = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33:44:55', client_mac: 'aa:bb:cc:0d:0e:0f', wlan: 'Guest WiFi', redirect: 'http://example.com/' };
+  const unsigned = `/gateway?${new URLSearchParams(cisco).toString()}`;
   const crafted = await portal.page(unsigned, ELSEWHERE);
   t.is(crafted.status, 403, crafted.text);
   t.regex(crafted.text, /works only on the Wi-Fi network that made it/);
   t.is(gwCookieOf(crafted.headers), undefined);
-  t.is((await portal.page(unsigned, { 'X-Forwarded-For': '192.0.2.11' })).status, 303, 'from the gateway\'s own address');
-  const signedPath = `/gateway?${new URLSearchParams({ ...uam, nasid: 'venue-md', uamip: '10.3.0.1' }).toString()}`;
+  t.is((await portal.page(unsigned, { 'X-Forwarded-For': '192.0.2.21' })).status, 303, 'from the gateway\'s own address');
+  const uam = { res: 'notyet', uamip: '10.3.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', mac: 'AA-BB-CC-0D-0E-0F', nasid: 'venue-md' };
+  const signedPath = `/gateway?${new URLSearchParams(uam).toString()}`;
   const md = createHash('md5').update(`http://localhost:3000${signedPath}`).update('venue-md-uam-secret').digest('hex').toUpperCase();
   t.is((await portal.page(`${signedPath}&md=${md}`, ELSEWHERE)).status, 303, 'a signed arrival is bound by its signature');
 });
