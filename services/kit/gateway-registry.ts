@@ -155,6 +155,8 @@ export function fromGatewayOutside(gateway: Pick<Gateway, 'outsideAddresses'>, c
  * controller that does not sign its redirect (no `md` with a UAM secret) proves nothing at all.
  */
 export function arrivalNeedsOutsideAddress(gateway: Pick<Gateway, 'profile' | 'uamSecret'>): boolean {
+  // The registry refuses a CoovaChilli entry without a UAM secret; the last clause only keeps an
+  // unsigned entry read some other way from binding devices off the venue.
   return gateway.profile === 'opennds' || CONTROLLER_PROFILES[gateway.profile].arrival.integrity === 'none' || gateway.uamSecret === undefined;
 }
 
