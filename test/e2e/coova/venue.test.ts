@@ -12,7 +12,8 @@ import { browse } from '../../opennds/portal-client.js';
 // UAM secret. The whole venue flow: a lease from chilli, captive, the portal's arrival (from an
 // ordinary page and from chilli's /prelogin), the customer's sign-in, chilli's /logon, traffic
 // through, accounting on the page, logout: Disconnect ACKed and captive again.
-const PORTAL = process.env['PORTAL_URL'] ?? 'http://localhost:3000';
+// chilli signs the URL it redirects to: the portal's public address, as the started portal has it.
+const PORTAL = process.env['PORTAL_PUBLIC_URL'] ?? 'http://localhost:3000';
 const GATEWAY = process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004';
 const GATEWAY_KEY = 'dev-gateway-tools-key';
 const RADIUS = { server: '127.0.0.1', auth: Number(process.env['RADIUS_AUTH_PORT'] ?? 1812), acct: Number(process.env['RADIUS_ACCT_PORT'] ?? 1813) };
@@ -69,7 +70,7 @@ for (const release of RELEASES) {
       t.is(body.gateway?.method, 'GET');
       const logon = await browse(chilli.folder, client, `${body.gateway?.loginUrl ?? ''}?${new URLSearchParams(body.gateway?.fields ?? {}).toString()}`);
       t.is(logon.status, 302, fail(`logon: ${logon.status} ${logon.body.slice(0, 200)}`));
-      t.regex(logon.location, /^http:\/\/localhost:3000\/gateway\?res=success&/, fail(`logon went to ${logon.location.replace(/mac=[^&]*/, 'mac=<mac>')}`));
+      t.regex(logon.location, new RegExp(`^${PORTAL}/gateway\\?res=success&`), fail(`logon went to ${logon.location.replace(/mac=[^&]*/, 'mac=<mac>')}`));
       const connected = await browse(chilli.folder, client, logon.location);
       t.is(connected.status, 200);
       t.regex(connected.body, /You are connected/);
