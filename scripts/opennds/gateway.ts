@@ -8,7 +8,7 @@
 //   tests once too; the system alternative stays as it is), and `systemctl` does nothing (its
 //   dnsconfig.sh restarts the host's dnsmasq otherwise);
 // - /usr/lib/opennds/post-request.php is router/post-request.php, the signing one an operator
-//   installs (README "openNDS"): every request to the FAS carries the faskey's HMAC.
+//   installs (docs/operate/opennds.md): every request to the FAS carries the faskey's HMAC.
 // ndsctl runs in the same namespaces through nsenter. Stopped by its pid, then the folder goes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -37,7 +37,7 @@ export interface OpenndsArrivalDeps {
  * the context is made: a second arrival with it is a replay (openNDS gives a client a new token,
  * so a new hid, whenever it is deauthenticated). The MAC leaves here
  * only as the keyed deviceRef; the hid is kept for the rhid the gateway service computes.
- * Levels 1 and 2 are refused before any password (README "openNDS"): a level 1 query (plain
+ * Levels 1 and 2 are refused before any password (docs/operate/opennds.md): a level 1 query (plain
  * base64, no `iv`) can be forged; a level 2 query is encrypted as level 3's, but no authmon runs
  * there, so the gateway is taken only while its authmon polls the platform (which also refuses a
  * level 3 gateway that stopped polling: its device would wait for an authorisation forever).
