@@ -14,7 +14,7 @@ export function arrivalKeyOf(address: string): string {
 }
 
 /**
- * Issue 27: arrivals at `/gateway` per client address (IPv6 per /64), and all of them together
+ * Arrivals at `/gateway` per client address (IPv6 per /64), and all of them together
  * under a global ceiling, counted in fixed windows in memory (each portal instance counts its
  * own; an arrival costs a stored row only when its gateway is registered, so this bounds what
  * clients can make the portal do, not a security boundary). An arrival refused for its address

@@ -80,7 +80,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   /** Issue 27: the gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
   const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
-    // Issue 28: an openNDS sign-in hands nothing to the browser (its hid was spent on arrival).
+    // An openNDS sign-in hands nothing to the browser (its hid was spent on arrival).
     if ((login === null && gateway?.profile !== 'opennds') || id === undefined) return;
     await deps.gatewayContexts.drop(id);
     cookie.clearGateway(req, res);

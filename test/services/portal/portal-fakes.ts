@@ -107,7 +107,7 @@ export function defaultFakes(): Fakes {
   };
 }
 
-/** The test registry (issue 27): coovachilli venue-1 (10.1.0.1, UAM secret `venue-1-uam-secret`), venue-2 (10.2.0.1, `venue-2-uam-secret`), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2; mikrotik hotspot-1 (http://10.5.50.1/login); pfsense fw-1 (zone guest); opnsense opn-1 (https://cp.example.net:8000). */
+/** The test registry: coovachilli venue-1 (10.1.0.1, UAM secret `venue-1-uam-secret`), venue-2 (10.2.0.1, `venue-2-uam-secret`), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2; mikrotik hotspot-1 (http://10.5.50.1/login); pfsense fw-1 (zone guest); opnsense opn-1 (https://cp.example.net:8000). */
 export const TEST_GATEWAYS = 'test/services/portal/fixtures/gateways.json';
 
 export interface PortalUnderTest extends Booted {
