@@ -17,5 +17,11 @@ export const COMPANY_CODE_PATTERN = /^[A-Z0-9-]{2,24}$/;
 export const entitlementId = (uuid: string): string => `ent-${uuid}`;
 export const sessionId = (uuid: string): string => `sess-${uuid}`;
 
+/**
+ * A name an operator or a partner chooses (a venue group, a decision model, a webhook's company
+ * key): letters, digits, `-` and `_`, at most 64, so that it is safe in a path, a file name and a
+ * FreeRADIUS client name alike.
+ */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** A gateway's NAS id (the FreeRADIUS client name; part of a deviceRef). */
-export const NAS_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const NAS_ID_PATTERN = NAME_PATTERN;

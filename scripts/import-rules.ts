@@ -1,13 +1,15 @@
-// `npm run lint:imports` (and `make test`): the import rules the build keeps. The import graph
+// `npm run lint` (and `make test`): the import rules the build keeps, and the source rules read
+// off the text (SOURCE_RULES) for what an import graph cannot see. The import graph
 // comes from esbuild's metafile (esbuild already bundles the Keycloak extension and the portal UI),
 // which resolves every import the way the bundles do. esbuild drops imports used only as types, so
 // these rules govern what runs; a type-only import across a line is left to review.
 // Why not dependency-cruiser or typescript-eslint's import rules: both read TypeScript through its
 // JavaScript API, which TypeScript 7 (this project's compiler) no longer ships.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import * as contract from '../contract/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRODUCT = ['services', 'contract', 'kc-extension', 'dmn'];
@@ -112,6 +114,68 @@ export function violations(graph: Map<string, string[]>, rules: readonly Rule[] 
   return lines;
 }
 
+/** A rule read off the source text, for what the import graph cannot see. */
+export interface SourceRule {
+  name: string;
+  why: string;
+  /** Whether the rule governs this repository-relative path. */
+  applies(path: string): boolean;
+  /** What in the text breaks the rule, one short quote each. */
+  find(text: string): string[];
+}
+
+/** Every pattern the contract exports, as its literal, with its export names (NAS_ID_PATTERN and NAME_PATTERN share one). */
+const CONTRACT_PATTERNS = new Map<string, string[]>();
+for (const [name, value] of Object.entries(contract)) {
+  if (value instanceof RegExp) CONTRACT_PATTERNS.set(`/${value.source}/`, [...(CONTRACT_PATTERNS.get(`/${value.source}/`) ?? []), name]);
+}
+const isProduct = (path: string) => /^(services|kc-extension)\//.test(path) && path.endsWith('.ts');
+const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
+
+export const SOURCE_RULES: SourceRule[] = [
+  {
+    name: 'no-redeclared-contract-pattern',
+    why: 'a shape that crosses a boundary is written once in contract/ and imported, so the two sides cannot drift apart',
+    applies: isProduct,
+    find: (text) =>
+      [...CONTRACT_PATTERNS].flatMap(([literal, names]) => {
+        const at = text.indexOf(literal);
+        return at < 0 ? [] : [`line ${lineOf(text, at)}: ${literal} is contract's ${names.join(' = ')}`];
+      }),
+  },
+  {
+    name: 'route-params-from-their-schema',
+    why: 'a route parameter is read typed from the route\'s params schema (or Express\'s typed path), never cast with String()',
+    applies: isProduct,
+    find: (text) => [...text.matchAll(/String\(req\.params/g)].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`),
+  },
+];
+
+/** The source rule breaks of some files (repository-relative path to text), one line each. */
+export function sourceViolations(files: Map<string, string>, rules: readonly SourceRule[] = SOURCE_RULES): string[] {
+  const lines: string[] = [];
+  for (const [path, text] of files) {
+    for (const rule of rules) {
+      if (!rule.applies(path)) continue;
+      for (const quote of rule.find(text)) lines.push(`${rule.name}: ${path} ${quote} (${rule.why})`);
+    }
+  }
+  return lines;
+}
+
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.cache', '.git', 'target']);
+
+/** The repository's source files the source rules read (.ts, .java, .sh), outside build output and packages. */
+export function sourceFiles(dir = ''): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) for (const [file, text] of sourceFiles(path)) files.set(file, text);
+    else if (entry.isFile() && /\.(ts|java|sh)$/.test(entry.name)) files.set(path, readFileSync(join(ROOT, path), 'utf8'));
+  }
+  return files;
+}
+
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
@@ -121,8 +185,9 @@ function tsFiles(dir: string): string[] {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const entries = [...PRODUCT, 'scripts', 'bench'].flatMap(tsFiles);
-  const found = violations(await importGraph(entries));
+  const sources = sourceFiles();
+  const found = [...violations(await importGraph(entries)), ...sourceViolations(sources)];
   for (const line of found) process.stdout.write(`${line}\n`);
-  process.stdout.write(`import rules: ${entries.length} files, ${found.length} violation(s)\n`);
+  process.stdout.write(`import and source rules: ${entries.length} files imported, ${sources.size} read, ${found.length} violation(s)\n`);
   process.exit(found.length === 0 ? 0 : 1);
 }

@@ -20,6 +20,9 @@ interface Mutation {
 }
 
 const MUTATIONS: Mutation[] = [
+  // The build keeps the rules: a shape that crosses a boundary is written once, in contract/.
+  { rule: 'source rules: a service that writes a contract pattern again is named', file: 'services/gateway/schemas.ts', from: 'nasId: z.string().regex(NAS_ID_PATTERN)', to: 'nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)', tests: ['test/build/import-rules.test.ts'] },
+  { rule: 'source rules: a route parameter cast with String() is named', file: 'services/gateway/routes.ts', from: 'handle: async ({ params: { sessionId } }) => {', to: "handle: async ({ req }) => {\n        const sessionId = String(req.params['sessionId']);", tests: ['test/build/import-rules.test.ts'] },
   { rule: 'portal login timing: every refusal is held to the slowest recent one', file: 'services/portal/refusal-pace.ts', from: 'Math.ceil(slow[0]!.ms * options.margin)', to: '0', tests: ['test/services/portal/refusal-pace.test.ts'] },
   { rule: 'portal login timing: a slow refusal sets the pace for its window only', file: 'services/portal/refusal-pace.ts', from: 'while (slow[0]!.at < nowMs - options.windowMs)', to: 'while (slow[0]!.at < nowMs - options.windowMs * 1000)', tests: ['test/services/portal/refusal-pace.test.ts'] },
   { rule: 'portal login timing: no refusal is held past the cap', file: 'services/portal/refusal-pace.ts', from: 'return startedMs + Math.min(pace, options.capMs);', to: 'return startedMs + pace;', tests: ['test/services/portal/refusal-pace.test.ts'] },

@@ -1,5 +1,6 @@
 import type { HttpPort, HttpReply, Log } from '../host/auth-host.js';
 import type { EmployeeAuthSettings } from './settings.js';
+import { EmployeeVerifyResponse, type EmployeeVerifyRequest } from '../../contract/hr.js';
 
 /** What HR said about one (employeeId, citizenId) pair, reduced to what the flow acts on. */
 export type HrVerdict =
@@ -19,29 +20,27 @@ interface Attempt {
 const final = (verdict: HrVerdict): Attempt => ({ verdict, retryable: false });
 const transient = (verdict: HrVerdict): Attempt => ({ verdict, retryable: true });
 
-function parseBody(body: string): Record<string, unknown> | undefined {
+function parseBody(body: string): unknown {
   try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(body);
   } catch {
     return undefined;
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 
 // spec 2.5 and 4.2 rule 1: a 200 authenticates only when verified and active.
 function readVerdict(body: string): HrVerdict | undefined {
-  const parsed = parseBody(body);
-  if (parsed === undefined || typeof parsed['verified'] !== 'boolean' || typeof parsed['active'] !== 'boolean') {
-    return undefined;
-  }
-  if (!parsed['verified']) return { kind: 'noMatch' };
-  const employeeRef = text(parsed['employeeRef']);
-  if (!parsed['active']) return { kind: 'inactive', employeeRef };
-  const company = text(parsed['company']);
+  const parsed = EmployeeVerifyResponse.safeParse(parseBody(body));
+  if (!parsed.success) return undefined;
+  const reply = parsed.data;
+  if (!reply.verified) return { kind: 'noMatch' };
+  const employeeRef = text(reply.employeeRef);
+  if (!reply.active) return { kind: 'inactive', employeeRef };
+  const company = text(reply.company);
   // HR's wifiEligible travels as claim wifi_eligible (no rule of spec 4.5 reads it; a model may).
-  const wifiEligible = parsed['wifiEligible'] === true;
+  const wifiEligible = reply.wifiEligible === true;
   return employeeRef !== undefined && company !== undefined ? { kind: 'active', employeeRef, company, wifiEligible } : undefined;
 }
 
@@ -75,7 +74,7 @@ export function verifyWithHr(
 ): HrVerdict {
   const url = `${settings.hrUrl}/api/v1/employees/verify`;
   const headers = { 'X-API-Key': settings.hrApiKey, 'X-Correlation-ID': correlationId };
-  const body = { employeeId: pair.employeeId, citizenId: pair.citizenId };
+  const body: EmployeeVerifyRequest = { employeeId: pair.employeeId, citizenId: pair.citizenId };
   let attempt = transient({ kind: 'unavailable' });
   for (let n = 1; n <= settings.hrAttempts && attempt.retryable; n++) {
     attempt = classify(http.postJson(url, headers, body, settings.hrTimeoutMs), log, correlationId);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { COMPANY_CODE_PATTERN } from '../../contract/ids.js';
 
 /** spec 2.10 / 8 */
-export const COMPANY_CODE = /^[A-Z0-9-]{2,24}$/;
+export const COMPANY_CODE = COMPANY_CODE_PATTERN;
 const ENDPOINT = /^https?:\/\/[^/?#\s]+(\/\S*)?$/;
 
 const endpoint = z.string().max(2048).regex(ENDPOINT, 'must be an http(s) URL');

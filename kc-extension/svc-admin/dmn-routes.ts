@@ -4,11 +4,12 @@ import type { AdminContext, RouteResult } from './context.js';
 import { isoNow, ok } from './context.js';
 import { readBody } from './read-body.js';
 import { AdminError } from './wire-error.js';
+import { NAME_PATTERN } from '../../contract/ids.js';
 
 /** Realm attribute svc-admin.decisionUrl (realm import, env DECISION_URL). */
 const DECISION_URL_KEY = 'decisionUrl';
 const RELOAD_TIMEOUT_MS = 5000;
-const MODEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MODEL_NAME = NAME_PATTERN;
 
 const PutModel = z.object({ xml: z.string().min(1).max(1_000_000) });
 const EvaluateModel = z.object({ inputs: z.record(z.string(), z.unknown()), decision: z.string().min(1).max(200).optional() });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { CITIZEN_ID_PATTERN, EMPLOYEE_ID_PATTERN } from '../../contract/ids.js';
 
 /** spec 8 */
 export const MAX_IMPORT_ROWS = 5000;
-export const CITIZEN_ID = /^[0-9]{9,12}$/;
+export const CITIZEN_ID = CITIZEN_ID_PATTERN;
 
 /** spec 2.10 ImportRow; each row needs employeeId or email (the keys that name an account). */
 export const ImportRow = z.object({
-  employeeId: z.string().regex(/^[A-Za-z0-9._-]{3,32}$/, 'must match ^[A-Za-z0-9._-]{3,32}$').optional(),
+  employeeId: z.string().regex(EMPLOYEE_ID_PATTERN, 'must match ^[A-Za-z0-9._-]{3,32}$').optional(),
   citizenId: z.string().max(64).optional(),
   email: z.email().max(254).optional(),
   fullName: z.string().max(200).optional(),

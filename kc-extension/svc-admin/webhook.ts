@@ -3,6 +3,7 @@ import type { AdminUser } from '../host/admin-host.js';
 import { authorize } from './authorize.js';
 import { readCompany } from './company-store.js';
 import { COMPANY_CODE, type StoredCompany } from './company-schemas.js';
+import { NAME_PATTERN } from '../../contract/ids.js';
 import type { AdminContext, RouteResult } from './context.js';
 import { logEvent } from './event-log.js';
 import { MAX_SKEW_MS, verifySignature } from './webhook-signature.js';
@@ -40,7 +41,7 @@ const MAX_REF_HOLDERS = 100;
 const WebhookBody = z.object({
   type: z.string().min(1).max(64),
   employeeRef: z.string().min(1).max(64).optional(),
-  company: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  company: z.string().regex(NAME_PATTERN).optional(),
 });
 
 const SIGNATURE_DETAIL = {

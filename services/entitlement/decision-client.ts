@@ -2,18 +2,9 @@ import { evaluate } from '../../dmn/engine/index.js';
 import { callJson, OutboundError, type Logger } from '../kit/index.js';
 import { loadDirectory, type Runtime } from '../../dmn/model-directory.js';
 import type { EntitlementConfig } from './config.js';
+import { DecisionOutputs, EvaluateResults } from '../../contract/decision.js';
 
-/** Spec 2.8: the outputs of one decision. */
-export interface DecisionOutputs {
-  eligible: boolean;
-  entitlementType: string | null;
-  tier: string | null;
-  qosClass: string | null;
-  deviceSlots: number | null;
-  sourceType: string | null;
-  ttlSeconds: number | null;
-  reason: string | null;
-}
+export type { DecisionOutputs };
 
 /** `evaluated`; `model-error` (422, never a denial); `unavailable` (no decision could be had: fail closed). */
 export type DecisionOutcome =
@@ -28,21 +19,8 @@ export interface DecisionClient {
 }
 
 function outputsOf(value: unknown): DecisionOutputs | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const o = value as Record<string, unknown>;
-  if (typeof o['eligible'] !== 'boolean') return undefined;
-  const str = (key: string) => (typeof o[key] === 'string' ? (o[key] as string) : null);
-  const num = (key: string) => (typeof o[key] === 'number' ? (o[key] as number) : null);
-  return {
-    eligible: o['eligible'],
-    entitlementType: str('entitlementType'),
-    tier: str('tier'),
-    qosClass: str('qosClass'),
-    deviceSlots: num('deviceSlots'),
-    sourceType: str('sourceType'),
-    ttlSeconds: num('ttlSeconds'),
-    reason: str('reason'),
-  };
+  const outputs = DecisionOutputs.safeParse(value);
+  return outputs.success ? outputs.data : undefined;
 }
 
 /**
@@ -80,7 +58,7 @@ export function createDecisionClient(config: EntitlementConfig): DecisionClient 
         reply = undefined;
       }
       if (reply?.status === 200) {
-        const results = (reply.body as { results?: Record<string, unknown> } | undefined)?.results;
+        const results = EvaluateResults.safeParse(reply.body).data?.results;
         const outputs = outputsOf(results?.[config.DECISION_NAME]);
         if (outputs !== undefined) return { kind: 'evaluated', outputs, by: 'service' };
         return { kind: 'model-error', message: `decision '${config.DECISION_NAME}' has no eligible output` };

@@ -1,7 +1,7 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll } from 'cockatiel';
-import { z } from 'zod';
 import { breakerState, callJson, OutboundError, type Logger } from '../kit/index.js';
 import type { EntitlementConfig } from './config.js';
+import { LookupResponse } from '../../contract/loyalty.js';
 
 /** Spec 4.6: how a lookup ended. The first three are normal; the rest are logged at warn. */
 export type LoyaltySource =
@@ -26,11 +26,6 @@ export interface LoyaltyClient {
   lookup(email: string | null, correlationId: string, log: Logger): Promise<LoyaltyVerdict>;
   breakerState(): 'closed' | 'open' | 'half-open';
 }
-
-const Member = z.union([
-  z.object({ found: z.literal(true), memberRef: z.string(), tier: z.enum(['GOLD', 'SILVER', 'NONE']), status: z.string(), wifiBenefit: z.boolean() }),
-  z.object({ found: z.literal(false) }),
-]);
 
 const noTier = (source: LoyaltySource): LoyaltyVerdict => ({ source, memberTier: null, wifiBenefit: null, memberRef: null });
 const NORMAL = new Set<LoyaltySource>(['loyalty', 'not-a-member', 'skipped']);
@@ -80,7 +75,7 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
       throw new LookupFailure(error instanceof OutboundError ? error.failure : 'unreachable');
     }
     if (reply.status !== 200) throw new LookupFailure(`http-${reply.status}`);
-    const member = Member.safeParse(reply.body);
+    const member = LookupResponse.safeParse(reply.body);
     if (!member.success) throw new LookupFailure('bad-response');
     if (!member.data.found) return noTier('not-a-member');
     return { source: 'loyalty', memberTier: member.data.tier, wifiBenefit: member.data.wifiBenefit, memberRef: member.data.memberRef };

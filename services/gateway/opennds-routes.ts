@@ -2,22 +2,21 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
+import { NAS_ID_PATTERN, PATH_ID_PATTERN } from '../../contract/ids.js';
 import { ApiError, fromGatewayOutside, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
 import { authmonSignature } from './authmon-signature.js';
 import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
 import type { OpenndsStore } from './opennds-store.js';
 import { limitsFor, type QosTable } from './qos.js';
-import { SESSION_ID_PATTERN } from './schemas.js';
 import type { SessionPeer } from './session-client.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const OpenndsAuthorisationBody = z.strictObject({
-  sessionId: z.string().regex(SESSION_ID_PATTERN).describe('The GRANTED network session the device signed in under.'),
+  sessionId: z.string().regex(PATH_ID_PATTERN).describe('The GRANTED network session the device signed in under.'),
   deviceRef: z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/).describe('The session\'s deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY.'),
-  nasId: z.string().regex(NAS_ID).describe('The openNDS gateway (its registry id, which is its gatewayname).'),
+  nasId: z.string().regex(NAS_ID_PATTERN).describe('The openNDS gateway (its registry id, which is its gatewayname).'),
   hid: z.string().regex(HEX64).describe('openNDS\'s hid of the client from the decrypted FAS query.'),
 });
 
@@ -129,15 +128,15 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       path: '/api/v1/opennds/gateways/:nasId',
       summary: 'Whether an openNDS gateway polls the platform (its authmon reached it lately): the portal takes arrivals only from one that does.',
       security: 'apiKey',
-      params: { nasId: z.string().regex(NAS_ID) },
+      params: { nasId: z.string().regex(NAS_ID_PATTERN) },
       steps: [key],
       responses: {
         200: { description: 'The gateway\'s last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.', schema: OpenndsGatewayStatus },
         400: { description: 'INVALID_REQUEST: a malformed nasId.' },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
-      handle: async ({ req }) => {
-        const gateway = deps.gateways.get(String(req.params['nasId']));
+      handle: async ({ params: { nasId } }) => {
+        const gateway = deps.gateways.get(nasId);
         if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
         const { polledAt, polling } = await pollOf(gateway.nasId);
         return { status: 200, body: { nasId: gateway.nasId, polling, polledAt: polledAt?.toISOString() ?? null } };
@@ -148,7 +147,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       path: '/api/v1/opennds/authmon/:nasId',
       summary: 'One request of an openNDS router\'s authmon, BinAuth or revocation-poll.sh, relayed by the portal; answers the text for the router.',
       security: 'apiKey',
-      params: { nasId: z.string().regex(NAS_ID) },
+      params: { nasId: z.string().regex(NAS_ID_PATTERN) },
       body: AuthmonBody,
       steps: [key],
       responses: {
@@ -156,8 +155,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         403: { description: 'FORBIDDEN: not from the gateway\'s outside addresses, a gatewayhash that is not its name\'s, or no valid signature under its faskey (unsigned, stale, forged or a replayed nonce).' },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
-      handle: async ({ req, body }) => {
-        const nasId = String(req.params['nasId']);
+      handle: async ({ params: { nasId }, body, req }) => {
         const gateway = deps.gateways.get(nasId);
         if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
         const hash = createHash('sha256').update(gateway.nasId).digest('hex');

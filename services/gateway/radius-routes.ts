@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NAS_ID_PATTERN } from '../../contract/ids.js';
 import { jsonFastPath, requireApiKey, route, type FastPath, type Logger, type Route } from '../kit/index.js';
 import { decideAccess, rejectReasonOf, type AccessDeps } from './access.js';
 import { radiusAccess, radiusAccounting } from './metrics.js';
@@ -8,7 +9,7 @@ import { AcceptBody, RadiusAttributes, RejectBody, text } from './radius-request
 
 const ACCOUNTING_STATUSES = new Set(['Start', 'Interim-Update', 'Stop', 'Accounting-On', 'Accounting-Off']);
 
-export const nasQuery = { nas: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
+export const nasQuery = { nas: z.string().regex(NAS_ID_PATTERN).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
 /** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
 /** What an Accounting-Request does, whichever way it came (the route below, or the fast path). */

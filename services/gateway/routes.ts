@@ -5,7 +5,8 @@ import type { GatewayScope } from './config.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { CredentialStore } from './credential-store.js';
 import { newUsername, passwordFor, usernameHash } from './credentials.js';
-import { Connection, Credential, CredentialRequest, SESSION_ID_PATTERN } from './schemas.js';
+import { Connection, Credential, CredentialRequest } from './schemas.js';
+import { PATH_ID_PATTERN } from '../../contract/ids.js';
 import type { SessionPeer } from './session-client.js';
 
 export interface PortalApiDeps {
@@ -66,7 +67,7 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
       path: '/api/v1/connections/:sessionId',
       summary: 'Whether the gateway confirmed the session (accounting Start) and its usage; the newest gateway session counts.',
       security: 'apiKey',
-      params: { sessionId: z.string().regex(SESSION_ID_PATTERN) },
+      params: { sessionId: z.string().regex(PATH_ID_PATTERN) },
       steps: [key('connections')],
       responses: {
         200: { description: 'The connection state (NONE before any Start).', schema: Connection },
@@ -74,9 +75,7 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
         403: { description: 'FORBIDDEN: the key lacks the connections scope.' },
         404: { description: 'NOT_FOUND: the address names no session (`..` and the like resolve elsewhere).' },
       },
-      handle: async ({ req }) => {
-        const sessionId = String(req.params['sessionId']);
-        if (!SESSION_ID_PATTERN.test(sessionId)) throw new ApiError('INVALID_REQUEST', { message: 'sessionId must match ^[A-Za-z0-9-]{1,64}$.' });
+      handle: async ({ params: { sessionId } }) => {
         const latest = (await deps.connections.connectionsOf(sessionId))[0];
         if (latest === undefined) {
           return { status: 200, body: { sessionId, state: 'NONE', connected: false, nasId: null, startedAt: null, updatedAt: null, stoppedAt: null, inputOctets: 0, outputOctets: 0, sessionTime: 0, disconnect: null } };

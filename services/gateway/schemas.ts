@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { NAS_ID_PATTERN, PATH_ID_PATTERN } from '../../contract/ids.js';
 
 const dateTime = z.iso.datetime({ offset: true });
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
 export const CredentialRequest = z.strictObject({
-  sessionId: z.string().regex(SESSION_ID_PATTERN).describe('The GRANTED network session the device signs in under.'),
+  sessionId: z.string().regex(PATH_ID_PATTERN).describe('The GRANTED network session the device signs in under.'),
   deviceRef: z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/).describe('The session\'s deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY.'),
-  nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('The gateway of the device\'s captive redirect; may be left out when only one is configured.'),
+  nasId: z.string().regex(NAS_ID_PATTERN).optional().describe('The gateway of the device\'s captive redirect; may be left out when only one is configured.'),
   challenge: z.string().regex(/^([0-9a-fA-F]{2}){8,64}$/).optional().describe('CHAP challenge of the arrival (CoovaChilli `challenge`, MikroTik `chap-challenge`), hex: the answer then carries chapResponse.'),
   chapId: z.string().regex(/^[0-9a-fA-F]{2}$/).optional().describe('MikroTik `chap-id`, hex (one octet).'),
 });

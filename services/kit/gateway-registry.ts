@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { NAME_PATTERN, NAS_ID_PATTERN } from '../../contract/ids.js';
 import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from '../../contract/controllers/index.js';
 import type { Sealer } from './sealing.js';
 
@@ -8,7 +9,7 @@ const sealed = z.string().startsWith('v1.');
 
 /** One line of the gateways file: a NAS that may send devices to the portal and ask RADIUS. */
 const GatewayEntry = z.strictObject({
-  nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
+  nasId: z.string().regex(NAS_ID_PATTERN).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
   profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
   address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
   secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
@@ -21,7 +22,7 @@ const GatewayEntry = z.strictObject({
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
   faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
-  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).'),
+  venue: z.string().regex(NAME_PATTERN).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).'),
   macAuthentication: z.boolean().default(false).describe('Whether this gateway\'s MAC authentication (a returning device, no typing) may be accepted at all; off unless set: anyone can present a copied MAC.'),
   loginUrls: z
     .array(z.url({ protocol: /^https?$/ }).max(512))

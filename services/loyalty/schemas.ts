@@ -1,21 +1,8 @@
 import { z } from 'zod';
+import { MEMBER_STATUSES as STATUSES, MEMBER_TIERS as TIERS } from '../../contract/loyalty.js';
 
-export const LookupRequest = z.object({ email: z.email() });
-
-export const TIERS = ['GOLD', 'SILVER', 'NONE'] as const;
-export const STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
-
-// Spec 2.9: these five fields are the whole member answer.
-export const MemberFound = z.object({
-  found: z.literal(true),
-  memberRef: z.string(),
-  tier: z.enum(TIERS),
-  status: z.enum(STATUSES),
-  wifiBenefit: z.boolean(),
-});
-export const MemberNotFound = z.object({ found: z.literal(false) });
-export const LookupResponse = z.union([MemberFound, MemberNotFound]);
-export type LookupResponse = z.output<typeof LookupResponse>;
+// Spec 2.9: the lookup and its answer are the wire contract's; the fixture record is loyalty's own.
+export { LookupRequest, LookupResponse, MemberFound, MemberNotFound, MEMBER_STATUSES as STATUSES, MEMBER_TIERS as TIERS } from '../../contract/loyalty.js';
 
 /** A fixture record; name, phone, points and birth date exist only to prove they never leave. */
 export const MemberRecord = z.object({

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
+import { NAS_ID_PATTERN } from '../../contract/ids.js';
 import { newCorrelationId, type GatewayRegistry, type Logger } from '../kit/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
@@ -22,7 +23,6 @@ export interface GatewayRouteDeps {
   upstreams: Pick<Upstreams, 'relayAuthmon' | 'openndsGateway'>;
 }
 
-const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The caller as the trusted proxies report it (PORTAL_TRUSTED_PROXIES). */
 const callerOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 const AUTHMON_FORM = { auth_get: /^[a-z]{1,16}$/, gatewayhash: /^[0-9a-f]{64}$/, payload: /^[A-Za-z0-9+/=\s]{0,65536}$/ } as const;
@@ -98,12 +98,12 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         res.set('Retry-After', String(deps.limit.retryAfterSeconds()));
         return show({ kind: 'rate-limited' });
       }
-      const nasId = String(req.params['nasId']);
-      const outcome = NAS_ID.test(nasId)
+      const { nasId } = req.params;
+      const outcome = NAS_ID_PATTERN.test(nasId)
         ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, spendHid: (hid) => deps.contexts.spendHid(hid), polling: (id) => openndsPolling(id) }, nasId, req.query as Record<string, unknown>, callerOf(req))
         : ({ kind: 'refused', why: 'unknown-gateway', problems: [] } as const);
       if (outcome.kind === 'refused') {
-        const log = { why: outcome.why, parameters: outcome.problems, profile: 'opennds', nasId: NAS_ID.test(nasId) ? nasId : undefined };
+        const log = { why: outcome.why, parameters: outcome.problems, profile: 'opennds', nasId: NAS_ID_PATTERN.test(nasId) ? nasId : undefined };
         // A registered gateway that does not poll (FAS level 1/2, authmon stopped) is the operator's to fix: a warning.
         if (outcome.why === 'not-polling' || outcome.why === 'insecure-level') deps.logger.warn(log, 'openNDS arrival refused: the gateway is not at FAS level 3 with authmon polling');
         else deps.logger.info(log, 'gateway arrival refused');
@@ -118,7 +118,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   });
   router.post('/opennds/:nasId', express.urlencoded({ extended: false, limit: '96kb', parameterLimit: 8 }), async (req, res, next) => {
     try {
-      const nasId = String(req.params['nasId']);
+      const { nasId } = req.params;
       const body = (req.body ?? {}) as Record<string, unknown>;
       const fields = Object.fromEntries(Object.keys(AUTHMON_FORM).map((name) => [name, body[name]])) as Record<keyof typeof AUTHMON_FORM, unknown>;
       const bad: string[] = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter((name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string));
@@ -130,8 +130,8 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         else bad.push(name);
       }
       res.set('Cache-Control', 'no-store').type('text/plain');
-      if (!NAS_ID.test(nasId) || bad.length > 0) {
-        deps.logger.info({ nasId: NAS_ID.test(nasId) ? nasId : undefined, parameters: bad }, 'authmon request refused: malformed');
+      if (!NAS_ID_PATTERN.test(nasId) || bad.length > 0) {
+        deps.logger.info({ nasId: NAS_ID_PATTERN.test(nasId) ? nasId : undefined, parameters: bad }, 'authmon request refused: malformed');
         return res.status(400).send('malformed');
       }
       const relayed = await deps.upstreams.relayAuthmon(

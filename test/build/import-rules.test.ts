@@ -1,5 +1,5 @@
 import test from 'ava';
-import { circles, importGraph, violations } from '../../scripts/import-rules.js';
+import { circles, importGraph, sourceFiles, sourceViolations, violations } from '../../scripts/import-rules.js';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,4 +34,23 @@ test('a circle is found and named in order', (t) => {
   t.deepEqual(circles(graph({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] })), [['a', 'b', 'c', 'a']]);
   t.deepEqual(circles(graph({ a: ['b'], b: [] })), []);
   t.deepEqual(ruleNames({ 'services/kit/a.ts': ['services/kit/b.ts'], 'services/kit/b.ts': ['services/kit/a.ts'] }), ['no-circles']);
+});
+
+const sourceRuleNames = (files: Record<string, string>) => sourceViolations(new Map(Object.entries(files))).map((line) => line.split(':')[0]);
+
+test('the repository\'s source keeps its rules (no service re-declares a contract pattern, route parameters come typed)', (t) => {
+  const found = sourceViolations(sourceFiles());
+  t.deepEqual(found, [], found.join('\n'));
+});
+
+test('a contract pattern written again in a service or the Keycloak extension is found, its import is not', (t) => {
+  t.deepEqual(sourceRuleNames({ 'services/gateway/a.ts': 'const NAS = /^[A-Za-z0-9_-]{1,64}$/;' }), ['no-redeclared-contract-pattern']);
+  t.deepEqual(sourceRuleNames({ 'kc-extension/svc-admin/a.ts': "z.string().regex(/^[0-9]{9,12}$/, 'digits')" }), ['no-redeclared-contract-pattern']);
+  t.deepEqual(sourceRuleNames({ 'services/gateway/a.ts': "import { NAS_ID_PATTERN } from '../../contract/ids.js';\nz.string().regex(NAS_ID_PATTERN);" }), []);
+  t.deepEqual(sourceRuleNames({ 'contract/ids.ts': 'export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;' }), [], 'the contract itself declares them');
+});
+
+test('a route parameter cast with String() in a service is found; one read from the typed params is not', (t) => {
+  t.deepEqual(sourceRuleNames({ 'services/portal/a.ts': "const nasId = String(req.params['nasId']);" }), ['route-params-from-their-schema']);
+  t.deepEqual(sourceRuleNames({ 'services/portal/a.ts': 'const { nasId } = req.params;' }), []);
 });

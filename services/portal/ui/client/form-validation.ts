@@ -1,10 +1,9 @@
 import type { MessageKey } from './i18n.js';
+import { CITIZEN_ID_PATTERN as CITIZEN_ID, EMPLOYEE_ID_PATTERN as EMPLOYEE_ID } from '../../../../contract/ids.js';
 
 // Client-side checks mirror spec 2.3 and 8 so most mistakes are caught before a round trip;
 // the portal checks again.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const EMPLOYEE_ID = /^[A-Za-z0-9._-]{3,32}$/;
-const CITIZEN_ID = /^[0-9]{9,12}$/;
 
 export function checkEmail(value: string): MessageKey | null {
   return EMAIL.test(value) ? null : 'invalid.email';
