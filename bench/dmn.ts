@@ -2,7 +2,7 @@
 // (a) WifiEntitlement evaluated in process by the compiled engine;
 // (b) the same table evaluated by calling feelin's evaluate/unaryTest on every cell, uncompiled;
 // (c) HTTP evaluate against a bare JSON route of the same Express stack, at concurrency 32;
-// (d) a model whose literal expression invokes a business knowledge model (issue 13), in process.
+// (d) a model whose literal expression invokes a business knowledge model, in process.
 // Targets: (a) >= 1,000,000 evaluations/s and >= 100 x (b); (c) >= 70% of the bare route.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';

@@ -1,4 +1,4 @@
-// `npm run bench:idle` (issue 30): what the platform costs when nobody signs in. Every service
+// `npm run bench:idle`: what the platform costs when nobody signs in. Every service
 // runs as `make up` runs it (its own process from dist/, compiled first, with SERVICE_NODE_FLAGS: bench/lib/load.ts; PGlite in a folder of the bench's own),
 // with FreeRADIUS in front of the gateway service; after a settling time, the CPU all of them
 // spend over BENCH_IDLE_SECONDS (default 600) is read from /proc. Target: under 0.1 s of CPU per

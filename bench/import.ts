@@ -1,7 +1,7 @@
 // `npm run bench:import`: member-company import of 5000 rows through svc-admin (preview, then
 // commit) and Keycloak's own partial import of 5000 equivalent users, in one run against the
 // Keycloak at IDP_URL (default http://localhost:8080; start one with scripts/kc.sh start).
-// Targets (issue 12): preview under 5 s; commit at most 1.5 x Keycloak's partial import.
+// Targets: preview under 5 s; commit at most 1.5 x Keycloak's partial import.
 import { randomUUID } from 'node:crypto';
 import { machine, writeResult } from './lib/load.js';
 
@@ -32,7 +32,7 @@ const rows = (tag: string) =>
     fullName: `Bench ${i}`,
   }));
 
-// The demo operator holds the realm role svc-admin (the portal's service account does not: issue 29 item 1).
+// The demo operator holds the realm role svc-admin (the portal's service account does not: managing users is not operating svc-admin).
 const operator = await token('wifi', { grant_type: 'password', client_id: 'admin-cli', username: 'svc-operator', password: process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass' });
 const master = await token('master', { grant_type: 'password', client_id: 'admin-cli', username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin', password: process.env['KC_BOOTSTRAP_ADMIN_PASSWORD'] ?? 'admin' });
 const company = `BENCH-${run.toUpperCase()}`;

@@ -1,7 +1,7 @@
 // `npm run bench:kc`: Keycloak with the GraalJS extension, in one run against the same
 // Keycloak (started fresh by scripts/kc.sh on ports of its own and run dirs, with its own HR):
 // p50/p95 of a client-credentials grant, a customer password grant, an employee grant and HR
-// verify alone, sequential and interleaved. Targets (issue 4): employee p50 - (client-credentials
+// verify alone, sequential and interleaved. Targets: employee p50 - (client-credentials
 // p50 + HR verify p50) <= 10 ms warm; first employee grant after start < 2 s; resident memory at
 // most 200 MB above the same Keycloak started without the extension and given the same load.
 // A JVM's resident size mostly tracks how far its heap has grown, so both Keycloaks run with

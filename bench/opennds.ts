@@ -1,4 +1,4 @@
-// `npm run bench:opennds` (issue 28): Debian's openNDS in network namespaces (scripts/opennds/),
+// `npm run bench:opennds`: Debian's openNDS in network namespaces (scripts/opennds/),
 // RUNS times each. The gateway's part: `ndsctl auth <client>` -> the client's first 200 from the
 // internet server, and `ndsctl deauth` -> the first request openNDS intercepts again. Through the
 // portal as the FAS at level 3 (the started platform with Keycloak when PLATFORM_UP=1, else its

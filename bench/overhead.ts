@@ -1,4 +1,4 @@
-// `npm run bench:overhead` (issue 30 item 1): each service's CPU per request at saturation within
+// `npm run bench:overhead`: each service's CPU per request at saturation within
 // 1.5x of a bare Express route doing the same I/O. For each service's hot sign-in route, the
 // service (compiled, SERVICE_NODE_FLAGS, LOG_LEVEL info, PGlite in a temp folder: as `make up`
 // runs it) and its bare twin (bench/servers/twins.ts) are driven alike by autocannon at 8

@@ -2,7 +2,7 @@
 // a customer sign-in through the portal (password grant, entitlement, session create and grant,
 // portal session write) against the bare password grant at Keycloak, closed-loop at concurrency
 // 1 and 8; and the employee sign-in through the portal against the employee grant alone.
-// Targets (issue 18, issue 30): portal p50 <= Keycloak p50 + 10 ms at concurrency 1; throughput at
+// Targets: portal p50 <= Keycloak p50 + 10 ms at concurrency 1; throughput at
 // concurrency 8 >= 90% of Keycloak's; our services together <= 5 ms of CPU per customer sign-in
 // (measured per process from /proc), on PGlite and on PostgreSQL. Every service runs as its own
 // process on bench ports.
@@ -19,7 +19,7 @@ import { monotonicMicros, summarizeProfile } from './lib/profile.js';
 import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-// Sign-ins through freshly started services before a measured window (issue 30). A platform that
+// Sign-ins through freshly started services before a measured window. A platform that
 // has run for a while runs optimised code; at 20-50 sign-ins/s V8 is still compiling the sign-in's
 // functions (TurboFan in background threads, a quarter of our services' CPU in perf) for the
 // first half-minute or so, which a figure for a running platform should not include.
@@ -167,7 +167,7 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     // Of which in the kernel (system time): sockets, scheduling, the file system.
     kernelMsPerSignIn: portal.kernelMsPerOperation,
     servicesCpuMsPerSignIn: servicesMs,
-    // Issue 30: SQL statements (inside transactions too) and explicit transactions per sign-in.
+    // SQL statements (inside transactions too) and explicit transactions per sign-in.
     storePerSignIn: store,
     keycloakCpuMsPerBareGrant: bare.cpuMsPerOperation.keycloak,
   };

@@ -1,4 +1,4 @@
-// `npm run bench:radius` (issue 17): Access-Request -> Access-Accept through FreeRADIUS (rest
+// `npm run bench:radius`: Access-Request -> Access-Accept through FreeRADIUS (rest
 // module) and the gateway service, at concurrency 16, with one-time credentials issued beforehand
 // (p50 and authentications/s; target p50 <= 5 ms and >= 500/s); and revoke -> Disconnect-Request
 // received by a second FreeRADIUS playing the NAS (p95; target <= 1 s). The session and gateway
@@ -78,7 +78,7 @@ const INTERIM_FLUSH_MS = process.env.INTERIM_FLUSH_MS ?? String(defaults.INTERIM
 const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000', INTERIM_FLUSH_MS }, 60_000);
 writeFreeradiusConfig({ dir: join(tmp, 'server'), role: 'server', authPort, acctPort, restUrl: gateway.url, restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
 const server = await startFreeradius(join(tmp, 'server'));
-/** Issue 27: accounting the gateway service did not take at once waits in FreeRADIUS's buffer; waits until the buffer is empty. */
+/** Accounting the gateway service did not take at once waits in FreeRADIUS's buffer; waits until the buffer is empty. */
 async function drained(): Promise<void> {
   const started = performance.now();
   while (readdirSync(accountingBuffer(join(tmp, 'server'))).length > 0) {
@@ -153,13 +153,13 @@ async function accessPhase(devices: { w: number; sessionId: string; device: stri
 }
 
 /**
- * Issue 27: returning devices. Each device (its session GRANTED, a credential of it used) comes
+ * Returning devices. Each device (its session GRANTED, a credential of it used) comes
  * back `perWorker` times by MAC authentication (User-Name = its MAC).
  */
 const macAuthPhase = (devices: { w: number }[], perWorker: number) =>
   measureAccess(devices.map(({ w }) => ({ packets: Array.from({ length: perWorker }, (): Attributes => [['User-Name', mac(w)], ['User-Password', mac(w)], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]) })));
 
-/** Issue 27: the CPU one Interim-Update costs FreeRADIUS, the gateway and the session service together, one at a time. */
+/** The CPU one Interim-Update costs FreeRADIUS, the gateway and the session service together, one at a time. */
 async function interimPhase(count: number) {
   const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(2000))!;
   const sessionId = await grantedSession(device);

@@ -1,4 +1,4 @@
-// `npm run bench:warmth` (issue 30): what a request costs after its process sat idle. At
+// `npm run bench:warmth`: what a request costs after its process sat idle. At
 // concurrency 1, and at the 20-50 sign-ins/s this machine reaches, every service waits a few
 // milliseconds to tens of milliseconds between two requests; the work it then does is measured
 // here against the same work back to back:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 27: what the portal and the gateway service say to each other and to the page about a
+ * What the portal and the gateway service say to each other and to the page about a
  * device behind a venue's gateway. Pure TypeScript, as the rest of the contract.
  */
 
@@ -12,7 +12,7 @@ export interface GatewayLogin {
   method: 'GET' | 'POST';
   fields: Record<string, string>;
   expiresAt: string;
-  /** Issue 27: `script` when the page posts the fields itself and reads the controller's JSON answer (OPNsense); absent: a form the browser follows. */
+  /** `script` when the page posts the fields itself and reads the controller's JSON answer (OPNsense); absent: a form the browser follows. */
   handOff?: 'script';
 }
 
@@ -33,7 +33,7 @@ export interface GatewayContext {
   /** Where the person was going: a plain link after sign-in, never a redirect. */
   returnUrl: string | null;
   /**
-   * openNDS's `hid` of the client (issue 28; sha256 of its token, no secret): the gateway service
+   * openNDS's `hid` of the client (sha256 of its token, no secret): the gateway service
    * answers authmon with rhid = sha256(hid + faskey). Null for other controllers.
    */
   hid?: string | null;
@@ -57,7 +57,7 @@ export const OpenndsAuthorisationReply = z.object({
 /**
  * Whether an openNDS gateway polls the platform (GET /api/v1/opennds/gateways/{nasId}): its
  * authmon (FAS level 3) reached it within the gateway service's OPENNDS_POLL_FRESH_SECONDS. The
- * portal takes an arrival only from a gateway that polls (issue 28: level 1/2 runs no authmon).
+ * portal takes an arrival only from a gateway that polls (level 1/2 runs no authmon).
  */
 export const OpenndsGatewayStatus = z.object({
   nasId: z.string(),
@@ -100,7 +100,7 @@ export const GatewayConnection = z.object({
 export type GatewayConnection = z.output<typeof GatewayConnection>;
 
 /**
- * Issue 27: what a buffered accounting entry carries in place of User-Name (which for a returning
+ * What a buffered accounting entry carries in place of User-Name (which for a returning
  * device is its MAC): the user name's SHA-256 in lower-case hex, the one thing the gateway
  * service looks a credential up by. A FreeRADIUS local attribute (3000-3999), which never
  * travels in a RADIUS packet, so a NAS cannot send it. Written by scripts/freeradius.ts, read by

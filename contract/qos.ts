@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The session limits by entitlement class, one table for every controller: the RADIUS side sends
- * `up`/`down` as WISPr-Bandwidth-Max-Up/-Down (bit/s), openNDS (issue 28) gets them as kbit/s in
+ * `up`/`down` as WISPr-Bandwidth-Max-Up/-Down (bit/s), openNDS gets them as kbit/s in
  * authmon's auth list with the quotas. Pure: no Node APIs.
  */
 const Limits = z.strictObject({

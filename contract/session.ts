@@ -96,7 +96,7 @@ export const GrantRequest = z.strictObject({
 });
 export type GrantRequest = z.input<typeof GrantRequest>;
 
-/** Issue 17: why a subject's sessions end (recorded as each session's revoke reason). */
+/** Why a subject's sessions end (recorded as each session's revoke reason). */
 export const RevokeSubjectRequest = z.strictObject({
   reason: z.enum(['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'SUBJECT_REVOKED']).default('SUBJECT_REVOKED'),
 });

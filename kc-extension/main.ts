@@ -53,7 +53,7 @@ export function warmUp(rounds: number): string {
   return outcome;
 }
 
-/** Checked once at Keycloak's start (issue 29 item 4): '' lets it start, otherwise the line it stops with. */
+/** Checked once at Keycloak's start: '' lets it start, otherwise the line it stops with. */
 export function startCheck(factsJson: string): string {
   return startRefusal(JSON.parse(factsJson) as StartFacts);
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 29 item 4: a production Keycloak refuses development secrets and test switches however it
+ * A production Keycloak refuses development secrets and test switches however it
  * is started, not only through the cluster launcher (scripts/cluster/secrets.ts). spi-wrapper
  * gathers the facts at start-up (StartFacts.java: whether Keycloak runs `start-dev`, which of the
  * extension's own settings are still at the development value it falls back to, which test

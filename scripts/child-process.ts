@@ -32,7 +32,7 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Issue 30: the Node flags every service process runs with (make up, make test, the cluster, the
+ * The Node flags every service process runs with (make up, make test, the cluster, the
  * benchmarks). `--no-memory-reducer`: V8's memory reducer runs garbage collections on a timer
  * for a while after activity stops, to hand memory back; at idle that was two thirds of the
  * platform's CPU (bench:idle: 340 -> 115 ms per minute). The heap then keeps its size after a

@@ -1,4 +1,4 @@
-// The production topology on one machine (issue 18): PostgreSQL, two Keycloak nodes in production
+// The production topology on one machine: PostgreSQL, two Keycloak nodes in production
 // mode forming one Infinispan cluster, every service twice, nginx in front terminating TLS and
 // balancing every upstream. Used by `make up-cluster` (scripts/up-cluster.ts), the failover
 // benchmark (bench/failover.ts) and its test (test/cluster/). Only processes started here are
@@ -49,7 +49,7 @@ export interface Cluster {
   keycloak: KeycloakSlot[];
   services: ServiceInstance[];
   nginx: Nginx;
-  /** Issue 30: Prometheus scraping every instance and both Keycloaks; undefined when the package is missing. */
+  /** Prometheus scraping every instance and both Keycloaks; undefined when the package is missing. */
   prometheus: Prometheus | undefined;
   stop(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// FreeRADIUS as a part of the platform (issue 17): a private configuration generated from a copy
+// FreeRADIUS as a part of the platform: a private configuration generated from a copy
 // of Debian's /etc/freeradius/3.0 (never edited), run in the foreground, stopped by its pid.
 // Two roles: `server` (the platform's RADIUS server, whose rest module asks the gateway service)
 // and `nas` (tests only: a gateway's receiving side, answering RFC 5176 Disconnect-Requests).
@@ -105,7 +105,7 @@ function restModule(options: ServerRole, name: string, timeout: number): string 
 }
 
 /**
- * Issue 27: what an accounting entry keeps while it waits in the buffer (an allowlist: anything
+ * What an accounting entry keeps while it waits in the buffer (an allowlist: anything
  * else the NAS sent, User-Name, Calling-Station-Id, Framed-IP-Address, NAS-Identifier and vendor
  * attributes included, is not written). A packet without Class (the gateway service then finds
  * the session by the credential in User-Name) keeps the user name's SHA-256 instead
@@ -118,7 +118,7 @@ export const BUFFERED_ATTRIBUTES = [
 
 const bufferFilterFile = (dir: string) => join(dir, 'mods-config', 'attr_filter', 'accounting_buffer');
 
-// Issue 27: accounting goes to the gateway service at once; only a packet it did not take (down,
+// Accounting goes to the gateway service at once; only a packet it did not take (down,
 // slower than DIRECT_ACCOUNTING_TIMEOUT_SECONDS, a 5xx) is written to the buffer (a detail
 // file, 0600 in a 0700 folder), filtered to BUFFERED_ATTRIBUTES, and the NAS answered; the
 // replay server below hands the buffered entries to the gateway service, in order, one at a time.
@@ -147,7 +147,7 @@ const bufferFilter = () => `DEFAULT\n${BUFFERED_ATTRIBUTES.map((name) => `\t${na
 // restart does not send them again. load_factor 50: a backlog replays at half the pace the
 // gateway service answers, leaving it time for Access-Requests. poll_interval 10: with the
 // buffer written only on failure, the reader looks for a file every 10 s, not every second
-// (issue 30: each look woke FreeRADIUS at idle, 60 a minute); a backlog starts replaying at most
+// (each look woke FreeRADIUS at idle, 60 a minute); a backlog starts replaying at most
 // 10 s after the outage began.
 function replaySite(options: ServerRole, dir: string): string {
   return `server wifi-accounting-replay {

@@ -149,6 +149,12 @@ export const SOURCE_RULES: SourceRule[] = [
     applies: isProduct,
     find: (text) => [...text.matchAll(/String\(req\.params/g)].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`),
   },
+  {
+    name: 'no-tracker-citations',
+    why: 'the issue tracker is not in the repository: a comment says its reason itself or cites the spec section or the RFC',
+    applies: (path) => /\.(ts|java|sh)$/.test(path),
+    find: (text) => [...text.matchAll(/\b[Ii]ssues? #?[0-9]+|\(#[0-9]+\)/g)].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`),
+  },
 ];
 
 /** The source rule breaks of some files (repository-relative path to text), one line each. */

@@ -98,7 +98,7 @@ cmd_start() {
     export DECISION_URL="${DECISION_URL:-http://localhost:3005}" DMN_DIR="${DMN_DIR:-$ROOT/dmn/models}"
     cd "$KC_HOME"
     # The management interface (health, metrics) must not clash between two Keycloaks on one host.
-    # Issue 29 item 6: X-Forwarded-For is believed from the portal (a trusted proxy on this host)
+    # X-Forwarded-For is believed from the portal (a trusted proxy on this host)
     # only, so the employee authenticator limits attempts per end-user address, not per portal.
     nohup bin/kc.sh start-dev --import-realm --http-port="$PORT" --http-management-port="${KC_MGMT_PORT:-9000}" \
       --proxy-headers=xforwarded --proxy-trusted-addresses="${KC_TRUSTED_PROXIES:-127.0.0.0/8,::1}" >"$LOG_FILE" 2>&1 &

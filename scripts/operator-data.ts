@@ -1,4 +1,4 @@
-// What `make up` serves and a test run must leave alone (issue 20 item 11): Keycloak's data under
+// What `make up` serves and a test run must leave alone: Keycloak's data under
 // .run/keycloak and the services' embedded databases under .data. A fingerprint lists every file
 // with its size and modification time; the test run compares one taken before with one after.
 import { existsSync, readdirSync, statSync } from 'node:fs';

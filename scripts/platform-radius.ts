@@ -1,4 +1,4 @@
-// FreeRADIUS as the platform runs it (issue 17): installed when missing (ensure-freeradius.sh),
+// FreeRADIUS as the platform runs it: installed when missing (ensure-freeradius.sh),
 // configured under .run/freeradius from fixtures/gateways.json (the gateway service's own file and
 // seal key), its rest module pointed at the gateway service, in the foreground, stopped by pid.
 import { spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ export async function startPlatformRadius(env: NodeJS.ProcessEnv, dir: string, l
   if (install.status !== 0) throw new Error('FreeRADIUS is not installed (scripts/ensure-freeradius.sh)');
   const settings = loadConfig(RadiusSettings, env);
   const gatewayConfig = loadConfig(GatewayConfig, env);
-  // openNDS gateways (issue 28) speak no RADIUS: only the RADIUS controllers are FreeRADIUS clients.
+  // openNDS gateways speak no RADIUS: only the RADIUS controllers are FreeRADIUS clients.
   const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()].flatMap((g) => (g.secret === undefined ? [] : [{ ...g, secret: g.secret }]));
   writeFreeradiusConfig({
     dir,

@@ -19,7 +19,7 @@ export const SERVICES = [
   { name: 'decision', port: 3005 },
   { name: 'loyalty', port: 3006 },
   { name: 'portal', port: 3000 },
-  // Issue 29 item 10: the development mail catcher (SMTP on MAIL_SMTP_PORT, 1025), where Keycloak sends verify-email mail.
+  // The development mail catcher (SMTP on MAIL_SMTP_PORT, 1025), where Keycloak sends verify-email mail.
   { name: 'mailcatcher', port: 8025 },
 ] as const;
 
@@ -102,7 +102,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       started.push({ name, url, log });
     }
     if (present.some((service) => service.name === 'gateway')) {
-      // Issue 27: its accounting buffer (run/accounting) outlives a restart, so a test run's
+      // Its accounting buffer (run/accounting) outlives a restart, so a test run's
       // FreeRADIUS has a folder of its own (RADIUS_RUN_DIR), never the one `make up` serves.
       const radiusEnv = { ...process.env, ...options.env };
       radius = await startPlatformRadius(radiusEnv, radiusEnv['RADIUS_RUN_DIR'] ?? join(ROOT, '.run', 'freeradius'), join(LOG_DIR, 'freeradius.log'));

@@ -20,7 +20,7 @@ async function post(url: string, key: string, body: unknown): Promise<Record<str
   return answer;
 }
 
-// The tools keys of the session and gateway services (issue 29 item 7): this script plays the portal's part, under keys of its own.
+// The tools keys of the session and gateway services: this script plays the portal's part, under keys of its own.
 const sessionKey = process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key';
 const session = await post(`${config.SESSION_URL}/api/v1/sessions`, sessionKey, { subjectId: randomUUID(), deviceRef });
 const sessionId = String(session['sessionId']);

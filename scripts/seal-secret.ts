@@ -1,4 +1,4 @@
-// Seals a gateway's RADIUS or UAM secret, or an openNDS faskey (issue 28), for fixtures/gateways.json:
+// Seals a gateway's RADIUS or UAM secret, or an openNDS faskey, for fixtures/gateways.json:
 //   echo -n 'the-secret' | node --import tsx scripts/seal-secret.ts
 // with the same GATEWAY_SEAL_KEY the gateway service runs with (its default when unset).
 import { createSealer, loadConfig } from '../services/kit/index.js';

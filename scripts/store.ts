@@ -3,7 +3,7 @@
 //   npm run store -- restore <service> <file.tar.gz>   with the service stopped
 // DATA_DIR as the services read it (default .data). A running owner is asked by SIGUSR2 for a
 // consistent copy (services/kit/store/pglite-backup.ts); a stopped folder is opened here under
-// its lock (issue 29 item 5), so a service started meanwhile is refused instead of sharing it.
+// its lock, so a service started meanwhile is refused instead of sharing it.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { backupFileOf, lockFolder, openPglite, ownerOf, StoreError, type FolderLock } from '../services/kit/store/index.js';

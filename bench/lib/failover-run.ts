@@ -1,4 +1,4 @@
-// The failover run (issue 18 item 4), shared by `npm run bench:failover` and test/cluster/:
+// The failover run, shared by `npm run bench:failover` and test/cluster/:
 // customer sign-ins through nginx (https) at a fixed concurrency; during the run one Keycloak node
 // and one instance of every service are killed with SIGKILL and later started again; afterwards
 // the sign-ins answered 200 are compared with the session store's rows, the cookies issued before
@@ -274,7 +274,7 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   return result;
 }
 
-/** The rules of issue 18 item 4, as the test asserts them one by one. */
+/** The failover's rules (no session lost or doubled, no 5xx after the switch, a clean rejoin), as the test asserts them one by one. */
 export function failoverMet(result: FailoverResult, services: number): boolean {
   return (
     result.sessions.lost === 0 &&

@@ -19,7 +19,7 @@ export interface ServerProcess {
 
 let built = false;
 /**
- * Issue 30: a service is measured as `make up` runs it: compiled (dist/, built here once per run,
+ * A service is measured as `make up` runs it: compiled (dist/, built here once per run,
  * a few seconds) and with SERVICE_NODE_FLAGS. Other entries (the bare comparison servers) run
  * from source with the same flags.
  */

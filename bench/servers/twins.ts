@@ -1,4 +1,4 @@
-// The bare twins of `npm run bench:overhead` (issue 30 item 1): for each service's hot sign-in
+// The bare twins of `npm run bench:overhead`: for each service's hot sign-in
 // route, a bare Express 5 app with `express.json()` doing the same job with the same I/O: the
 // same SQL statements on the same kind of store (PGlite with the service's migrations, through
 // the service's own store module), the same outbound calls through undici to the same peers, and

@@ -1,5 +1,5 @@
 /**
- * Issue 27: every controller profile, keyed by the id a registry entry names in `profile`.
+ * Every controller profile, keyed by the id a registry entry names in `profile`.
  * Adding a controller is adding its module here (STYLE habit 11). The order is the order in
  * which an arrival's parameters are recognised.
  */

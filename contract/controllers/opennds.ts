@@ -1,5 +1,5 @@
 /**
- * openNDS 9.10 as a captive-portal controller (issue 28): what it sends a Forwarding
+ * openNDS 9.10 as a captive-portal controller: what it sends a Forwarding
  * Authentication Service (FAS), read from its source (src/http_microhttpd.c, fas_secure_enabled
  * levels 1-3) and checked against the live daemon (test/opennds/). Pure: no Node APIs; the
  * AES and SHA-256 steps are in services/kit/opennds-crypto.ts.
@@ -148,7 +148,7 @@ export function authUrl(query: Pick<OpenndsFasQuery, 'gatewayaddress' | 'authdir
 }
 
 /**
- * openNDS as a registry profile (issue 28). It speaks no RADIUS: a device arrives at the portal's
+ * openNDS as a registry profile. It speaks no RADIUS: a device arrives at the portal's
  * `/opennds/<nasId>` (the router's `faspath`) with the encrypted query, which only the service
  * holding that gateway's `faskey` can read (services/portal/opennds-arrival.ts), so the generic
  * `/gateway` arrival refuses an openNDS query as unreadable. The sign-in is handed to the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 27: what a venue's controller does, declared once per controller (one module each in
+ * What a venue's controller does, declared once per controller (one module each in
  * this folder) and read by the portal and the gateway service alike. Pure data and pure
  * functions: the crypto a profile needs (CHAP, the arrival checksum) is named here and done by
  * the services through the kit (`services/kit/controller-crypto.ts`).
@@ -123,7 +123,7 @@ export interface ControllerProfile {
   /** What its Disconnect-Request must carry for the controller to find the session. */
   readonly disconnect: readonly SessionAttribute[];
   /**
-   * Issue 27 item 3: whether it applies a CoA-Request (RFC 5176) to a running session, with the
+   * Whether it applies a CoA-Request (RFC 5176) to a running session, with the
    * same identifying attributes as its Disconnect and the reply attributes of the new limits.
    * Without it, new limits reach the device at its next authentication.
    */

@@ -2,7 +2,7 @@ import { withNewerBoxed } from './newer-boxed.js';
 
 /**
  * Current DMN modelers export DMN 1.4 and 1.5. A document in those namespaces that uses only
- * DMN 1.3 constructs is read as DMN 1.3 (issue 13); an element they added is reported by name.
+ * DMN 1.3 constructs is read as DMN 1.3; an element they added is reported by name.
  * Diagram interchange (DMNDI) of any version is dropped before parsing: it never affects a
  * decision and never fails a load.
  */

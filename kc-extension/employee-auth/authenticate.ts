@@ -26,7 +26,7 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
   const credentials = readCredentials(host.request);
   if (credentials.kind === 'missing') return refuse('invalid_request');
 
-  // Issue 29 item 6: the client address first; an address over its limit takes no employee's slot.
+  // The client address first; an address over its limit takes no employee's slot.
   const address = host.request.clientAddress() ?? 'unknown';
   if (createAddressLimit(host.counters, settings.addressLimit, settings.addressWindowSeconds).take(address) === undefined) {
     host.log.warn(`employee attempts per client address reached correlation_id=${corr}`);
@@ -55,7 +55,7 @@ export function authenticateEmployee(host: AuthHost): AuthOutcome {
       if (verdict.employeeRef !== undefined) host.eventDetail('employee_ref', verdict.employeeRef);
       return refuseUncounted('employee_inactive');
     case 'rateLimited':
-      // Issue 29 item 6: HR's ceiling is no reason to give the slot back (a flood would retry at once).
+      // HR's ceiling is no reason to give the slot back (a flood would retry at once).
       return refuse('rate_limited');
     case 'timeout':
       return refuseUncounted('hr_timeout');

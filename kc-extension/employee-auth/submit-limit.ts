@@ -32,14 +32,14 @@ export function createSlotLimit(counters: CounterStore, prefix: string, limit: n
 /**
  * Failed submits per employee id (spec 8 "5 per authentication session"). A direct grant is
  * its own one-request authentication session, so the count is kept per employee id instead.
- * A failed guess keeps its slot until it expires, and so does HR's RATE_LIMITED (issue 29 item
- * 6: giving it back let a flood retry at once); an outcome that is not a guess gives it back.
+ * A failed guess keeps its slot until it expires, and so does HR's RATE_LIMITED
+ * (giving it back let a flood retry at once); an outcome that is not a guess gives it back.
  */
 export const createSubmitLimit = (counters: CounterStore, limit: number, windowSeconds: number): SlotLimit =>
   createSlotLimit(counters, 'wifi-employee-submits', limit, windowSeconds);
 
 /**
- * Issue 29 item 6: sign-in attempts per client address, checked before anything else, so one
+ * Sign-in attempts per client address, checked before anything else, so one
  * address guessing employee ids cannot use up HR's global ceiling (the backstop for many
  * addresses) and lock every employee out. Every attempt counts; none is given back.
  */

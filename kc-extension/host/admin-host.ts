@@ -110,8 +110,8 @@ export interface AdminMemory {
 }
 
 /**
- * Keys remembered for a while by the whole Keycloak cluster (Keycloak's SingleUseObjectProvider,
- * issue 29 item 2): what one node remembered, every node sees. Keys are per realm.
+ * Keys remembered for a while by the whole Keycloak cluster (Keycloak's SingleUseObjectProvider):
+ * what one node remembered, every node sees. Keys are per realm.
  */
 export interface ClusterOnce {
   /** True while the key is remembered (on any node). */
@@ -133,7 +133,7 @@ export interface AdminHttp {
   getAt(url: string, address: string, timeoutMs: number): GetResult;
   postJson(url: string, body: string, timeoutMs: number): PostResult;
   /**
-   * A POST to the platform's session service (issue 17): its address and API key are this
+   * A POST to the platform's session service: its address and API key are this
    * Keycloak's run-time settings (env SESSION_URL, SESSION_API_KEY), never realm data or script values.
    */
   postToSessions(path: string, body: string, timeoutMs: number): PostResult;

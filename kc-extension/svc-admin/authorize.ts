@@ -2,7 +2,7 @@ import type { AdminContext } from './context.js';
 import { AdminError } from './wire-error.js';
 
 /**
- * The realm role an svc-admin operator holds (issue 29 item 1). A role of its own, not
+ * The realm role an svc-admin operator holds. A role of its own, not
  * realm-management/manage-users: the portal's service account needs manage-users to create
  * customer accounts, and whoever holds the internet-facing portal's client secret must not be
  * able to replace the entitlement DMN, set company webhook secrets or run imports.

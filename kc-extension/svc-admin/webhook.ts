@@ -17,7 +17,7 @@ type IdentityEvent = (typeof IDENTITY_EVENTS)[number];
 const isIdentityEvent = (type: string): type is IdentityEvent => (IDENTITY_EVENTS as readonly string[]).includes(type);
 
 /**
- * How long a replay is recognised, cluster-wide (issue 29 item 2). A signature stays acceptable
+ * How long a replay is recognised, cluster-wide. A signature stays acceptable
  * while its timestamp is within the skew of the server's clock, either way: from the first
  * delivery up to two skews later (a timestamp a full skew ahead), plus a minute for clocks of
  * nodes that differ. After that the timestamp alone refuses it (STALE_TIMESTAMP).
@@ -31,8 +31,8 @@ const EVENT_ID_TTL_SECONDS = 24 * 60 * 60;
 /**
  * Test harness only (Keycloak's TEST_HARNESS=true, which a production start refuses): with this
  * header and an operator's token, the webhook's transaction is rolled back after the event was
- * judged and applied, as a failed commit would, so the sender's retry shows what was remembered
- * (issue 29 item 3). Ignored when the harness is off.
+ * judged and applied, as a failed commit would, so the sender's retry shows what was remembered.
+ * Ignored when the harness is off.
  */
 export const FORCE_ROLLBACK_HEADER = 'X-Test-Force-Rollback';
 /** How many users carrying one employeeRef are looked at (all companies), to find this company's. */
@@ -148,7 +148,7 @@ const SESSIONS_TIMEOUT_MS = 2000;
 const SESSIONS_ATTEMPTS = 2;
 
 /**
- * Issue 17: a terminated or suspended employee's network sessions end with the account: the
+ * A terminated or suspended employee's network sessions end with the account: the
  * session service revokes every open one (the gateways hear of it through its change feed and
  * disconnect the devices). Revoking is idempotent, so one retry is safe. When the service cannot
  * be reached the account change still stands and the operator's event log says the network

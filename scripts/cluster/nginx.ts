@@ -89,7 +89,7 @@ const keycloakInternal = (port: number) => `
   }`;
 
 /**
- * Issue 30: the gateway's held reads of the session change feed wait up to FEED_WAIT_SECONDS
+ * The gateway's held reads of the session change feed wait up to FEED_WAIT_SECONDS
  * (at most 295 s) for a change; nginx's 60 s read timeout would cut them (a 504, and a read
  * again every minute).
  */

@@ -1,4 +1,4 @@
-// Issue 30: the cluster's Prometheus (Debian's `prometheus` package), scraping every service
+// The cluster's Prometheus (Debian's `prometheus` package), scraping every service
 // instance's `/metrics` and both Keycloak nodes' management-port metrics directly (not through
 // nginx, whose public front answers 404 for /metrics). Its own folder for configuration and
 // time-series data; stopped by its handle.

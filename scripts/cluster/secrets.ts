@@ -1,5 +1,5 @@
-// The secrets of one cluster run. Production refuses every development default (issue 18 item 1,
-// issue 20 item 9), so the cluster command makes its own: random, written to a git-ignored file
+// The secrets of one cluster run. Production refuses every development default (a
+// shipped secret is public), so the cluster command makes its own: random, written to a git-ignored file
 // readable by its owner only. A setting given in the environment wins (an operator's own secret).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const GENERATED = {
   HR_API_KEY: word,
   HR_CITIZEN_HASH_KEY: word,
   LOYALTY_API_KEY: word,
-  // Issue 29 item 7: each caller of the session service has its own key; Keycloak's keeps the
+  // Each caller of the session service has its own key; Keycloak's keeps the
   // name Keycloak reads it under (SESSION_API_KEY).
   SESSION_API_KEY: word,
   SESSION_PORTAL_KEY: word,

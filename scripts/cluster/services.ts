@@ -42,7 +42,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
       // Per instance; the cluster has two, so the platform-wide ceiling is twice this.
       return { ...common, LOYALTY_API_KEYS: `entitlement:${secrets.LOYALTY_API_KEY}:lookup`, LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000' };
     case 'session':
-      // Issue 29 item 7: one key per caller, each with only its scopes.
+      // One key per caller, each with only its scopes.
       return { ...common, SESSION_API_KEYS: sessionKeys(secrets) };
     case 'gateway':
       return {
@@ -81,7 +81,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         GATEWAY_URL: balancedUrl(ports, 'gateway'),
         GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
-        // Issue 27: the portal reads the same gateway registry (who may send devices, where they log in).
+        // The portal reads the same gateway registry (who may send devices, where they log in).
         GATEWAYS_FILE: ctx.gatewaysFile,
         GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         // Any portal instance opens any cookie's tokens: one key for all.
@@ -100,7 +100,7 @@ export function writeGatewaysFile(root: string, file: string, sealKey: string): 
   const fixture = GatewaysFile.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'gateways.json'), 'utf8')));
   const sealer = createSealer(sealKey);
   const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
-  // An openNDS entry (issue 28) has a faskey instead of a RADIUS secret; it gets a fresh one too.
+  // An openNDS entry has a faskey instead of a RADIUS secret; it gets a fresh one too.
   const gateways = fixture.gateways.map((gateway) =>
     gateway.profile === 'opennds' ? { ...gateway, faskey: fresh() } : { ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) },
   );

@@ -15,7 +15,7 @@ export interface ClusterPorts {
   balanced: Record<Exclude<ServiceName, 'portal'> | 'keycloak', number>;
   /** The embedded PostgreSQL server (when no DATABASE_URL is given). */
   postgres: number;
-  /** Prometheus (issue 30), on 127.0.0.1. */
+  /** Prometheus, on 127.0.0.1. */
   prometheus: number;
 }
 

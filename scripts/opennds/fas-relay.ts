@@ -1,4 +1,4 @@
-// Issue 28: the real portal as openNDS's FAS in the harness. The portal runs outside the
+// The real portal as openNDS's FAS in the harness. The portal runs outside the
 // namespaces (on 127.0.0.1, as `make up` or the test run starts it) and the namespaces have no
 // route there, so the FAS port in the internet namespace is a reverse proxy to a Unix socket
 // (paths, unlike ports, are seen from every network namespace), and `bridgeToTcp`, in the root

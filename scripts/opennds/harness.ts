@@ -63,7 +63,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 /**
  * Waits until the platform's gateway service counts the openNDS gateway as polling (its authmon
  * reached the portal: about 5 s after openNDS starts): the portal refuses arrivals before that
- * (issue 28, a gateway at level 2 or with authmon stopped). `key` has the credentials scope.
+ * (a gateway at level 2 or with authmon stopped). `key` has the credentials scope.
  */
 export async function untilGatewayPolls(gatewayServiceUrl: string, nasId: string, key = 'dev-gateway-tools-key', timeoutMs = 30_000): Promise<void> {
   await waitFor(`openNDS gateway ${nasId} polls the platform`, async () => {

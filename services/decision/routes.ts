@@ -50,7 +50,7 @@ export function decisionRoutes(holder: RuntimeHolder, bound: EvaluationBound): R
         if (outcome.error.code === 'DMN_UNKNOWN_DECISION') throw new ApiError('INVALID_REQUEST', { message: 'decision: the model has no decision of that name.' });
         throw new ApiError('DMN_EVALUATION_ERROR', { message: describeProblem(outcome.error) });
       }
-      // Issue 13: values an item definition rejected are null, each with a problem (DMN 1.3 section 7.3.2).
+      // Values an item definition rejected are null, each with a problem (DMN 1.3 section 7.3.2).
       const problems = outcome.problems === undefined ? {} : { problems: outcome.problems.map((p) => ({ decision: p.decision, cell: p.cell, message: p.message })) };
       return { status: 200, body: { model: loaded.model.name, results: outcome.results, ...problems, correlationId, timestamp: new Date().toISOString() } };
     },

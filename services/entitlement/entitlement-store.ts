@@ -44,7 +44,7 @@ interface RequestRow {
 }
 
 /**
- * Issue 30: on PGlite this process is the store's only writer, so a claim needs no row: the keys
+ * On PGlite this process is the store's only writer, so a claim needs no row: the keys
  * in flight are kept in memory (a crash loses them with the work they guarded), and the key's row
  * is written settled, in the statement that stores the entitlement or the denial, which also
  * finds a settlement made before (a retry after the first answer): one statement per evaluation

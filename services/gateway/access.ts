@@ -29,7 +29,7 @@ const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the por
 const MAC_AUTH_OFF = 'This gateway does not let devices back in by MAC address; sign in at the portal.';
 const CONNECTED_ELSEWHERE = 'This sign-in is connected on another device or gateway; sign in again at the portal.';
 
-/** Issue 30: a reject's Reply-Message as the bounded reason its metric counts. */
+/** A reject's Reply-Message as the bounded reason its metric counts. */
 const REJECT_REASONS: Readonly<Record<string, string>> = {
   'Unknown gateway.': 'unknown-gateway',
   'Malformed request.': 'malformed',
@@ -54,7 +54,7 @@ function passwordMatches(attributes: RadiusAttributes, expected: string): boolea
 }
 
 /**
- * Issue 17, Access-Request: accept only a valid, unused credential of a GRANTED, unexpired session
+ * Access-Request: accept only a valid, unused credential of a GRANTED, unexpired session
  * whose device is the one asking (Calling-Station-Id), at the gateway it was issued for. Anything
  * else, the session service's silence included, is a reject (fail closed). The credential is used
  * up only by an accept; a controller whose profile `reauthenticates` may present it again.
@@ -82,7 +82,7 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const seconds = secondsLeft(session, now);
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
   const profile = CONTROLLER_PROFILES[gateway.profile];
-  // Issue 27: a controller that re-asks for a device it let in (pfSense) gets the same answer
+  // A controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
   if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash)))) return reject(NOT_VALID);
   return accept(deps, gateway, session, seconds);
@@ -112,7 +112,7 @@ function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, second
 }
 
 /**
- * Issue 27 item 5: MAC authentication, as every profile's controller sends it (CoovaChilli
+ * MAC authentication, as every profile's controller sends it (CoovaChilli
  * `macauth`, MikroTik `login-by=mac`, Cisco MAB, pfSense's RADIUS MAC authentication): the
  * User-Name is the device's own MAC (Calling-Station-Id), in whatever spelling. Its password is
  * a controller setting, not a secret of the person's, and is not what lets the device in.
@@ -123,7 +123,7 @@ function isMacAuthentication(username: string, mac: string): boolean {
 }
 
 /**
- * Issue 27 item 5: a returning device (it slept past Idle-Timeout, or moved to another gateway of
+ * A returning device (it slept past Idle-Timeout, or moved to another gateway of
  * its venue) is let back in with no typing, at a gateway whose registry entry enables it. A MAC
  * proves nothing (anyone can copy one off the air), so the platform takes it only where the real
  * device cannot be at the same time: never while a connection of the session is open (a Start

@@ -7,7 +7,7 @@ import { count, octets, text, type RadiusAttributes } from './radius-request.js'
 /** What an accounting packet did; `logged-off`: the caller ends the network session. */
 export type AccountingOutcome = { kind: 'recorded' } | { kind: 'ignored' } | { kind: 'nas-restart'; closed: number } | { kind: 'logged-off'; sessionId: string };
 
-/** Issue 27: the attributes a controller's Disconnect-Request may have to name the session by, as the NAS sent them. */
+/** The attributes a controller's Disconnect-Request may have to name the session by, as the NAS sent them. */
 export const IDENTITY_ATTRIBUTES = ['User-Name', 'Calling-Station-Id', 'Framed-IP-Address', 'NAS-IP-Address', 'NAS-Identifier'] as const;
 export type SessionIdentity = Partial<Record<(typeof IDENTITY_ATTRIBUTES)[number], string>>;
 
@@ -26,7 +26,7 @@ function identityOf(attributes: RadiusAttributes): SessionIdentity | undefined {
 }
 
 /**
- * Issue 27: when the packet's event happened: its arrival less Acct-Delay-Time (RFC 2866 5.2;
+ * When the packet's event happened: its arrival less Acct-Delay-Time (RFC 2866 5.2;
  * FreeRADIUS's detail reader adds the time an entry waited in the buffer). A delay over
  * `maxDelaySeconds` is ignored (the arrival time is used): a NAS's nonsense must not move a
  * connection's times by years.
@@ -46,7 +46,7 @@ const NAS_RESTARTS = new Set(['Accounting-On', 'Accounting-Off']);
 const GIGAWORD = 2 ** 32;
 
 /**
- * Issue 17, accounting: Start, Interim-Update and Stop recorded per gateway session. The network
+ * Accounting: Start, Interim-Update and Stop recorded per gateway session. The network
  * session is the `Class` the Access-Accept carried (the NAS copies it into accounting) when that
  * NAS used the session's credential, else the one the credential in User-Name was issued for at
  * this NAS. Accounting-On/Off closes every connection the NAS had open; a Stop with
@@ -71,9 +71,9 @@ export async function recordAccounting(connections: ConnectionStore, credentials
     outputOctets: count(attributes, 'Acct-Output-Octets') + count(attributes, 'Acct-Output-Gigawords') * GIGAWORD,
     sessionTime: count(attributes, 'Acct-Session-Time'),
   };
-  // Issue 27: the many Interim-Updates of a running connection: its counters, one statement.
+  // The many Interim-Updates of a running connection: its counters, one statement.
   if (status === 'Interim-Update' && (await connections.interim({ nasId, acctSessionId, sessionId: classForm ? fromClass : null, usernameHash: classForm ? null : hash }, counters, now))) return { kind: 'recorded' };
-  // Issue 27: Class is believed only from the NAS the session's credential was used at; the
+  // Class is believed only from the NAS the session's credential was used at; the
   // credential in User-Name only at the NAS it was issued for.
   const classTrusted = classForm && (await credentials.usedAt(fromClass, nasId));
   const credential = classTrusted || hash === null ? undefined : await credentials.find(hash);
@@ -94,6 +94,6 @@ export async function recordAccounting(connections: ConnectionStore, credentials
     },
     now,
   );
-  // Issue 27: the person logged off at the gateway: the network session ends (its slot is free).
+  // The person logged off at the gateway: the network session ends (its slot is free).
   return stopCause === 'User-Request' ? { kind: 'logged-off', sessionId } : { kind: 'recorded' };
 }

@@ -21,14 +21,14 @@ export interface GatewayDeps {
   now?: () => Date;
   peer?: SessionPeer;
   send?: Send;
-  /** Issue 27 item 3: how CoA-Requests go out (tests may replace it). */
+  /** How CoA-Requests go out (tests may replace it). */
   sendCoa?: Send;
 }
 
 export const MIGRATIONS = new URL('./migrations/', import.meta.url);
 
 /**
- * Gateway service (issue 17, port 3004): one-time credentials for the portal, the endpoints
+ * Gateway service (port 3004): one-time credentials for the portal, the endpoints
  * FreeRADIUS's rest module calls, and the follower of the session change feed that sends RFC 5176
  * Disconnect-Requests.
  */
@@ -40,7 +40,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const peer = deps.peer ?? sessionPeer(config);
   const credentials = createCredentialStore(db);
   let kickSender: () => void = () => undefined;
-  // Issue 27: connections known running are forgotten once they would count as stale.
+  // Connections known running are forgotten once they would count as stale.
   const staleAfterMs = (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000;
   const connections = createConnectionStore(db, {
     onDisconnectQueued: () => kickSender(),
@@ -50,7 +50,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   });
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
-  // Issue 30: the sender runs when something is queued (kicked) or due, not on a clock.
+  // The sender runs when something is queued (kicked) or due, not on a clock.
   const open = (sealed: string) => sealer.open(sealed);
   const sender = every(config.DISCONNECT_IDLE_CHECK_MS, async () => {
     // Nothing due yet: no lease is taken (on PGlite, an idle look at a known-empty queue runs no statement).
@@ -64,12 +64,12 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   }, logger, 'disconnect');
   kickSender = () => sender.kick();
   const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
-  // Issue 27: a connection whose NAS fell silent (two interim intervals and a grace) is over.
+  // A connection whose NAS fell silent (two interim intervals and a grace) is over.
   const sweeper = every(config.STALE_CHECK_MS, async () => {
     const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
     if (closed > 0) logger.info({ closed }, 'stale connections closed');
   }, logger, 'stale');
-  // Issue 30: a held read that ran out brings the sweep and the sender's idle look along.
+  // A held read that ran out brings the sweep and the sender's idle look along.
   const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds, () => {
     sender.kick();
     sweeper.kick();
@@ -78,7 +78,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const app = createServiceApp({
     service: 'gateway',
     logger,
-    // Issue 27: an Interim-Update per connection and interval: its request line only at debug.
+    // An Interim-Update per connection and interval: its request line only at debug.
     quietPaths: ['/radius/accounting'],
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
@@ -89,7 +89,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   });
   return {
     app,
-    // Issue 27: FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
+    // FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
     fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
       await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);

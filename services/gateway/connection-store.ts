@@ -11,7 +11,7 @@ export interface Usage {
   inputOctets: number;
   outputOctets: number;
   sessionTime: number;
-  /** Issue 27: the session's identifying attributes, sealed (null on a Stop: erased). */
+  /** The session's identifying attributes, sealed (null on a Stop: erased). */
   sealedIdentity: string | null;
   /** Acct-Terminate-Cause of a Stop, as the NAS named it. */
   stopCause: string | null;
@@ -60,7 +60,7 @@ const toRecord = (row: ConnectionRow): ConnectionRecord => ({
   disconnectAttempts: row.disconnect_attempts,
 });
 
-/** A Disconnect-Request (or, issue 27 item 3, a CoA-Request) to send now: the row was leased to this sender until its answer is due. */
+/** A Disconnect-Request (or a CoA-Request, for a running session's new limits) to send now: the row was leased to this sender until its answer is due. */
 export interface DueRequest {
   nasId: string;
   acctSessionId: string;
@@ -77,7 +77,7 @@ type Counters = Pick<Usage, 'inputOctets' | 'outputOctets' | 'sessionTime'>;
 export interface ConnectionStoreOptions {
   onDisconnectQueued?: () => void;
   /**
-   * Issue 27: how long the Interim-Updates of a running connection wait in memory before one
+   * How long the Interim-Updates of a running connection wait in memory before one
    * statement writes all of them (0: each at once). Counters are cumulative at the NAS: a crash
    * loses only their freshness. A Stop, a Start, a read of connections and shutdown write first.
    */
@@ -99,7 +99,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
   const onDisconnectQueued = options.onDisconnectQueued ?? (() => undefined);
   const flushMs = options.interimFlushMs ?? 0;
   const forgetAfterMs = options.forgetAfterMs ?? 3_600_000;
-  // Issue 27: connections an Interim-Update found running (by the statement below), and the
+  // Connections an Interim-Update found running (by the statement below), and the
   // counters of Interim-Updates not yet written, per connection. Per instance: in a cluster each
   // writes what it received, and "the greatest value seen" makes the order of writers moot.
   const running = new Map<string, { sessionId: string; usernameHash: string | null; seenAt: number }>();
@@ -183,7 +183,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
      */
     async record(usage: Usage, now: Date): Promise<void> {
       await settleKey(usage.nasId, usage.acctSessionId);
-      // Issue 27: a Start under an Acct-Session-Id whose connection stopped, or belongs to another
+      // A Start under an Acct-Session-Id whose connection stopped, or belongs to another
       // session, is a new connection (a NAS reusing its ids after a reboot), not the old one's;
       // but only when it happened after that connection began (and ended): a Start replayed late
       // from FreeRADIUS's buffer (`now` is its event time, Acct-Delay-Time taken off) is the old
@@ -220,7 +220,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     },
 
     /**
-     * Issue 27: an Interim-Update of a connection already running under this NAS's Acct-Session-Id
+     * An Interim-Update of a connection already running under this NAS's Acct-Session-Id
      * and the same network session (`sessionId`, the Class it was believed for) or, without a
      * Class, the same credential (`usernameHash`): its counters and time, in one statement; what a
      * Start established (session, identity, trust) is not looked at again. False when there is no
@@ -246,7 +246,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       return true;
     },
 
-    /** Issue 27: writes the Interim-Updates waiting in memory (before a read of counters, and at shutdown). */
+    /** Writes the Interim-Updates waiting in memory (before a read of counters, and at shutdown). */
     async flush(): Promise<void> {
       clearTimeout(timer);
       timer = undefined;
@@ -254,7 +254,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     },
 
     /**
-     * Issue 27: a NAS's Accounting-On or -Off (it rebooted, or is going down) at `now` (its event
+     * A NAS's Accounting-On or -Off (it rebooted, or is going down) at `now` (its event
      * time): every connection it had open then is over (not one that started after it, when the
      * packet arrives late). Answers how many were closed.
      */
@@ -269,9 +269,9 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       return rows.length;
     },
 
-    /** Issue 27: connections with no accounting since `silentSince` are closed as stale; answers how many. */
+    /** Connections with no accounting since `silentSince` are closed as stale; answers how many. */
     async closeStale(silentSince: Date, now: Date): Promise<number> {
-      // Issue 30: nothing open since before `silentSince` (what waits in memory only makes a
+      // Nothing open since before `silentSince` (what waits in memory only makes a
       // connection younger): nothing to close, and on PGlite an idle sweep runs no statement.
       const oldest = await oldestOpen();
       if (oldest === undefined || oldest >= silentSince) return 0;
@@ -286,7 +286,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       return rows.length;
     },
 
-    /** Issue 30: connections started and neither stopped nor ACKed away, per NAS (as `connected` reads; for the metric, on scrape). */
+    /** Connections started and neither stopped nor ACKed away, per NAS (as `connected` reads; for the metric, on scrape). */
     async openPerNas(): Promise<{ nasId: string; open: number }[]> {
       const rows = await db.query<{ nas_id: string; open: string | number }>("SELECT nas_id, count(*) AS open FROM connections WHERE stopped_at IS NULL AND disconnect_status IS DISTINCT FROM 'ACKED' GROUP BY nas_id");
       return rows.map((row) => ({ nasId: row.nas_id, open: Number(row.open) }));
@@ -325,7 +325,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
             [ids, ended.map((e) => e.state), now],
           );
           await tx.query('UPDATE credentials SET revoked_at = $2 WHERE session_id = ANY($1::text[]) AND revoked_at IS NULL', [ids, now]);
-          // openNDS connections (issue 28) get no RADIUS Disconnect: their authorisations turn
+          // openNDS connections get no RADIUS Disconnect: their authorisations turn
           // REVOKING, which router/revocation-poll.sh asks for (a queued one is never handed out).
           await tx.query(
             `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2, coa_status = NULL, coa_next_at = NULL
@@ -348,7 +348,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     /** Takes the due Disconnects, each leased until `leaseUntil`. */
     takeDue: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('disconnect', now, leaseUntil, limit),
 
-    /** Issue 30: when the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits (kept until the next write on PGlite). */
+    /** When the next queued Disconnect or CoA is due (or its lease ends), or undefined when none waits (kept until the next write on PGlite). */
     nextDueAt: keptUntilWrite(db, async (): Promise<Date | undefined> => {
       const [row] = await db.query<{ next: Date | null }>(
         `SELECT least((SELECT min(disconnect_next_at) FROM connections WHERE disconnect_status = 'PENDING'),
@@ -357,7 +357,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       return row?.next ?? undefined;
     }),
 
-    /** Issue 27 item 3: the due CoA-Requests, each leased until `leaseUntil`. */
+    /** The due CoA-Requests, each leased until `leaseUntil`. */
     takeDueCoa: (now: Date, leaseUntil: Date, limit: number) => takeDueOf('coa', now, leaseUntil, limit),
 
     /** A CoA attempt's answer: final (ACKED, NAKED, NO_ANSWER), dropped (null: the session ended meanwhile), or another try at `retryAt`. */
@@ -369,7 +369,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
       await db.query(`UPDATE connections SET coa_status = $3, coa_next_at = NULL WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [nasId, acctSessionId, outcome.status]);
     },
 
-    /** Issue 27 item 3: a connection's CoA state (tests and the operator's view). */
+    /** A connection's CoA state (tests and the operator's view). */
     async coaOf(nasId: string, acctSessionId: string): Promise<{ status: CoaStatus | null; attempts: number } | undefined> {
       const [row] = await db.query<{ coa_status: CoaStatus | null; coa_attempts: number }>('SELECT coa_status, coa_attempts FROM connections WHERE nas_id = $1 AND acct_session_id = $2', [nasId, acctSessionId]);
       return row === undefined ? undefined : { status: row.coa_status, attempts: row.coa_attempts };

@@ -89,7 +89,7 @@ export function createCredentialStore(db: Queryable) {
     },
 
     /**
-     * Issue 27: whether a used credential still stands for its connection (pfSense re-asks RADIUS
+     * Whether a used credential still stands for its connection (pfSense re-asks RADIUS
      * every minute with it): used, not revoked, its session not ended. Its 120 s to first use do
      * not bound this; the caller checks the session is still GRANTED for the same device and NAS.
      */
@@ -103,7 +103,7 @@ export function createCredentialStore(db: Queryable) {
     },
 
     /**
-     * Issue 27: whether a credential of this session was used at this NAS, i.e. whether the NAS
+     * Whether a credential of this session was used at this NAS, i.e. whether the NAS
      * got the Access-Accept carrying the session as `Class`. Only then is its accounting's Class
      * believed; a yes is remembered (it cannot turn into a no).
      */
@@ -119,7 +119,7 @@ export function createCredentialStore(db: Queryable) {
     },
 
     /**
-     * Issue 27 item 5: the session a returning device signed in under: the newest credential used
+     * The session a returning device signed in under: the newest credential used
      * by any of `deviceRefs` (the device at each gateway of its venue), not revoked, whose session
      * has not ended; with how its connections stand (one statement). The caller checks the session
      * is still GRANTED and unexpired.
@@ -138,7 +138,7 @@ export function createCredentialStore(db: Queryable) {
       return row === undefined ? undefined : { sessionId: row.session_id, open: row.open, lastStopAt: row.last_stop };
     },
 
-    /** Issue 27 item 5: a MAC authentication accepted at `nasId` counts as a credential of the session used there. */
+    /** A MAC authentication accepted at `nasId` counts as a credential of the session used there. */
     async acceptedAt(binding: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string }, now: Date): Promise<void> {
       const pair = `${binding.nasId}\n${binding.sessionId}`;
       if (usedPairs.has(pair)) return;

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * One-time credentials (issue 17). The username is random; the password is derived from it with
+ * One-time credentials. The username is random; the password is derived from it with
  * CREDENTIAL_KEY, so nothing secret is stored (only a hash of the username, as the lookup key)
  * and CHAP, which needs the clear password on the server side, still works.
  */

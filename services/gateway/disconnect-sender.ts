@@ -19,7 +19,7 @@ export const DISCONNECT_BATCH = 32;
 export type Send = (target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number) => Promise<DisconnectReply>;
 
 /**
- * Issue 27: a Disconnect-Request as the gateway's controller needs it to find the session: its
+ * A Disconnect-Request as the gateway's controller needs it to find the session: its
  * Acct-Session-Id always, and each attribute its profile names, as the NAS itself sent it in
  * accounting (NAS-Identifier falls back to the registry's NAS id; Event-Timestamp is now).
  */
@@ -73,7 +73,7 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
 }
 
 /**
- * Issue 27 item 3: one pass over the due CoA-Requests (a running session's limits changed). The
+ * One pass over the due CoA-Requests (a running session's limits changed). The
  * session is read again when the request goes out, so it carries the limits in force then (only
  * connections at controllers whose profile takes a CoA are queued, see feed-follower.ts); a
  * session that ended meanwhile drops its CoA (its Disconnect comes through the feed). Sent only to

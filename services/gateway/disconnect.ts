@@ -52,7 +52,7 @@ export function sendDisconnect(target: DisconnectTarget, attributes: DisconnectA
   return sendChange('Disconnect', target, attributes, timeoutMs);
 }
 
-/** Issue 27 item 3: the same for a CoA-Request (new limits for a running session); CoA-ACK/-NAK. */
+/** The same for a CoA-Request (new limits for a running session); CoA-ACK/-NAK. */
 export function sendCoa(target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
   return sendChange('CoA', target, attributes, timeoutMs);
 }

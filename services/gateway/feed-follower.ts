@@ -21,14 +21,14 @@ async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => 
   if (page === undefined) return undefined;
   if (page.changes.length === 0 && page.next === after) return 0;
   const ended = page.changes.filter((c) => ENDING.has(c.state)).map((c) => ({ sessionId: c.sessionId, state: c.state }));
-  // Issue 27 item 3: granted again while granted (another entitlement): its limits changed.
+  // Granted again while granted (another entitlement): its limits changed.
   const changed = [...new Set(page.changes.filter((c) => c.state === 'GRANTED' && c.fromState === 'GRANTED').map((c) => c.sessionId))];
   await store.endSessions(FEED, ended, page.next, now(), { sessionIds: changed, coaNasIds: [...read.coaNasIds] });
   return page.changes.length;
 }
 
 /**
- * Issue 30: follows the feed without a clock. Each read asks the session service to hold an
+ * Follows the feed without a clock. Each read asks the session service to hold an
  * empty answer up to `FEED_WAIT_SECONDS` until a change comes, and the next read starts as soon
  * as an answer arrives, so a revocation reaches the Disconnect sender within milliseconds and an
  * idle platform exchanges one request per wait. After a failure, or an empty answer that came
@@ -36,7 +36,7 @@ async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => 
  * answers), the next read waits out FEED_POLL_MS. `onChanges` runs after a read that had changes;
  * `onQuiet` after a held read whose wait ran out with none: the process is awake for it anyway, so
  * the gateway's other periodic looks run then too, warm, instead of waking it again on clocks of
- * their own (issue 30: on this machine the first touch of a process's memory after minutes asleep
+ * their own (on this machine the first touch of a process's memory after minutes asleep
  * is what an idle wake-up costs).
  */
 export function followContinuously(

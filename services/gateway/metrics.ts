@@ -2,7 +2,7 @@ import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from '../kit/index.js';
 
 /**
- * Issue 30: what an operator watches of the RADIUS side. Labels are bounded by the code and the
+ * What an operator watches of the RADIUS side. Labels are bounded by the code and the
  * registry: a registered NAS id (`unknown` otherwise), an outcome, a reason from a fixed list.
  */
 export const radiusAccess = new Counter({
@@ -28,7 +28,7 @@ export const radiusDisconnects = new Counter({
 
 export const radiusCoas = new Counter({
   name: 'radius_coa_total',
-  help: 'Issue 27: CoA-Request attempts (new limits for a running session), by NAS and what came of them (ACKED, NAKED, NO_ANSWER, retry, dropped).',
+  help: 'CoA-Request attempts (new limits for a running session), by NAS and what came of them (ACKED, NAKED, NO_ANSWER, retry, dropped).',
   labelNames: ['nas', 'answer'],
   registers: [metricsRegistry],
 });

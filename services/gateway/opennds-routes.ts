@@ -52,7 +52,7 @@ export function sessionMinutesOf(secondsLeft: number): number {
 }
 
 /**
- * Issue 28: the openNDS side of the gateway service. The portal queues a signed-in client
+ * The openNDS side of the gateway service. The portal queues a signed-in client
  * (POST /api/v1/opennds/authorisations) and relays each request of the router's authmon,
  * BinAuth and revocation-poll.sh (POST /api/v1/opennds/authmon/{nasId}). A captive guest reaches
  * the FAS from the router's address and can compute `gatewayhash`, so a request counts only when

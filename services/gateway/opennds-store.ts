@@ -23,7 +23,7 @@ interface GrantRow {
 }
 
 /**
- * Issue 28: openNDS authorisations in the gateway service's store (PostgreSQL), so any instance
+ * openNDS authorisations in the gateway service's store (PostgreSQL), so any instance
  * answers any router's poll and nothing is lost on a restart. The session change feed's ends
  * reach them in the transaction that moves its cursor (connection-store.ts `endSessions`).
  */

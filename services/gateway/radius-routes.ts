@@ -29,7 +29,7 @@ export function accountingHandler(access: AccessDeps, connections: ConnectionSto
 }
 
 /**
- * Issue 27: FreeRADIUS's accounting calls (an Interim-Update per connection and interval)
+ * FreeRADIUS's accounting calls (an Interim-Update per connection and interval)
  * answered before the Express stack, as the route documents them.
  */
 export function accountingFastPath(apiKey: string, accounting: AccountingHandler, logger: Logger): FastPath {

@@ -14,9 +14,9 @@ export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'n
 
 export interface SessionPeer {
   read(sessionId: string, correlationId: string): Promise<SessionLookup>;
-  /** The feed after `after`; `waitSeconds` > 0: the session service holds an empty answer that long for a change (issue 30). */
+  /** The feed after `after`; `waitSeconds` > 0: the session service holds an empty answer that long for a change. */
   changes(after: string, correlationId: string, waitSeconds?: number, signal?: AbortSignal): Promise<{ changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string } | undefined>;
-  /** Issue 27: ends a session (the person logged off at the gateway); false when the session service did not. */
+  /** Ends a session (the person logged off at the gateway); false when the session service did not. */
   revoke(sessionId: string, correlationId: string): Promise<boolean>;
 }
 

@@ -3,7 +3,7 @@ import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
 
 export const HrConfig = z.object({
   ...commonSettings,
-  // Issue 29 item 7: one key per caller (Keycloak's employee authenticator; tools such as the benchmarks), several during a rotation.
+  // One key per caller (Keycloak's employee authenticator; tools such as the benchmarks), several during a rotation.
   HR_API_KEYS: apiKeyList(['verify', 'harness'], 'keycloak:dev-hr-key:verify;tools:dev-hr-tools-key:verify,harness').describe('Keys callers send in X-API-Key: name:key:scope entries separated by ; or spaces (scopes: verify; harness, the /admin/* test harness routes when TEST_HARNESS is on).'),
   HR_FIXTURE: z.string().default('fixtures/hr-employees.json').describe('Employee fixture file (citizen numbers stored as HMAC).'),
   HR_CITIZEN_HASH_KEY: z.string().min(8).default('dev-hr-citizen-hash-key').describe('HMAC key the fixture\'s citizen hashes were made with.'),

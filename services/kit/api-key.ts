@@ -5,7 +5,7 @@ import { ApiError } from './errors.js';
 
 export const API_KEY_HEADER = 'X-API-Key';
 
-/** One caller's key and what it may do (issue 29 item 7). */
+/** One caller's key and what it may do. */
 export interface CallerKey<S extends string = string> {
   /** Who sends it (`portal`, `gateway`, ...): for the operator's eyes, never a secret. */
   name: string;
@@ -13,7 +13,7 @@ export interface CallerKey<S extends string = string> {
   scopes: readonly S[];
 }
 
-// One-shot (crypto.hash): a Hash object per request cost more than the digest (issue 30 item 1).
+// One-shot (crypto.hash): a Hash object per request cost more than the digest.
 function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }

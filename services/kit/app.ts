@@ -25,7 +25,7 @@ export interface ServiceAppOptions {
 
 /**
  * What a request's handlers read from `res.locals`: its correlation id, and its logger, a child
- * carrying that id, made only when something logs through it (issue 30 item 1: a pino child per
+ * carrying that id, made only when something logs through it (a pino child per
  * request was a good part of the kit's CPU on routes that log nothing else).
  */
 class RequestLocals {
@@ -40,7 +40,7 @@ class RequestLocals {
 }
 
 /**
- * Issue 30 item 1: everything the kit does around every request, as one middleware with one
+ * Everything the kit does around every request, as one middleware with one
  * 'finish' listener: the correlation id (spec 2.1: accepted or made, echoed on the response),
  * the request's logger, then the request line and the request metrics. Hand-written rather than
  * pino-http: we log only the correlation id, method, path, status and duration, so no header or
@@ -77,7 +77,7 @@ function documentRoute(document: () => Record<string, unknown>): Route {
   });
 }
 
-/** Issue 30: `GET /metrics`, Prometheus text format (kit/metrics.ts); documented, answered as text. */
+/** `GET /metrics`, Prometheus text format (kit/metrics.ts); documented, answered as text. */
 function metricsRoute(): Route {
   return {
     method: 'get',

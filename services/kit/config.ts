@@ -44,7 +44,7 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   if (env['NODE_ENV'] === 'production') {
     const config = result.data as Record<string, unknown>;
     const kept = developmentSecrets(schema, config);
-    // Issue 29 item 4: switches for tests and demos are refused too, however the service is started.
+    // Switches for tests and demos are refused too, however the service is started.
     const switches = DEVELOPMENT_SWITCHES.filter((name) => config[name] === true);
     const problems = [
       ...kept.map((name) => `${name}: still the development default; set a secret of your own in production`),

@@ -4,7 +4,7 @@ import { normalizeMac } from '../../contract/mac.js';
 export { normalizeMac };
 
 /**
- * Issue 17: the device's handle behind a gateway, `dev-` + keyed HMAC-SHA256 of (gateway id,
+ * The device's handle behind a gateway, `dev-` + keyed HMAC-SHA256 of (gateway id,
  * MAC), so the same device at the same gateway always gets the same handle and the MAC itself is
  * never kept. The portal and the gateway service compute it with the same key
  * (`DEVICE_REF_KEY`). Undefined when `mac` is not a MAC address.

@@ -24,7 +24,7 @@ export interface FastPathSpec<B extends z.ZodType, Q extends z.ZodType> {
 }
 
 /**
- * Issue 27: one machine-called `POST <path>?query` answered 204 without Express (FreeRADIUS's
+ * One machine-called `POST <path>?query` answered 204 without Express (FreeRADIUS's
  * accounting, every Interim-Update of every connection): the same steps in the same order as
  * the kit's route() (key before the body is read, query and body parsed by their schemas), the
  * same error object, the same request metrics and correlation header, the request line at debug

@@ -15,7 +15,7 @@ export interface FaultHarness {
   current(): Fault;
   /**
    * `POST /admin/fault`; mount only when the harness setting is on, so it is 404 otherwise. When
-   * on it still needs the service's key with scope `harness` (issue 29 item 4): a harness left on
+   * on it still needs the service's key with scope `harness`: a harness left on
    * by mistake is no switch for strangers.
    */
   route: Route;

@@ -30,7 +30,7 @@ const GatewayEntry = z.strictObject({
     .max(16)
     .describe('The only addresses the page may hand this gateway\'s credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...); for openNDS `http://<gatewayaddress>/`, the router\'s LAN address and GatewayPort its FAS query names.'),
 }).superRefine((entry, ctx) => {
-  // Issue 28: openNDS has no RADIUS secret and needs its faskey; every other controller the reverse.
+  // openNDS has no RADIUS secret and needs its faskey; every other controller the reverse.
   if (entry.profile === 'opennds') {
     if (entry.faskey === undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'an openNDS gateway needs its sealed faskey' });
     if (entry.secret !== undefined || entry.uamSecret !== undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an openNDS gateway speaks no RADIUS: no secret or uamSecret' });
@@ -54,7 +54,7 @@ export interface Gateway {
   secret: string | undefined;
   coaPort: number;
   uamSecret: string | undefined;
-  /** openNDS's faskey (issue 28); undefined for the RADIUS controllers. */
+  /** openNDS's faskey; undefined for the RADIUS controllers. */
   faskey: string | undefined;
   /** Its venue group (its own NAS id when the file names none). */
   venue: string;
@@ -88,7 +88,7 @@ export function handsOverPassword(profile: ControllerProfile): boolean {
 }
 
 /**
- * Issue 27: the gateways file, read by the portal and the gateway service alike; a file that does
+ * The gateways file, read by the portal and the gateway service alike; a file that does
  * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start;
  * so does a login that would carry a password over plain http, or a CoovaChilli without its UAM
  * secret (its arrival then proves nothing and its CHAP is keyed by a challenge anyone on the air
@@ -161,7 +161,7 @@ export function arrivalNeedsOutsideAddress(gateway: Pick<Gateway, 'profile' | 'u
   return gateway.profile === 'opennds' || CONTROLLER_PROFILES[gateway.profile].arrival.integrity === 'none' || gateway.uamSecret === undefined;
 }
 
-/** Issue 27 item 5: the gateways of a venue group, where a returning device is let back in. */
+/** The gateways of a venue group, where a returning device is let back in. */
 export function venueOf(registry: GatewayRegistry, gateway: Gateway): Gateway[] {
   return [...registry.values()].filter((other) => other.venue === gateway.venue);
 }

@@ -121,7 +121,7 @@ async function attempt(call: OutboundCall, target: string, signal: AbortSignal):
       signal,
       // The attempt's timeout above (cockatiel) covers the headers and the body. undici's own
       // timeouts would only repeat it, and while a request is open they keep a 500 ms tick
-      // running: a held read of the change feed woke its process twice a second (issue 30, idle).
+      // running: a held read of the change feed woke its process twice a second (idle).
       headersTimeout: 0,
       bodyTimeout: 0,
     });

@@ -36,10 +36,10 @@ export { callJson, OutboundError, type OutboundCall, type OutboundFailure, type 
 // Repeat-safe requests (spec 2.1).
 export { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key.js';
 
-// Secrets at rest and device handles behind a gateway (issue 17).
+// Secrets at rest and device handles behind a gateway.
 export { createSealer, type Sealer } from './sealing.js';
 export { deviceRefFor, normalizeMac } from './device-ref.js';
 
-// The gateway registry and the controllers' crypto (issue 27).
+// The gateway registry and the controllers' crypto.
 export { arrivalNeedsOutsideAddress, fromGatewayOutside, gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, venueOf, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './gateway-registry.js';
 export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

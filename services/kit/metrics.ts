@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * Issue 30: what an operator scrapes with Prometheus (`GET /metrics`, text format, prom-client).
+ * What an operator scrapes with Prometheus (`GET /metrics`, text format, prom-client).
  * One registry per process (a service is one process in production; in tests several apps in one
  * process share it and tell their series apart by `service`). Labels are bounded sets chosen by
  * the code: a route template, a status, a peer's origin, an error code, a reason, a NAS id.

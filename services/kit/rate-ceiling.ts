@@ -10,7 +10,7 @@ export interface Ceiling {
 
 /**
  * A request ceiling over a fixed window: global (spec 8: HR verify, loyalty lookup), or one per
- * `keyOf(req)`, e.g. the client address (issue 29 item 6: the portal's employee sign-ins).
+ * `keyOf(req)`, e.g. the client address (the portal's employee sign-ins).
  */
 export function createCeiling(limit: number, windowSeconds: number, keyOf: (req: Request) => string = () => 'global'): Ceiling {
   let limiter = new RateLimiterMemory({ points: limit, duration: windowSeconds });

@@ -23,7 +23,7 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig>> {
 /** An app that holds resources (a database) to release when the process stops. */
 export interface ServiceInstance {
   app: Express;
-  /** Issue 27: a machine's hot path answered before the Express stack (kit/fast-path.ts). */
+  /** A machine's hot path answered before the Express stack (kit/fast-path.ts). */
   fastPath?: FastPath;
   /** Called first when the process is told to stop: answers requests held open (long polls) now. */
   drain?(): void;
@@ -39,7 +39,7 @@ export interface ServiceInstance {
 const KEEP_ALIVE_MS = 65_000;
 
 /**
- * Issue 30: how often Node looks for connections past their header or request timeout. Node does
+ * How often Node looks for connections past their header or request timeout. Node does
  * it on a clock (30 s by default) whether or not any connection is open: at idle that was two of
  * the few wake-ups per minute each service process had, and on this kind of machine a process
  * woken after a pause runs its first milliseconds several times slower (docs/develop/benchmarks.md, bench:idle). Every

@@ -13,7 +13,7 @@ export interface MailCatcher extends ServiceInstance {
 }
 
 /**
- * Issue 29 item 10: a development mail catcher. SMTP in (MAIL_SMTP_PORT), the inbox out: JSON for
+ * A development mail catcher. SMTP in (MAIL_SMTP_PORT), the inbox out: JSON for
  * tests (`/api/v1/messages`), pages for a person (`/`). Messages live in memory only.
  */
 export async function createApp(config: MailCatcherConfig, logger: Logger): Promise<MailCatcher> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commonSettings, envInt, envPort } from '../kit/index.js';
 
-/** Issue 29 item 10: the development mail catcher Keycloak sends its verify-email mails to. */
+/** The development mail catcher Keycloak sends its verify-email mails to. */
 export const MailCatcherConfig = z.object({
   ...commonSettings,
   MAIL_SMTP_PORT: envPort(1025).describe('SMTP port the catcher accepts mail on (Keycloak\'s realm smtpServer points here in development); 0: any free port.'),

@@ -3,7 +3,7 @@ import type { PortalConfig } from './config.js';
 import { CUSTOMER_CLIENT } from './idp-client.js';
 
 /**
- * `created` says whether Keycloak sent the verify-email mail (issue 29 item 10); an account whose
+ * `created` says whether Keycloak sent the verify-email mail; an account whose
  * mail could not be sent is created all the same and signs in with the customer baseline.
  */
 export type CreateAccountOutcome = { kind: 'created'; verifyMail: 'sent' | 'not-sent' } | { kind: 'exists' } | { kind: 'rejected' } | { kind: 'unreachable' };
@@ -37,7 +37,7 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
     const exp = JSON.parse(Buffer.from(String(admin.accessToken).split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
     validUntil = (exp.exp ?? 0) * 1000 - RENEW_MARGIN_MS;
   };
-  // Issue 29 item 10: Keycloak's own verify-email action token (admin send-verify-email), mailed
+  // Keycloak's own verify-email action token (admin send-verify-email), mailed
   // through the realm's smtpServer; following the link sets email_verified, which the entitlement
   // service requires before it asks loyalty. Its link leads back to the portal (the client's
   // redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until

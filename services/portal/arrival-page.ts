@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { UiLanguage } from './ui/language.js';
 
 /**
- * Issue 27: what an arrival from a gateway tells the person, in their language, as a small page
+ * What an arrival from a gateway tells the person, in their language, as a small page
  * of its own (no script, nothing from elsewhere): every controller state, and every refusal,
  * before any password is typed. Text from a controller (CoovaChilli's `reply`) is escaped.
  */

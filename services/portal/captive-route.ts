@@ -7,7 +7,7 @@ import { CaptiveState } from './schemas.js';
 /**
  * RFC 8908 Captive Portal API, beyond the spec: `captive` stays true until the caller's network
  * session, as the session service reads it now, is live and, for a sign-in through a gateway, the
- * gateway confirmed it (issue 17). A network advertises this URI by DHCP option 114 / RA option 37 (RFC 8910).
+ * gateway confirmed it. A network advertises this URI by DHCP option 114 / RA option 37 (RFC 8910).
  */
 export function captiveRoute(config: PortalConfig, sessions: PortalSessions, now: () => Date): Route {
   const portalUrl = config.PORTAL_PUBLIC_URL;

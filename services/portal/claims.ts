@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { PortalConfig } from './config.js';
 
-// Spec 2.4 "claims seen", plus the email, whether it is verified (issue 29 item 10: the page asks
+// Spec 2.4 "claims seen", plus the email, whether it is verified (the page asks
 // an unverified customer to check their mail) and Wi-Fi eligibility shown on the signed-in page.
 // Everything else in the token stays server-side; no claim ever carries a citizen number.
 const DISPLAYED = ['sub', 'aud', 'azp', 'preferred_username', 'email', 'email_verified', 'user_type', 'employee_verified', 'employee_ref', 'company', 'wifi_eligible'] as const;

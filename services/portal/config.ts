@@ -44,7 +44,7 @@ export const PortalConfig = z.object({
     .describe('Proxies whose X-Forwarded-For/-Proto/-Host are believed (Express "trust proxy": addresses, CIDR subnets, loopback); empty: none.'),
   EXPOSE_TOKEN: envFlag(false).describe('Demo only: include rawAccessToken in PortalSession responses.'),
   PORTAL_FLIGHT: z.string().min(1).default('poc').describe('Release label reported by /api/v1/meta.'),
-  // Issue 29 item 6: strangers cannot use up HR's global ceiling (the backstop) and lock employees out.
+  // Strangers cannot use up HR's global ceiling (the backstop) and lock employees out.
   PORTAL_EMPLOYEE_ADDRESS_LIMIT: envInt(30, 1, 1_000_000).describe('Employee sign-in attempts per client address per window (the address as the trusted proxies report it); over it 429 RATE_LIMITED before any call.'),
   PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS: envInt(60, 1, 86_400).describe('Window of the per-address employee sign-in limit.'),
   LOGIN_FAILURE_FLOOR_MS: envInt(250, 0, 5000).describe('Least time a refused sign-in takes, so refusals cannot be told apart by timing.'),

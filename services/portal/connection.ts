@@ -11,7 +11,7 @@ export interface Connection {
 }
 
 /**
- * Issue 17: a sign-in through a gateway is connected only once the gateway confirmed it
+ * A sign-in through a gateway is connected only once the gateway confirmed it
  * (accounting Start), with the time and data used so far; undefined for a sign-in without a
  * gateway (API mode, as before). A gateway service that cannot be asked reads UNKNOWN, never
  * connected.

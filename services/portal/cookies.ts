@@ -6,7 +6,7 @@ export const SID_COOKIE = 'sid';
 // Spec 2.4 and 8: the portal cookie lives one hour.
 export const SID_LIFETIME_MS = 3_600_000;
 /**
- * Issue 29 item 9: the cookie naming the browser's last sign-in, so the next sign-in ends it even
+ * The cookie naming the browser's last sign-in, so the next sign-in ends it even
  * after the one-hour `sid` expired (the network session and the identity provider's session can
  * outlive it). It holds the key the sign-in is stored under (the sid's hash), not the sid: it can
  * end that sign-in but never act as it (a sid is hashed again before any lookup). A day covers
@@ -37,7 +37,7 @@ export const readPreviousKey = (req: Request): string | undefined => {
   const key = readCookie(req, PREVIOUS_COOKIE);
   return key !== undefined && STORE_KEY.test(key) ? key : undefined;
 };
-/** Issue 17: the cookie naming the gateway context kept for the sign-in that follows. */
+/** The cookie naming the gateway context kept for the sign-in that follows. */
 export const GATEWAY_COOKIE = 'gw';
 export const readGatewayCookie = (req: Request): string | undefined => readCookie(req, GATEWAY_COOKIE);
 
@@ -62,7 +62,7 @@ export function sidCookie(publicUrl: string) {
     gateway: (req: Request, res: Response, id: string, maxAge: number): void => {
       res.cookie(GATEWAY_COOKIE, id, { ...attributes(req), maxAge });
     },
-    /** Issue 27: a gateway context is used once. */
+    /** A gateway context is used once. */
     clearGateway: (req: Request, res: Response): void => {
       res.clearCookie(GATEWAY_COOKIE, attributes(req));
     },
@@ -70,7 +70,7 @@ export function sidCookie(publicUrl: string) {
 }
 
 /**
- * The device handle of this browser when no gateway names the device (issue 17): the `did`
+ * The device handle of this browser when no gateway names the device: the `did`
  * cookie's uuid, or a new one (set with the sign-in it serves). Its deviceRef `dev-<uuid>` is
  * opaque, never a MAC (spec 2.7); signing in again from the same browser replaces that device's
  * session instead of taking another slot.

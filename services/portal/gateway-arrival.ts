@@ -45,7 +45,7 @@ function unwrapLoginUrl(query: Readonly<Record<string, unknown>>, signedUrl: str
 }
 
 /**
- * Issue 27: what an arrival at `/gateway` is. The controller is recognised by its parameters and
+ * What an arrival at `/gateway` is. The controller is recognised by its parameters and
  * its profile reads them; the gateway must be registered, of that controller, and the login
  * address the arrival names must be one the registry holds for it (the login URL kept is the
  * registry's); a controller that signs its redirect (CoovaChilli `md` with a UAM secret) must have

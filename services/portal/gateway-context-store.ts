@@ -7,7 +7,7 @@ export interface GatewayContextStore {
   put(context: GatewayContext, ttlMs?: number): Promise<string>;
   /** The live context behind a cookie value; expired ones read as absent (and are removed). */
   get(id: string): Promise<GatewayContext | undefined>;
-  /** Issue 27: a context is used once; the sign-in that used it drops it. */
+  /** A context is used once; the sign-in that used it drops it. */
   drop(id: string): Promise<void>;
   /** Spends an openNDS hid as its context is made; false when an arrival spent it already (a replay). */
   spendHid(hid: string): Promise<boolean>;

@@ -4,7 +4,7 @@ import { CONTROLLER_PROFILES, type ProfileId } from '../../contract/controllers/
 export type { GatewayContext, GatewayLogin };
 
 /**
- * Issue 27: the login request the gateway's controller expects (its profile in
+ * The login request the gateway's controller expects (its profile in
  * contract/controllers), sent to the login URL the registry gave the context.
  */
 export function gatewayLogin(context: GatewayContext, credential: { username: string; password: string; chapResponse?: string; expiresAt: string }): GatewayLogin {

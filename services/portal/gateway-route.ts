@@ -30,7 +30,7 @@ const AUTHMON_FORM = { auth_get: /^[a-z]{1,16}$/, gatewayhash: /^[0-9a-f]{64}$/,
 const AUTHMON_SIGNATURE = { ts: /^[0-9]{1,12}$/, nonce: /^[0-9a-f]{32}$/, sig: /^[0-9a-f]{64}$/ } as const;
 
 /**
- * Issue 27: `GET /gateway`, where a venue's controller sends a captive device and sends it back
+ * `GET /gateway`, where a venue's controller sends a captive device and sends it back
  * after its login, in every state its profile documents. A device to sign in is kept behind
  * cookie `gw` and sent on to the page without the parameters (303 to `/`, the MAC leaves the
  * address bar); every other state and every refusal is a page in the person's language. Outside
@@ -41,7 +41,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
   const publicOrigin = new URL(config.PORTAL_PUBLIC_URL).origin;
   const router = express.Router();
-  /** Issue 28: whether the openNDS gateway's authmon polls the platform; undefined when the gateway service did not say. */
+  /** Whether the openNDS gateway's authmon polls the platform; undefined when the gateway service did not say. */
   const openndsPolling = async (nasId: string): Promise<boolean | undefined> => {
     const status = replyOf(OpenndsGatewayStatus, await deps.upstreams.openndsGateway(nasId, newCorrelationId()), [200]);
     if (status === undefined) deps.logger.warn({ nasId }, 'gateway service did not say whether the openNDS gateway polls');
@@ -86,7 +86,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   };
   router.get('/gateway', (req, res, next) => arrive(req, res, next, req.query as Record<string, unknown>));
 
-  // Issue 28: openNDS's FAS, at the router's faspath `/opennds/<nasId>`. GET: a captive device
+  // openNDS's FAS, at the router's faspath `/opennds/<nasId>`. GET: a captive device
   // arriving with the encrypted query; POST: the router's authmon (and BinAuth, revocation-poll)
   // form, relayed to the gateway service, which keeps the authorisations in its store.
   router.get('/opennds/:nasId', async (req, res, next) => {

@@ -24,8 +24,8 @@ export interface IdpClient {
   passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
   /**
    * `clientAddress` (the address the portal believes, PORTAL_TRUSTED_PROXIES) goes to Keycloak as
-   * X-Forwarded-For: the employee authenticator limits attempts per client address (issue 29 item
-   * 6), and Keycloak believes the header only from a proxy it trusts (proxy-trusted-addresses).
+   * X-Forwarded-For: the employee authenticator limits attempts per client address
+   * (so that one address cannot use up HR's ceiling), and Keycloak believes the header only from a proxy it trusts (proxy-trusted-addresses).
    */
   employeeGrant(employeeId: string, citizenId: string, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
   refresh(client: PortalClient, refreshToken: string, correlationId: string): Promise<GrantOutcome>;

@@ -27,7 +27,7 @@ export interface OpenndsArrivalDeps {
 }
 
 /**
- * Issue 28: a device openNDS sent to `/opennds/<nasId>` (the router's `faspath`) at FAS level 3.
+ * A device openNDS sent to `/opennds/<nasId>` (the router's `faspath`) at FAS level 3.
  * The gateway is the registry's entry of that id, of profile `opennds`; its faskey must decrypt
  * the query (AES-256-CBC) into an openNDS query (a wrong key or a changed ciphertext does not),
  * whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry registered

@@ -16,7 +16,7 @@ export interface PortalSessionData {
   networkSessionId: string;
   /** The network session (spec 2.7) as last read; null for sign-ins from before it was kept. */
   networkSession: Session | null;
-  /** The gateway this sign-in went through (issue 17), or null without a gateway context. */
+  /** The gateway this sign-in went through, or null without a gateway context. */
   gateway: GatewayContext | null;
 }
 
@@ -29,7 +29,7 @@ export interface PortalSessionStore {
   /** The live session behind a cookie value; expired ones read as absent. */
   get(sid: string): Promise<StoredPortalSession | undefined>;
   /**
-   * Issue 29 item 9: a sign-in by its store key (the sid's hash, cookie `psid`), live or expired
+   * A sign-in by its store key (the sid's hash, cookie `psid`), live or expired
    * up to PREVIOUS_LIFETIME_MS ago, only so that the next sign-in in that browser can end it.
    */
   getToEnd(key: string): Promise<StoredPortalSession | undefined>;

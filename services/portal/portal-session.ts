@@ -37,7 +37,7 @@ export interface PortalSessions {
    * dropped and the cookie cleared. False when a step could not be done.
    */
   end(req: Request, res: Response, correlationId: string, options?: { identityProviderEnded?: boolean }): Promise<boolean>;
-  /** The gateway connection of a sign-in through a gateway (issue 17); undefined without one. */
+  /** The gateway connection of a sign-in through a gateway; undefined without one. */
   connection(stored: PortalSessionData, correlationId: string): Promise<Connection | undefined>;
   /** The PortalSession body (spec 2.4) of a sign-in. */
   view(data: PortalSessionData, session: Session, correlationId: string, extra?: Record<string, unknown>): Record<string, unknown>;
@@ -83,7 +83,7 @@ export function createPortalSessions(deps: PortalSessionDeps): PortalSessions {
 
     async open(req, res, data, device, correlationId, replaces = 'another') {
       // The sign-in this one replaces: by its live `sid`, or, once that cookie expired, by the
-      // `psid` cookie naming its store key (issue 29 item 9; why a cookie of its own: cookies.ts).
+      // `psid` cookie naming its store key (why a cookie of its own: cookies.ts).
       const sid = readSid(req);
       const previous = new Set([...(sid === undefined ? [] : [sidHash(sid)]), ...(replaces === 'another' ? [readPreviousKey(req)] : [])].filter((key) => key !== undefined));
       for (const key of previous) {

@@ -22,16 +22,16 @@ export const EmployeeVerifyRequest = z.strictObject({
 });
 
 
-/** Issue 17: how the page logs the device in at its gateway (only on a sign-in through one). */
+/** How the page logs the device in at its gateway (only on a sign-in through one). */
 export const GatewayLoginSchema = z.object({
   loginUrl: z.string(),
   method: z.enum(['GET', 'POST']),
   fields: z.record(z.string(), z.string()),
   expiresAt: z.string(),
-  handOff: z.literal('script').optional().describe('Issue 27: the page posts `fields` itself (form-encoded, no cookies) and reads the controller\'s JSON answer (OPNsense); absent: an auto-submitting form.'),
+  handOff: z.literal('script').optional().describe('The page posts `fields` itself (form-encoded, no cookies) and reads the controller\'s JSON answer (OPNsense); absent: an auto-submitting form.'),
 });
 
-/** Issue 17: the gateway's confirmation (accounting Start) and usage, on sign-ins through a gateway. */
+/** The gateway's confirmation (accounting Start) and usage, on sign-ins through a gateway. */
 export const ConnectionSchema = z.object({
   state: z.enum(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'UNKNOWN']),
   connected: z.boolean(),
@@ -40,7 +40,7 @@ export const ConnectionSchema = z.object({
   sessionTime: z.number().int(),
 });
 
-/** Spec 2.4, with the gateway fields of issue 17 when a gateway sent the device. */
+/** Spec 2.4, with the gateway fields (hand-off and connection) when a gateway sent the device. */
 export const PortalSession = z.object({
   authenticated: z.literal(true),
   correlationId: z.string(),

@@ -29,7 +29,7 @@ const signInErrors = {
   502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
 };
 
-/** Issue 30: sign-ins by kind, outcome and the refusal's error code (never who). */
+/** Sign-ins by kind, outcome and the refusal's error code (never who). */
 const signIns = new Counter({
   name: 'portal_sign_ins_total',
   help: 'Sign-ins by kind (customer, register, employee), outcome (signed_in, refused) and refusal code.',
@@ -48,7 +48,7 @@ async function counted<T>(kind: 'customer' | 'register' | 'employee', work: Prom
   }
 }
 
-/** Issue 17: a sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
+/** A sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
 const gatewayFields = (login: GatewayLogin | null) =>
   login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
 
@@ -57,7 +57,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   const { config, sessions } = deps;
   const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
-  // Issue 29 item 6: employee attempts per client address (req.ip: the address the trusted
+  // Employee attempts per client address (req.ip: the address the trusted
   // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
   // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
   const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -77,7 +77,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     return { deviceRef: context.deviceRef, gateway: context, handle: browser.handle };
   };
 
-  /** Issue 27: the gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
+  /** The gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
   const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
     // An openNDS sign-in hands nothing to the browser (its hid was spent on arrival).

@@ -121,11 +121,11 @@ export async function completeSignIn(
     );
     const granted = replyOf(Session, grant, [200]);
     if (granted?.state !== 'GRANTED') throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
-    // Issue 17: behind a gateway the device still has to log in there, with a one-time
+    // Behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
     if (device.gateway !== null && device.gateway.profile === 'opennds') {
-      // Issue 28: openNDS is told by its authmon poll, not by the browser: the client is queued at
+      // openNDS is told by its authmon poll, not by the browser: the client is queued at
       // the gateway service with the session's limits; no answer is no access (fail closed).
       const { nasId, hid } = device.gateway;
       if (hid === undefined || hid === null) throw upstreamFailure('gateway service');

@@ -8,7 +8,7 @@ export interface UiRouterOptions {
   /** Directory of the built UI; default `dist/ui` (written by `npm run bundle:ui`). */
   rootDir?: string;
   /**
-   * Issue 17: the login URL of the gateway that sent this browser (its context cookie), the one
+   * The login URL of the gateway that sent this browser (its context cookie), the one
    * other place the page may submit a form to; undefined without a gateway context.
    */
   gatewayLoginUrl?: (req: Request) => Promise<string | undefined>;
@@ -25,7 +25,7 @@ function contentSecurityPolicy(gatewayLoginUrl?: string): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    // Issue 27: a controller whose login the page posts from script (OPNsense) is the one other place it may call.
+    // A controller whose login the page posts from script (OPNsense) is the one other place it may call.
     gatewayLoginUrl === undefined ? "connect-src 'self'" : `connect-src 'self' ${gatewayLoginUrl}`,
     "object-src 'none'",
     "base-uri 'none'",

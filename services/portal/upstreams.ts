@@ -38,15 +38,15 @@ export interface Upstreams {
   grantSession(sessionId: string, grant: GrantRequest, correlationId: string): Promise<PeerAnswer>;
   revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
-  /** Issue 17: a one-time gateway credential for a GRANTED session and its device. */
+  /** A one-time gateway credential for a GRANTED session and its device. */
   issueCredential(request: CredentialRequest, correlationId: string): Promise<PeerAnswer>;
-  /** Issue 28: queues an openNDS client for its gateway's authmon poll, with the session's limits. */
+  /** Queues an openNDS client for its gateway's authmon poll, with the session's limits. */
   authoriseOpennds(request: OpenndsAuthorisationRequest, correlationId: string): Promise<PeerAnswer>;
-  /** Issue 28: relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
+  /** Relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
   relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string; ts?: string; nonce?: string; sig?: string }, correlationId: string): Promise<PeerAnswer>;
-  /** Issue 28: whether an openNDS gateway polls the platform (contract OpenndsGatewayStatus). */
+  /** Whether an openNDS gateway polls the platform (contract OpenndsGatewayStatus). */
   openndsGateway(nasId: string, correlationId: string): Promise<PeerAnswer>;
-  /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */
+  /** Whether the gateway confirmed the session (accounting Start), and its usage. */
   readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }
 

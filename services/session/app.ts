@@ -23,7 +23,7 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
     service: 'session',
     logger,
     routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now)],
-    // The gateway service follows the change feed (issue 17), asking again after each answer.
+    // The gateway service follows the change feed, asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes'],
   });
   return {

@@ -15,7 +15,7 @@ export interface SessionChange {
 /** The feed's start: before every change. */
 export const FEED_START = '0.0';
 /**
- * The longest a reader may ask the feed to hold its answer. Issue 30: every answer wakes two
+ * The longest a reader may ask the feed to hold its answer: every answer wakes two
  * processes, so an idle platform exchanges one per wait; a proxy between follower and feed needs
  * a read timeout above it (the cluster's nginx: 300 s on the session upstream).
  */
@@ -73,7 +73,7 @@ async function readPage(db: Queryable, cursor: string, limit: number, now: Date,
 }
 
 /**
- * Issue 30: `readChanges`, but with nothing after the cursor the answer waits (up to `waitMs`)
+ * `readChanges`, but with nothing after the cursor the answer waits (up to `waitMs`)
  * for a committed session event or for the next session's expiry, and then reads again; or for
  * the reader to go away, or until the wait runs out, and then answers the empty page. A follower
  * asks again as soon as it has its answer, so the feed reaches it within milliseconds and costs
@@ -88,7 +88,7 @@ export async function awaitChanges(
   let settling = 0;
   for (;;) {
     const mark = wake.mark();
-    // Issue 30: what a read at this cursor found when nothing was notified since: no statement.
+    // What a read at this cursor found when nothing was notified since: no statement.
     const known = settling === 0 ? wake.knownEmpty(options.after, options.now().getTime()) : undefined;
     const page = known !== undefined ? { changes: [], next: options.after, heldBack: false } : await readPage(db, options.after, options.limit, options.now(), options.correlationId);
     const answer = { changes: page.changes, next: page.next };

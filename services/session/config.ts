@@ -13,7 +13,7 @@ const DEVELOPMENT_KEYS = 'portal:dev-session-portal-key:create,grant,revoke,read
 export const SessionConfig = z.object({
   ...commonSettings,
   ...storeSettings,
-  // Issue 29 item 7: one key per caller, each with only what that caller does.
+  // One key per caller, each with only what that caller does.
   SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe('Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject); several entries per caller during a rotation.'),
 });
 export type SessionConfig = z.output<typeof SessionConfig>;

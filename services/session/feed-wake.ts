@@ -28,7 +28,7 @@ export interface FeedWake {
    */
   wait(mark: number, delayMs: number, settling: number, signal: AbortSignal): Promise<Woken>;
   /**
-   * Issue 30: remembers that a read after `after`, begun at `mark`, found nothing (none shown,
+   * Remembers that a read after `after`, begun at `mark`, found nothing (none shown,
    * none held back by a running transaction) and that the next session expiry was `expiry` then.
    */
   foundNothing(after: string, mark: number, expiry: number | undefined): void;
@@ -46,7 +46,7 @@ export interface FeedWake {
 }
 
 /**
- * Issue 30: long-polling readers of the change feed sleep until the database says a session
+ * Long-polling readers of the change feed sleep until the database says a session
  * event was committed (LISTEN/NOTIFY, one listener per process), until the next session expiry
  * is due, or until their wait runs out; nothing runs on a clock while nothing happens.
  */

@@ -35,10 +35,10 @@ const changesQuery = {
   after: z.string().regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer').default(FEED_START).describe('Cursor of the last change handled; absent: from the start.'),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most changes in one answer.'),
   waitSeconds: z.coerce.number().int().min(0).max(MAX_FEED_WAIT_SECONDS).default(0)
-    .describe(`Issue 30: with nothing after the cursor, hold the answer up to this long until a change (or a session's expiry) comes; 0 answers at once.`),
+    .describe(`With nothing after the cursor, hold the answer up to this long until a change (or a session's expiry) comes; 0 answers at once.`),
 };
 
-/** Spec 4.4, the four session endpoints, and the change feed (issue 17); every one needs a key with its scope (issue 29 item 7). */
+/** Spec 4.4, the four session endpoints, and the change feed; every one needs a key with its scope. */
 export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
   const key = (scope: SessionScope) => requireApiKey(keys, scope);
   return [
@@ -60,7 +60,7 @@ export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake
     route({
       method: 'post',
       path: '/api/v1/subjects/:subjectId/revoke',
-      summary: 'Issue 17: ends every open session of a subject (an employee terminated or suspended); the gateways hear of each through the change feed.',
+      summary: 'Ends every open session of a subject (an employee terminated or suspended); the gateways hear of each through the change feed.',
       security: 'apiKey',
       params: { subjectId: z.uuid('must be a UUID') },
       body: RevokeSubjectRequest,

@@ -54,7 +54,7 @@ export interface SessionStore {
   read(sessionId: string, correlationId: string): Promise<SessionRecord | undefined>;
   grant(sessionId: string, input: GrantInput, correlationId: string): Promise<GrantOutcome>;
   revoke(sessionId: string, correlationId: string): Promise<RevokeOutcome>;
-  /** Issue 17: ends every open (CREATED or GRANTED) session of a subject, e.g. a terminated employee; answers their ids. */
+  /** Ends every open (CREATED or GRANTED) session of a subject, e.g. a terminated employee; answers their ids. */
   revokeSubject(subjectId: string, reason: string, correlationId: string): Promise<string[]>;
 }
 
@@ -271,7 +271,7 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
 const QUALIFIED = COLUMNS.split(',').map((column) => `sessions.${column.trim()}`).join(', ');
 
 /**
- * Spec 3.1's grant in one statement (an issue 30 cost cut: it was five round trips). It reads the
+ * Spec 3.1's grant in one statement (a cost cut: it was five round trips). It reads the
  * session (locking its row), decides, and writes:
  * - an unknown session: no row;
  * - REVOKED or EXPIRED: `ended`, nothing written;

@@ -38,7 +38,7 @@ test('a circle is found and named in order', (t) => {
 
 const sourceRuleNames = (files: Record<string, string>) => sourceViolations(new Map(Object.entries(files))).map((line) => line.split(':')[0]);
 
-test('the repository\'s source keeps its rules (no service re-declares a contract pattern, route parameters come typed)', (t) => {
+test('the repository\'s source keeps its rules (no service re-declares a contract pattern, route parameters come typed, no comment cites the tracker)', (t) => {
   const found = sourceViolations(sourceFiles());
   t.deepEqual(found, [], found.join('\n'));
 });
@@ -53,4 +53,14 @@ test('a contract pattern written again in a service or the Keycloak extension is
 test('a route parameter cast with String() in a service is found; one read from the typed params is not', (t) => {
   t.deepEqual(sourceRuleNames({ 'services/portal/a.ts': "const nasId = String(req.params['nasId']);" }), ['route-params-from-their-schema']);
   t.deepEqual(sourceRuleNames({ 'services/portal/a.ts': 'const { nasId } = req.params;' }), []);
+});
+
+test('a comment citing a tracker number is found in TypeScript, Java and shell; the spec and RFCs may be cited', (t) => {
+  // Built from parts so that this file does not cite the tracker itself.
+  const cite = (n: string) => ['iss', 'ue ', n].join('');
+  t.deepEqual(sourceRuleNames({ 'services/kit/a.ts': `// ${cite('27')} item 4: why` }), ['no-tracker-citations']);
+  t.deepEqual(sourceRuleNames({ 'spi-wrapper/A.java': `/* as ${cite('12')} decided */` }), ['no-tracker-citations']);
+  t.deepEqual(sourceRuleNames({ 'scripts/a.sh': `# fixed in (${'#'}31)` }), ['no-tracker-citations']);
+  t.deepEqual(sourceRuleNames({ 'services/kit/a.ts': '// spec 4.4 rule 3; RFC 5176 section 3' }), []);
+  t.deepEqual(sourceRuleNames({ 'docs/a.md': `${cite('12')}` }), [], 'prose is read by people, not by this rule');
 });

@@ -1,4 +1,4 @@
-// Issue 18 item 4: the production cluster loses no granted session and answers no 5xx once the
+// The production cluster loses no granted session and answers no 5xx once the
 // dead pieces are out, while one Keycloak node and one instance of every service are killed with
 // SIGKILL under sign-ins; the killed pieces rejoin. One shorter run (CLUSTER_TEST_SECONDS, 60),
 // its outcome asserted rule by rule. Runs in its own phase of `make test`, after the platform of
@@ -16,7 +16,7 @@ import { replayAcrossNodes, type ReplayResult } from './webhook-replay.js';
 let result: FailoverResult | undefined;
 let replay: ReplayResult | Error | undefined;
 let services = 0;
-/** Issue 30: what the cluster's Prometheus saw (read before the cluster stops). */
+/** What the cluster's Prometheus saw (read before the cluster stops). */
 let scraped: { targets: Record<string, string>; signInsCounted: number; keycloakSeries: number } | undefined;
 
 interface PromVector {
@@ -47,7 +47,7 @@ test.before(async (t) => {
     const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl, CLUSTER_SCRAPE_SECONDS: '2' }, (line) => t.log(line)));
     services = cluster.services.length;
     try {
-      // Issue 29 item 2, on the same cluster before the failover run (both nodes fresh, one start for both).
+      // Webhook replays across nodes, on the same cluster before the failover run (both nodes fresh, one start for both).
       replay = await replayAcrossNodes(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       t.log(`webhook replay across nodes: ${JSON.stringify(replay instanceof Error ? replay.message : replay)}`);
       result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });

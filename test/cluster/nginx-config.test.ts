@@ -1,4 +1,4 @@
-// Issue 30: the gateway's held reads of the session change feed pass the cluster's nginx, whose
+// The gateway's held reads of the session change feed pass the cluster's nginx, whose
 // default 60 s read timeout would cut every read that waits longer (a 504 each minute, and the
 // idle platform woken for it). The session upstream's feed location must outwait the longest hold.
 import test from 'ava';

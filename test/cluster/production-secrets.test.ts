@@ -1,4 +1,4 @@
-// Issue 18 item 1 (from the hardening issue): a production Keycloak start refuses development
+// A production Keycloak start refuses development
 // secrets, before anything starts, with one line naming the setting.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 29 item 2: a replay is a replay on every Keycloak node. A signed REINSTATED applied on
+// A replay is a replay on every Keycloak node. A signed REINSTATED applied on
 // node 1, then a TERMINATED; the REINSTATED replayed to node 2 (the same bytes, and the same
 // signature under a fresh event id) must be DUPLICATE: Keycloak's cluster-wide single-use store
 // remembers what node 1 committed. Run inside the failover test's cluster (one start for both).

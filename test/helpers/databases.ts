@@ -25,7 +25,7 @@ function requireUrl(url: string | undefined): string {
   return url;
 }
 
-/** `db` with its statements counted (issue 30: what an idle look costs), otherwise the same database. */
+/** `db` with its statements counted (what an idle look costs), otherwise the same database. */
 export function countingStatements(db: Database): Database & { statements: () => number } {
   let statements = 0;
   return Object.assign(Object.create(db) as Database, {

@@ -1,7 +1,6 @@
 import test from 'ava';
 import { startRefusal } from '../../kc-extension/start-check.js';
 
-// Issue 29 item 4: the extension itself refuses development secrets and test switches in a production start.
 test('a production start (kc.sh start) is refused while the seal key is the development default, naming it', (t) => {
   const line = startRefusal({ devMode: false, developmentDefaults: ['SVC_ADMIN_SEAL_KEY'], switches: [] });
   t.regex(line, /^wifi extension: a production Keycloak \(kc\.sh start\) refuses to start: SVC_ADMIN_SEAL_KEY is still the development default/);

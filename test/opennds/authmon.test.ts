@@ -13,7 +13,7 @@ import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
-// Issue 28, FAS level 3: the query goes to an https FAS, and openNDS's authmon (a shell loop on
+// FAS level 3: the query goes to an https FAS, and openNDS's authmon (a shell loop on
 // the gateway, PHP for https) polls the FAS for clients to authorise, so a remote FAS signs a
 // client in without any connection into the router. The FAS here is fas-stub.ts with its own
 // certificate, which only the gateway's PHP is told to trust (SSL_CERT_FILE).

@@ -8,7 +8,7 @@ import { LAN_INTERFACE, type ClientHost } from '../../scripts/opennds/topology.j
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
-// Issue 28: Debian's openNDS 9.10 really enforcing, in network namespaces (two clients, the
+// Debian's openNDS 9.10 really enforcing, in network namespaces (two clients, the
 // gateway, an "internet" with a web server and a stand-in FAS at level 2: the query encrypted
 // as at level 3, over http). The clients speak plain http with curl, as a browser would.
 const FASKEY = 'ndst-faskey-0123456789abcdef';

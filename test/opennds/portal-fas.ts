@@ -25,7 +25,7 @@ export const FASKEY = 'demo-opennds-faskey-0123456789';
 export const POLL_S = 1;
 /** authmon sleeps 5 s before its first poll; the sign-in may be a Keycloak password grant. */
 export const OPEN_MS = 30_000;
-/** Issue 28: every end of a network session reaches the gateway within 15 s. */
+/** Every end of a network session reaches the gateway within 15 s. */
 export const REVOKE_MS = 15_000;
 const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
 

@@ -8,7 +8,7 @@ import { LoyaltyConfig } from '../../services/loyalty/config.js';
 import { PortalConfig } from '../../services/portal/config.js';
 import { SessionConfig } from '../../services/session/config.js';
 
-// Issue 20 item 9: no development secret in production. Each service's secrets, by name.
+// No development secret in production. Each service's secrets, by name.
 const SERVICES: [string, z.ZodType, string[]][] = [
   ['hr', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']],
   ['loyalty', LoyaltyConfig, ['LOYALTY_API_KEYS']],
@@ -43,7 +43,7 @@ test('a key list that keeps one development key beside keys of its own is refuse
   t.false((error as ConfigError).message.includes('dev-session-gateway-key'), 'the problem names the setting, never the key');
 });
 
-// Issue 29 item 4: the test and demo switches are refused in production, whatever else is set.
+// The test and demo switches are refused in production, whatever else is set.
 for (const [name, schema, secrets] of [['TEST_HARNESS', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']], ['EXPOSE_TOKEN', PortalConfig, SERVICES.find(([service]) => service === 'portal')![2]]] as const) {
   test(`${name}=true is refused in production, naming it; off it starts`, (t) => {
     const own = Object.fromEntries(secrets.map((secret) => [secret, ownValue(secret)]));

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installed on an openNDS 9.10 router at FAS level 3 (issue 28), beside authmon: openNDS has no
+# Installed on an openNDS 9.10 router at FAS level 3, beside authmon: openNDS has no
 # remote deauthentication, so this loop asks the platform's FAS, every INTERVAL seconds, which
 # clients it revoked, and deauthenticates them here. It rides on openNDS's own https channel to
 # the FAS (libopennds.sh send_to_fas_custom: the FAS URL, gatewayhash and CA trust authmon uses).

@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import { metricsRegistry } from '../metrics.js';
 import type { Database, Queryable } from './database.js';
 
-// Issue 30 item 1: what a request costs in the store is counted where every statement passes, so
+// What a request costs in the store is counted where every statement passes, so
 // `bench:portal` (and an operator) can see the statements and transactions per sign-in.
 const statements = new Counter({ name: 'db_statements_total', help: 'SQL statements run (inside transactions too), by service.', labelNames: ['service'], registers: [metricsRegistry] });
 const transactions = new Counter({ name: 'db_transactions_total', help: 'Explicit transactions run (BEGIN ... COMMIT or ROLLBACK), by service.', labelNames: ['service'], registers: [metricsRegistry] });

@@ -30,7 +30,7 @@ export interface Database extends Queryable {
    */
   listen(channel: string, onNotify: () => void): Promise<Listener>;
   /**
-   * Issue 30: a count that moves with each write this process makes (every statement but a plain
+   * A count that moves with each write this process makes (every statement but a plain
    * SELECT, and every transaction), when this process is the database's only writer (PGlite: one
    * process opens its folder); undefined on a server, where other processes write too. What was
    * read while the count stood still holds for as long as it stays there (`keptUntilWrite`).

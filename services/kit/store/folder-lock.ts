@@ -33,7 +33,7 @@ function alive(owner: Owner): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   const now = statOf(owner.pid);
-  // Issue 29 item 5: a zombie (Z, or X while being reaped) has exited; only its parent has not
+  // A zombie (Z, or X while being reaped) has exited; only its parent has not
   // collected it yet, so a supervisor restarting right after kill -9 must not wait for that.
   if (now.state === 'Z' || now.state === 'X') return false;
   return owner.startTime === null || now.startTime === null || now.startTime === owner.startTime;

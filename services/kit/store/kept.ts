@@ -4,7 +4,7 @@ import type { Database } from './database.js';
 const MAX_KEPT = 64;
 
 /**
- * Issue 30: `read`, with its answers kept (per `keyOf` of its arguments) for as long as this
+ * `read`, with its answers kept (per `keyOf` of its arguments) for as long as this
  * process has written nothing to `db` since they were read, where this process is the database's
  * only writer (PGlite); on a server every call reads. An idle process wakes into a cold store
  * (on the 2-core machine, memory untouched for minutes is slow to touch again), so a periodic look

@@ -30,7 +30,7 @@ export interface Autovacuum {
  * and DELETE leaves its old row version and index entries behind for ever. The files grow
  * without bound, the planner has no statistics, and a statement that looks at a subject's rows
  * visits every dead version of them: the session grant cost 3.7 ms of CPU after 4,500 sign-ins
- * of 500 subjects, against 0.8 ms with this (issue 30). A server runs its own autovacuum.
+ * of 500 subjects, against 0.8 ms with this. A server runs its own autovacuum.
  *
  * This is that autovacuum, started by writes instead of a clock, so an idle store costs nothing:
  * after every `checkEvery` write statements of this process it reads the table statistics (about

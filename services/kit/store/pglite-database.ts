@@ -44,7 +44,7 @@ export async function openPglite(
   const stopAnswering = dataDir === undefined ? () => undefined : answerBackupRequests(dataDir, dump);
   const statements = preparedQueries(db);
   const maintenance = autovacuum(db, options.autovacuumEvery ?? DEFAULT_AUTOVACUUM_EVERY, options.onMaintenance);
-  // Issue 30: moved when a write is sent and when it ends, so whatever a read overlapped, the
+  // Moved when a write is sent and when it ends, so whatever a read overlapped, the
   // count has moved past the one the read was kept under.
   let writes = 0;
   const writing = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -6,7 +6,7 @@ import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../
 import { octalEscapesToHex } from '../../../contract/controllers/mikrotik.js';
 import { chapAnswerFor } from '../../../services/kit/index.js';
 
-// Issue 27: MikroTik Hotspot's external-page redirect (captures/mikrotik.json names the source).
+// MikroTik Hotspot's external-page redirect (captures/mikrotik.json names the source).
 interface Capture { state: ArrivalState; what: string; url: string }
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/mikrotik.json', import.meta.url), 'utf8')) as { chapIdHex: string; challengeHex: string; captures: Capture[] };
 const profile = CONTROLLER_PROFILES.mikrotik;

@@ -5,7 +5,7 @@ import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../
 import { normalizeMac } from '../../../contract/mac.js';
 import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
 
-// Issue 27: OPNsense's captive portal forwarding to this portal from a zone template
+// OPNsense's captive portal forwarding to this portal from a zone template
 // (captures/opnsense.json names the opnsense/core files it follows).
 interface Capture { state: ArrivalState; what: string; url: string }
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/opnsense.json', import.meta.url), 'utf8')) as { captures: Capture[]; logon: { url: string; fields: string[] } };

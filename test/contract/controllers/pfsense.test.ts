@@ -4,7 +4,7 @@ import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
 
-// Issue 27: pfSense's captive portal forwarding to this portal from a custom portal page
+// pfSense's captive portal forwarding to this portal from a custom portal page
 // (captures/pfsense.json names the source).
 interface Capture { state: ArrivalState; what: string; url: string }
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/pfsense.json', import.meta.url), 'utf8')) as { captures: Capture[] };

@@ -1,5 +1,5 @@
 /**
- * Table-driven cases for the boxed expressions of DMN 1.3 (issue 13): one line per case, a DRG
+ * Table-driven cases for the boxed expressions of DMN 1.3: one line per case, a DRG
  * snippet, the inputs, and the expected result of decision `D` or the expected problem.
  */
 export interface BoxedCase {

@@ -38,7 +38,7 @@ test('the bundled engine evaluates a DMN 1.4 model with a BKM, a context and ite
   t.deepEqual(JSON.parse(String(answer)), { ok: true, results: { Quote: { perDevice: 1.5, total: 6 }, Summary: 'paid' } });
 });
 
-test('the bundled engine evaluates DMN 1.5 boxed expressions over IANA-zoned date and times in a bare vm context (issue 19)', async (t) => {
+test('the bundled engine evaluates DMN 1.5 boxed expressions over IANA-zoned date and times in a bare vm context', async (t) => {
   const code = await dmnEngineBundle('iife');
   const inputs = { arrival: '2024-12-31T23:30:00Z', grace: 'PT10M', sessions: [{ start: '2024-12-29T23:00:00Z', minutes: 90 }] };
   const context = createContext({ xml: await readFile('test/dmn/models/venue/VenueSessions15.dmn', 'utf8'), inputs: JSON.stringify(inputs) });

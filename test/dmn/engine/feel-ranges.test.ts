@@ -1,6 +1,6 @@
 import { feelCases, type FeelCase } from './feel-case.js';
 
-// Issue 19 item 2: ranges (DMN 1.3 section 10.3.2.7), the range functions of 10.3.4.9 (table 78)
+// Ranges (DMN 1.3 section 10.3.2.7), the range functions of 10.3.4.9 (table 78)
 // on points and ranges, and DMN 1.5's range(). One line per case.
 const CASES: FeelCase[] = [
   ['10.3.2.7 (range literal membership)', 'a in [1..10)', { a: ['number', 10] }, false],

@@ -3,7 +3,7 @@ import { evaluate } from '../../../dmn/engine/index.js';
 import { compiled } from './dmn-xml.js';
 import { feelCases, type FeelCase } from './feel-case.js';
 
-// Issue 13: FEEL semantics where DMN 1.3 is clear, checked through a literal expression decision
+// FEEL semantics where DMN 1.3 is clear, checked through a literal expression decision
 // (our compiled subset, feelin for the rest). One line per case: section, expression, inputs
 // (name -> [typeRef, value]), expected JSON result.
 const CASES: FeelCase[] = [

@@ -1,6 +1,6 @@
 import { feelCases, type FeelCase } from './feel-case.js';
 
-// Issue 19 items 3 and 5: string functions (DMN 1.3 section 10.3.4.3, XPath regular expressions
+// String functions (DMN 1.3 section 10.3.4.3, XPath regular expressions
 // of XQuery F&O 7.6) and FEEL decimals (10.3.2.3.1, rounding of 10.3.4.4 and DMN 1.4).
 const CASES: FeelCase[] = [
   ['10.3.4.3 (matches)', 'matches(s, "^[a-z]+$")', { s: ['string', 'abc'] }, true],

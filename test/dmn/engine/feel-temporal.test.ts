@@ -1,6 +1,6 @@
 import { feelCases, type FeelCase } from './feel-case.js';
 
-// Issue 19 item 1: FEEL's temporal values (DMN 1.3 sections 10.3.2.3.4-10.3.2.3.7, table 57 of
+// FEEL's temporal values (DMN 1.3 sections 10.3.2.3.4-10.3.2.3.7, table 57 of
 // 10.3.2.12, built-ins of 10.3.4.6 and 10.3.4.8). One line per case.
 const dt = 'date and time';
 const CASES: FeelCase[] = [

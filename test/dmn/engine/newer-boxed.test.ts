@@ -1,7 +1,7 @@
 import test from 'ava';
 import { evaluate, loadModel } from '../../../dmn/engine/index.js';
 
-// Issue 19 item 4: the boxed expressions DMN 1.4 added (DMN 1.5 sections 10.2.2.x: conditional,
+// The boxed expressions DMN 1.4 added (DMN 1.5 sections 10.2.2.x: conditional,
 // iterators, filter), with FEEL's semantics (DMN 1.3 section 10.3.2.14). One line per case:
 // the section, the boxed expression as DMN 1.5 XML, the input `x`, the expected result (or the
 // load error).

@@ -71,7 +71,7 @@ test.serial('a real token whose sub the body contradicts is 403 FORBIDDEN', asyn
 test.serial('loyalty hanging: a GOLD member still gets the baseline, after about the 2 s budget', async (t) => {
   const grant = await customerGrant('gold@demo.example', 'gold-demo-pass');
   t.is(grant.status, 200, grant.text);
-  // The harness route needs a key with scope harness (issue 29 item 4): the tools' key has it.
+  // The harness route needs a key with scope harness: the tools' key has it.
   const fault = async (mode: string, delayMs = 0) => {
     const headers = { 'content-type': 'application/json', 'X-API-Key': process.env['LOYALTY_TOOLS_KEY'] ?? 'dev-loyalty-tools-key' };
     const response = await fetch(`${URLS.loyalty}/admin/fault`, { method: 'POST', headers, body: JSON.stringify({ mode, delayMs }) });

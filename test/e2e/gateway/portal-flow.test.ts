@@ -11,7 +11,7 @@ import { KC_LOG } from '../keycloak/kc-files.js';
 import { networkSession, PortalBrowser, type PortalReply } from '../portal/portal-client.js';
 import { URLS } from '../platform-urls.js';
 
-// Issue 17 item 5, end to end on the started platform: a captive device arrives at the portal
+// End to end on the started platform: a captive device arrives at the portal
 // from the demo NAS, signs in, and is logged in at the gateway with the one-time credential the
 // portal hands its page, through the platform's FreeRADIUS; ending the sign-in reaches the NAS
 // as an RFC 5176 Disconnect-Request, received by a second FreeRADIUS with a `coa` listener on the

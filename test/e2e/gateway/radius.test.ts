@@ -5,7 +5,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { hexText, radclient } from '../../services/gateway/radclient.js';
 import { URLS } from '../platform-urls.js';
 
-// Issue 17 on the started platform: the demo NAS logs a device in through FreeRADIUS on its
+// The RADIUS side on the started platform: the demo NAS logs a device in through FreeRADIUS on its
 // configured port, reports accounting, and a revoke queues a Disconnect for it.
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3004';
 const AUTH_PORT = Number(process.env.RADIUS_AUTH_PORT ?? 1812);

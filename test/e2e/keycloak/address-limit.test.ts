@@ -1,7 +1,7 @@
 import test from 'ava';
 import { employeeGrant, hrResetLimits, randomEmployeeId, requireServices } from './kc-client.js';
 
-// Issue 29 item 6 through the real Keycloak: the employee authenticator limits attempts per
+// Through the real Keycloak: the employee authenticator limits attempts per
 // client address before HR is asked, so one address guessing employee ids cannot use up HR's
 // global ceiling (600 per 60 s, the backstop) and lock every employee out. Keycloak believes
 // X-Forwarded-For from loopback (scripts/kc.sh --proxy-trusted-addresses), which gives the

@@ -58,7 +58,7 @@ export function jwtClaims(token: unknown): Record<string, unknown> {
 async function hrPost(path: string, body?: unknown): Promise<void> {
   const response = await fetch(`${HR_URL}${path}`, {
     method: 'POST',
-    // The harness routes need a key with scope harness (issue 29 item 4): the tools' key has it.
+    // The harness routes need a key with scope harness: the tools' key has it.
     headers: { 'Content-Type': 'application/json', 'X-API-Key': process.env['HR_TOOLS_KEY'] ?? 'dev-hr-tools-key' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -1,4 +1,4 @@
-// Issue 29 item 4: the extension itself refuses development secrets and test switches when
+// The extension itself refuses development secrets and test switches when
 // Keycloak runs `start` (its production profile), however it was launched: here bin/kc.sh start
 // directly, without the cluster launcher's own check. The test run's Keycloak (start-dev, the same
 // development key, TEST_HARNESS on) serving every other end-to-end test is the other half.

@@ -3,7 +3,7 @@ import { samples } from '../../helpers/prometheus.js';
 import { URLS } from '../platform-urls.js';
 import { PortalBrowser } from '../portal/portal-client.js';
 
-// Issue 30: every service serves GET /metrics in Prometheus text format; its series exist and
+// Every service serves GET /metrics in Prometheus text format; its series exist and
 // move with the traffic, and no label carries a person, a password, a citizen number or a MAC.
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3004';
 const SERVICES = { ...URLS, gateway: GATEWAY } as const;

@@ -3,7 +3,7 @@ import { get, reachesInternet } from '../../opennds/client-http.js';
 import { enforcementSkipReason } from '../../opennds/host-support.js';
 import { POLL_S, startPortalFas, type PortalFas } from '../../opennds/portal-fas.js';
 
-// Issue 28 item 4, end to end: Debian's openNDS 9.10 in network namespaces with the platform's
+// End to end: Debian's openNDS 9.10 in network namespaces with the platform's
 // own portal as its FAS at level 3 (the registry's demo-opennds), the real Keycloak sign-in
 // behind it, the gateway service answering authmon, and router/revocation-poll.sh running on the
 // gateway (test/opennds/portal-fas.ts). Needs root; signs in through Keycloak when the platform

@@ -3,7 +3,7 @@ import { get } from '../../opennds/client-http.js';
 import { enforcementSkipReason } from '../../opennds/host-support.js';
 import { REVOKE_MS, startPortalFas, type PortalFas } from '../../opennds/portal-fas.js';
 
-// Issue 28 items 3 and 4, end to end with Debian's openNDS 9.10 and the portal as its FAS (level
+// End to end with Debian's openNDS 9.10 and the portal as its FAS (level
 // 3, test/opennds/portal-fas.ts): every end of a network session cuts the client off at the
 // gateway within 15 s, not only a revoke (portal-fas.test.ts): a sign-in beyond the customer's
 // device slots evicts the oldest device, the entitlement's validUntil passing, the subject's

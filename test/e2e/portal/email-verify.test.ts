@@ -3,7 +3,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { adminApi, adminToken, IDP_URL, userIdOf } from '../keycloak/kc-client.js';
 import { PortalBrowser } from './portal-client.js';
 
-// Issue 29 item 10 against the running platform: Keycloak mails its own verify-email link
+// Against the running platform: Keycloak mails its own verify-email link
 // through the mail catcher (realm smtpServer, SMTP 1025), the link verifies, and the next
 // sign-in asks loyalty. gold.verify@demo.example is a GOLD member with the Wi-Fi benefit and no
 // account before this test (fixtures/loyalty-members.json).

@@ -50,7 +50,7 @@ test('an admin-cli token is judged by its user\'s realm role svc-admin, through 
   t.is((await answers(operator.token)).svcAdmin, 403, 'the same token, once its user left the group');
 });
 
-// Issue 29 item 1: Keycloak's user-management roles are not svc-admin's; only its own role lets in.
+// Keycloak's user-management roles are not svc-admin's; only its own role lets in.
 test('manage-users and realm-admin, Keycloak\'s own admin roles, do not make an svc-admin operator', async (t) => {
   const master = await adminToken();
   const operator = await adminCliOperator(master);

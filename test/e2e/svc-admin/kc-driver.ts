@@ -9,7 +9,7 @@ export const MODULE_URL = `${IDP_URL}/realms/wifi/svc-admin`;
 export const DECISION_URL = process.env['DECISION_URL'] ?? 'http://localhost:3005';
 
 /**
- * An operator of its own holding the realm role `svc-admin` (issue 29 item 1), signed in through
+ * An operator of its own holding the realm role `svc-admin`, signed in through
  * `admin-cli` as kcadm.sh does. Not the demo `svc-operator`, whose brute-force state a person may touch.
  */
 export async function operatorToken(master?: string): Promise<string> {

@@ -2,7 +2,7 @@ import test from 'ava';
 import { adminApi, adminToken } from '../keycloak/kc-client.js';
 import { kcDriver } from './kc-driver.js';
 
-// Issue 20 item 11: a realm imported by a test run once froze the test run's temporary models
+// A realm imported by a test run once froze the test run's temporary models
 // folder into the realm, and `make up` then showed empty decision pages. The folder is Keycloak's
 // run-time setting (DMN_DIR), so no realm attribute, old or planted, can move it.
 test('the decision pages list the models of the folder Keycloak runs with, whatever a realm attribute says', async (t) => {

@@ -1,4 +1,4 @@
-// Issue 29 item 3: remember-on-commit proven in real Keycloak. The test run's Keycloak has
+// Remember-on-commit proven in real Keycloak. The test run's Keycloak has
 // TEST_HARNESS=true, so the webhook honours X-Test-Force-Rollback (with an operator's token): the
 // event is judged and applied, then the request's transaction is rolled back as a failed commit
 // would be. The sender's retry of the very same delivery is then applied, not DUPLICATE. Seen

@@ -18,7 +18,7 @@ async function sessionCall(method: 'GET' | 'POST', path: string, body?: unknown)
 /**
  * spec 3.3 / 6: after EMPLOYEE_TERMINATED (or SUSPENDED) the account cannot sign in again and
  * a refresh of a token issued before fails, because its sessions were ended and it is disabled;
- * its network sessions end too (issue 17), so the gateways disconnect its devices.
+ * its network sessions end too, so the gateways disconnect its devices.
  * The employee here signs in with a password through the portal client, so the test needs no HR.
  */
 for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
@@ -41,7 +41,7 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
     t.is(signIn.status, 200);
     const id = ((await adminApi(master, 'GET', `/users?exact=true&username=${username}`)) as { id: string }[])[0]!.id;
     t.is(((await adminApi(master, 'GET', `/users/${id}/sessions`)) as unknown[]).length, 1);
-    // Issue 17: a network session of this employee, GRANTED at the session service.
+    // A network session of this employee, GRANTED at the session service.
     const sessionId = String((await sessionCall('POST', '/api/v1/sessions', { subjectId: id, deviceRef: null }))['sessionId']);
     t.like(await sessionCall('POST', `/api/v1/sessions/${sessionId}/grant`, { entitlementId: `ent-${randomUUID()}`, tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 3_600_000).toISOString() }), { state: 'GRANTED' });
 

@@ -234,7 +234,7 @@ test('the citizen number reaches HR only: not logs, events, accounts, counters o
   }
 });
 
-// Issue 29 item 6: strangers cannot lock employees out.
+// Strangers cannot lock employees out.
 test('HR answering RATE_LIMITED keeps the submit slot taken: after 5 such refusals the 6th is refused without calling HR', (t) => {
   const host = fakeHost({ form: form('A-1001', '079201001234'), replies: [hrStatus(429)] });
   for (let i = 0; i < 5; i++) t.like(authenticateEmployee(host), { status: 429, body: { error: 'rate_limited' } });

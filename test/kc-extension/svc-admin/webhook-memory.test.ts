@@ -84,7 +84,7 @@ test('an event whose commit fails is not remembered: the retry applies it', asyn
 
 const MINUTE = 60_000;
 
-// Issue 29 item 2: replays are kept by time in Keycloak's cluster-wide store, not by count per node.
+// Replays are kept by time in Keycloak's cluster-wide store, not by count per node.
 test('an event id is remembered for a day: a retry under a fresh signature is DUPLICATE, a day later it is judged again', async (t) => {
   const { d, post } = await setup();
   const id = randomUUID();
@@ -131,7 +131,7 @@ test('a REINSTATED applied on node 1 and replayed to node 2 after a TERMINATED i
   t.false(node1.users.get(id)!.enabled);
 });
 
-// Issue 29 item 3: the harness switch that forces the apply's transaction to roll back.
+// The harness switch that forces the apply's transaction to roll back.
 test('harness on: X-Test-Force-Rollback with an operator token rolls the apply back (500), the sender\'s retry is APPLIED, then DUPLICATE', async (t) => {
   const { d } = await setup();
   d.realm.testHarness = true;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { decisionService, evaluatePath, modelDirectory } from './decision-service.js';
 
-// Issue 13: models with a BKM (a decision table inside it), a context, item definitions, a
+// Models with a BKM (a decision table inside it), a context, item definitions, a
 // literal expression reading a structured output by path, saved as DMN 1.4 and 1.5 with DMNDI.
 const MODELS = 'test/dmn/models/service';
 
@@ -52,7 +52,7 @@ test('the list shows the 1.4 and 1.5 models with their decisions', async (t) => 
   );
 });
 
-test('a DMN 1.5 boxed conditional loads on reload and evaluates (issue 19)', async (t) => {
+test('a DMN 1.5 boxed conditional loads on reload and evaluates', async (t) => {
   const dir = await modelDirectory(t);
   const service = await decisionService(t, dir);
   await copyFile('test/dmn/models/newer/Conditional15.dmn', join(dir, 'Conditional15.dmn'));

@@ -4,7 +4,7 @@ import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { decisionService, evaluatePath, modelDirectory } from './decision-service.js';
 
-// Issue 19 item 7: DMN 1.3 section 6.3.3 imports between models of the same folder. VenueFee
+// DMN 1.3 section 6.3.3 imports between models of the same folder. VenueFee
 // imports SharedPricing as `shared`: its item definitions (typeRef `shared.tTier`), a BKM that
 // calls another of its model (`shared.fee`) and a decision service (`shared.BaseService`).
 const MODELS = 'test/dmn/models/imports';

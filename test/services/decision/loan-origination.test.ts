@@ -1,7 +1,7 @@
 import test from 'ava';
 import { decisionService, evaluatePath } from './decision-service.js';
 
-// Issue 19 item 6: DMN 1.3 chapter 11's loan origination example (decisions, BKMs as tables,
+// DMN 1.3 chapter 11's loan origination example (decisions, BKMs as tables,
 // contexts and literal expressions, boxed invocations, item definitions, two decision services),
 // written from the chapter's description, served over HTTP.
 const MODELS = 'test/dmn/models/loan';

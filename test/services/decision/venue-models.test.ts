@@ -1,7 +1,7 @@
 import test from 'ava';
 import { decisionService, evaluatePath } from './decision-service.js';
 
-// Issue 19: models using DMN 1.5 boxed expressions and FEEL temporal values, served over HTTP.
+// Models using DMN 1.5 boxed expressions and FEEL temporal values, served over HTTP.
 const MODELS = 'test/dmn/models/venue';
 
 const sessions = [

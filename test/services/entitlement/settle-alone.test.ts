@@ -10,7 +10,7 @@ import type { LoyaltyClient } from '../../../services/entitlement/loyalty-client
 import type { TokenFacts } from '../../../services/entitlement/token-verifier.js';
 import { countingStatements } from '../../helpers/databases.js';
 
-// Issue 30: on PGlite (this process the store's only writer) a key's claim is kept in memory and
+// On PGlite (this process the store's only writer) a key's claim is kept in memory and
 // its row written settled by the statement that stores the outcome: one statement per evaluation.
 // A key settled before still answers its original outcome, whatever the decision says now and
 // also when the decision cannot be had.

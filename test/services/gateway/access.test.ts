@@ -7,7 +7,7 @@ import { freePort } from '../../helpers/postgres-server.js';
 import { startFreeradius, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 
-// Issue 17, Access-Request through a real FreeRADIUS (rest module -> gateway service) sent by
+// Access-Request through a real FreeRADIUS (rest module -> gateway service) sent by
 // Debian's radclient, the way a gateway sends it. One test at a time, like disconnect.test.ts: ten
 // FreeRADIUS servers at once on a loaded 2-core machine outrun the rest module's 3 s timeout.
 

@@ -10,7 +10,7 @@ import { usernameHash } from '../../../services/gateway/credentials.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 27 item 4: accounting survives a gateway service that is down or too slow. FreeRADIUS
+// Accounting survives a gateway service that is down or too slow. FreeRADIUS
 // writes each Accounting-Request to its buffer (a detail file) and answers the NAS at once; its
 // replay hands the entries to the gateway service one by one, in order, again until answered.
 // The gateway service is reached through a switch in front of it that can refuse (503) or hold
@@ -110,7 +110,7 @@ test.serial('accounting sent while the gateway service refuses or is too slow is
   t.deepEqual(gate.forwarded, [['Start', 0], ['Interim-Update', 60], ['Interim-Update', 60], ['Interim-Update', 120], ['Stop', 180]], 'in order; the Interim answered too late came again');
   const connection = (await gateway.connection(sessionId)).body;
   t.like(connection, { state: 'DISCONNECTED', connected: false, nasId: NAS, inputOctets: 9000, outputOctets: 36000, sessionTime: 180 });
-  // Issue 27: the replay adds the time an entry waited to Acct-Delay-Time: the connection's times
+  // The replay adds the time an entry waited to Acct-Delay-Time: the connection's times
   // are when the NAS sent its packets (during the outage, seconds before it ended), not the replay's.
   for (const time of ['startedAt', 'stoppedAt'] as const) t.true(Date.parse(String(connection[time])) <= outageEnded - 2000, `${time} ${String(connection[time])} is during the outage (ended ${new Date(outageEnded).toISOString()})`);
   t.is((await db.query('SELECT 1 FROM connections WHERE session_id = $1', [sessionId])).length, 1);

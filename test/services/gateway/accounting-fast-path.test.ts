@@ -5,7 +5,7 @@ import { boot, capturingLogger } from '../../helpers/service.js';
 import { gatewaysFile, NAS, openGatewayDb } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
-// Issue 27: FreeRADIUS's accounting calls are answered before the Express stack (kit/fast-path.ts).
+// FreeRADIUS's accounting calls are answered before the Express stack (kit/fast-path.ts).
 // Whatever comes, the answer is the one the documented route gives: the same status and error
 // object (checked against the OpenAPI document by boot()), the same request metrics.
 const KEY = GatewayConfig.parse({}).RADIUS_API_KEY;

@@ -3,7 +3,7 @@ import { GatewayConfig } from '../../../services/gateway/config.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, openGatewayDb, sessionWorld } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
-// Issue 27: accounting that arrives late (a NAS's retransmission, an entry replayed from
+// Accounting that arrives late (a NAS's retransmission, an entry replayed from
 // FreeRADIUS's buffer while later packets went straight through) is dated by Acct-Delay-Time,
 // and its order does not matter: a late Start or Interim-Update never re-opens a connection a Stop
 // closed, a late Stop still closes, counters are the greatest seen, times the events' own. The

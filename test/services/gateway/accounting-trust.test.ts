@@ -3,7 +3,7 @@ import { GatewayConfig } from '../../../services/gateway/config.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, openGatewayDb, sessionWorld } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
-// Issue 27: accounting believes `Class` (the network session the Access-Accept named) only from
+// Accounting believes `Class` (the network session the Access-Accept named) only from
 // the NAS the session's credential was used at: another NAS that copies a session id into its
 // accounting cannot make that session read CONNECTED, nor ride on its entitlement. The rest
 // module's calls are made here directly, as FreeRADIUS makes them.
@@ -41,7 +41,7 @@ test('Class is believed from the NAS the credential was used at, and from no oth
   t.is(await state(), 'CONNECTED');
   t.deepEqual((await db.query('SELECT nas_id FROM connections WHERE session_id = $1', [sessionId])).map((r) => r['nas_id']), [NAS]);
 
-  // Issue 27: an Interim-Update of a running connection is one statement; it still counts only for
+  // An Interim-Update of a running connection is one statement; it still counts only for
   // the NAS that sent the Start, whatever another NAS names.
   const interim = (nas: string, octetCount: number) =>
     gateway.request('POST', `/radius/accounting?nas=${nas}`, {

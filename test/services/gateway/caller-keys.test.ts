@@ -3,7 +3,7 @@ import { assertError } from '../../helpers/error-shape.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, NAS, openGatewayDb, sessionWorld } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
-// Issue 29 item 7: the portal API of the gateway service takes one key per caller, each with its scopes.
+// The portal API of the gateway service takes one key per caller, each with its scopes.
 test('a key with only the connections scope reads connection state but gets 403 on credentials; the tools key issues; an unknown key 401', async (t) => {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');

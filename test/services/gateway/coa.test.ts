@@ -5,7 +5,7 @@ import { FEED_KEY, grantBody } from '../session/session-service.js';
 import { bootGateway, deviceRef, disconnectsReceived, lastReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 27 item 3: when a running session's limits change (it is granted again under another
+// When a running session's limits change (it is granted again under another
 // entitlement), a controller that takes a CoA-Request gets one naming the session as its
 // Disconnect would, with the new limits in its own attributes; a controller that does not gets
 // nothing (its next authentication carries them). The NAS stand-in is strict: a request without

@@ -3,7 +3,7 @@ import type { ProfileId } from '../../../contract/controllers/index.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 
-// Issue 27: each controller's Access-Request as that controller sends it (its CHAP form or PAP),
+// Each controller's Access-Request as that controller sends it (its CHAP form or PAP),
 // through a real FreeRADIUS, answered with the limits in that controller's own attributes. One
 // test at a time (see access.test.ts).
 

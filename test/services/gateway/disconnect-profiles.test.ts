@@ -4,7 +4,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, lastReceived, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 27 item 3: a Disconnect-Request each controller accepts. The NAS stand-in (a FreeRADIUS
+// A Disconnect-Request each controller accepts. The NAS stand-in (a FreeRADIUS
 // `coa` listener) is as strict as the controller it stands for: a request without an attribute
 // the controller needs to find the session is NAKed with Error-Cause 402 (Missing-Attribute).
 

@@ -6,7 +6,7 @@ import {
 } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 17: accounting through a real FreeRADIUS, and RFC 5176 Disconnect-Requests received and
+// Accounting through a real FreeRADIUS, and RFC 5176 Disconnect-Requests received and
 // answered by a second FreeRADIUS playing the NAS (its `coa` listener). One test at a time: each
 // starts two FreeRADIUS servers and three services, and seven at once on a loaded 2-core machine
 // made the gateway answer FreeRADIUS's rest call after its 3 s timeout (an Access-Reject).

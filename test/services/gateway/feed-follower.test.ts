@@ -1,4 +1,4 @@
-// Issue 30: at idle the gateway wakes once per held read of the change feed; its other periodic
+// At idle the gateway wakes once per held read of the change feed; its other periodic
 // looks (the stale sweep, the Disconnect sender's idle look) ride on that wake instead of waking
 // the process on clocks of their own. Only a held read that ran out counts: an early empty answer
 // (a service that does not hold) or a failure does not make the looks run every FEED_POLL_MS.

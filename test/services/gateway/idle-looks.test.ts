@@ -9,7 +9,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { gatewaysFile, openGatewayDb, sessionWorld } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
-// Issue 30: an idle gateway wakes once per held feed read, and then looks at its cursor, its
+// An idle gateway wakes once per held feed read, and then looks at its cursor, its
 // Disconnect queue and its open connections. On PGlite it is the store's only writer, so a look
 // that would find what the last one found runs no statement (a cold store is what an idle wake
 // costs on the 2-core machine); anything it writes makes the next look read again.

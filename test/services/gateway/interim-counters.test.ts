@@ -3,7 +3,7 @@ import { createConnectionStore, type Usage } from '../../../services/gateway/con
 import { waitFor } from '../../helpers/wait-for.js';
 import { openGatewayDb } from './platform.js';
 
-// Issue 27: the Interim-Updates of a running connection are kept in memory and written in one
+// The Interim-Updates of a running connection are kept in memory and written in one
 // statement per INTERIM_FLUSH_MS, not one statement each; whatever reads counters sees them (a
 // read writes first), a Stop and shutdown write at once, and nothing of another session counts.
 const NAS = 'nas-1';

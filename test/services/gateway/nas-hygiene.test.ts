@@ -3,7 +3,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 27 item 4, NAS hygiene, through a real FreeRADIUS: a NAS's reboot (Accounting-On/Off)
+// NAS hygiene, through a real FreeRADIUS: a NAS's reboot (Accounting-On/Off)
 // closes what it had open, a reused Acct-Session-Id is a new connection, a person's logoff at the
 // gateway ends the network session, other Stops do not, and a connection gone silent is closed.
 

@@ -11,7 +11,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { authmonSignature, type SigningOptions } from '../../opennds/authmon-signing.js';
 import { bootGateway, deviceRef, grantedSession, openGatewayDb, PORTAL_KEY, sessionWorld, tempDir, type World } from './platform.js';
 
-// Issue 28 items 2 and 3: the gateway service's openNDS side, as the portal relays the router's
+// The gateway service's openNDS side, as the portal relays the router's
 // authmon, BinAuth and revocation-poll.sh requests to it: a signed-in client is queued with the
 // session's limits (the QoS table the RADIUS side reads), authmon's acknowledgement opens its
 // connection, every end of the session lists it for revocation-poll, the gateway's own ends

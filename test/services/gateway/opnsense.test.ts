@@ -4,7 +4,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 
-// Issue 27: OPNsense's captive portal as its RADIUS authenticator (opnsense/core
+// OPNsense's captive portal as its RADIUS authenticator (opnsense/core
 // src/opnsense/mvc/app/library/OPNsense/Auth/Radius.php, recorded in
 // test/contract/controllers/captures/opnsense.json) talks to a real FreeRADIUS in front of the
 // gateway service: PAP with Message-Authenticator, its MAC as Calling-Station-Id with colons,

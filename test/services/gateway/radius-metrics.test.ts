@@ -4,7 +4,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
-// Issue 30: the RADIUS side's metrics move with what happens, with bounded labels and no MAC or
+// The RADIUS side's metrics move with what happens, with bounded labels and no MAC or
 // user name in them.
 
 /** The value of one series (exact label set given as `{a="b",...}` text), 0 when absent. */

@@ -6,7 +6,7 @@ import { GatewayConfig } from '../../../services/gateway/config.js';
 import { bootGateway, deviceRef, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir, UAM_SECRET, type RadiusServer, type World } from './platform.js';
 import { hexText, radclient } from './radclient.js';
 
-// Issue 27 item 5: a device whose network session is GRANTED and unexpired gets back on with no
+// A device whose network session is GRANTED and unexpired gets back on with no
 // typing: the controller's MAC authentication (User-Name = the device's MAC) is accepted with
 // the time left, at the gateways of its venue group that enable it, once its connection stopped
 // (mac-authentication.test.ts: the window after the Stop), and rejected once the session ended.

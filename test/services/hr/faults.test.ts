@@ -34,7 +34,7 @@ test('with the harness disabled the admin endpoints answer 404', async (t) => {
   assertError(t, await service.request('POST', '/admin/reset-limits', { headers: HARNESS }), 404, 'NOT_FOUND');
 });
 
-// Issue 29 item 4: a harness left on is still no switch for strangers: the routes need a key with scope harness.
+// A harness left on is still no switch for strangers: the routes need a key with scope harness.
 test('with the harness on, the admin endpoints need a key with scope harness: none 401, Keycloak\'s verify key 403', async (t) => {
   const { service, verify } = await hrService(t);
   for (const [path, json] of [['/admin/fault', { mode: 'unavailable' }], ['/admin/reset-limits', undefined]] as const) {

@@ -48,7 +48,7 @@ test('a missing, wrong or empty X-API-Key gets 401 UNAUTHORIZED', async (t) => {
   assertError(t, await verify(ACTIVE, { 'X-API-Key': '' }), 401, 'UNAUTHORIZED');
 });
 
-test('each caller has its own key (Keycloak, tools), both accepted; a rotation accepts the old and the new key (issue 29 item 7)', async (t) => {
+test('each caller has its own key (Keycloak, tools), both accepted; a rotation accepts the old and the new key', async (t) => {
   const { verify } = await hrService(t);
   for (const key of ['dev-hr-key', 'dev-hr-tools-key']) t.is((await verify(ACTIVE, { 'X-API-Key': key })).status, 200);
   const rotating = await hrService(t, { HR_API_KEYS: 'keycloak:hr-key-old-1:verify keycloak:hr-key-new-1:verify' });

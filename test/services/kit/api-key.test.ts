@@ -66,7 +66,7 @@ test('with the right key, malformed JSON is 400 INVALID_REQUEST and a good body 
   t.is((await service.request('POST', '/guarded', { json: { n: 1 }, headers })).status, 200);
 });
 
-// Issue 29 item 7: one key per caller, each with its scopes; several keys during a rotation.
+// One key per caller, each with its scopes; several keys during a rotation.
 const KEYS = apiKeyList(['read', 'write'], 'reader:reader-key-old:read;reader:reader-key-new:read;writer:writer-key-123:read,write');
 
 async function scoped(t: ExecutionContext, list = KEYS.parse(undefined)) {

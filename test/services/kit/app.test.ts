@@ -133,7 +133,7 @@ test('requests machines poll (health, quiet paths) are logged at debug; others a
   t.deepEqual(requests.map((line) => [line['path'], line['level']]), [['/health', 20], ['/echo', 30]]);
 });
 
-// Issue 30 item 1: the kit's per-request work was cut (one middleware, a lazy request logger,
+// The kit's per-request work was cut (one middleware, a lazy request logger,
 // a route's handlers as one, replies written directly); what it does must not change.
 async function stepsApp(t: ExecutionContext) {
   const { logger, lines } = capturingLogger();

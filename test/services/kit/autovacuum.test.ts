@@ -8,7 +8,7 @@ import { openDatabase, openPglite, type Database } from '../../../services/kit/s
 import type { MaintenanceRun } from '../../../services/kit/store/pglite-autovacuum.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
-// Issue 30: PGlite (PostgreSQL in single-user mode) has no autovacuum; the kit runs PostgreSQL's
+// PGlite (PostgreSQL in single-user mode) has no autovacuum; the kit runs PostgreSQL's
 // rule itself, started by this process's writes (an idle store costs nothing).
 
 async function opened(every: number): Promise<{ db: Database; runs: MaintenanceRun[] }> {

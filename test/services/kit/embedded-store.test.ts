@@ -9,7 +9,7 @@ import { freePort } from '../../helpers/free-port.js';
 import { startServiceProcess, type RunningService } from '../../helpers/process.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
-// Issue 20 item 10: one process per embedded data folder, a kill -9 never leaves it unopenable,
+// One process per embedded data folder, a kill -9 never leaves it unopenable,
 // a folder that cannot be opened is named with what to do, backup and restore by one command.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const KEY = { 'X-API-Key': 'dev-session-portal-key', 'content-type': 'application/json' };

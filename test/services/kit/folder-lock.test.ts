@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { lockFolder, ownerOf, StoreError } from '../../../services/kit/store/index.js';
 
-// Issue 29 item 5: the data-folder lock (services/kit/store/folder-lock.ts).
+// The data-folder lock (services/kit/store/folder-lock.ts).
 const folder = () => join(mkdtempSync(join(tmpdir(), 'wifi-lock-')), 'svc');
 
 /** Fields of /proc/<pid>/stat after the command name: state is the first, start time the 20th. */

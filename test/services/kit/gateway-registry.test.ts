@@ -5,7 +5,7 @@ import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
 import { createSealer, gatewayForArrival, loadGatewayRegistry, type GatewaysFileEntry } from '../../../services/kit/index.js';
 import { tempDir } from '../gateway/platform.js';
 
-// Issue 27: one registry, read by the portal and the gateway service, decides where a device
+// One registry, read by the portal and the gateway service, decides where a device
 // logs in: a gateway is found by its NAS id or its login URL, and only its registered login URL counts.
 const sealer = createSealer('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=');
 const entry = (nasId: string, loginUrls: string[], extra: Partial<GatewaysFileEntry> = {}): GatewaysFileEntry => ({ nasId, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal('s'), uamSecret: sealer.seal('u'), loginUrls, ...extra });

@@ -6,7 +6,7 @@ import { keptUntilWrite, openPglite, openPostgres, type Database } from '../../.
 import { startPostgres } from '../../helpers/postgres-server.js';
 import { countingStatements as counting } from '../../helpers/databases.js';
 
-// Issue 30: on PGlite this process is the database's only writer, so what it read holds until it
+// On PGlite this process is the database's only writer, so what it read holds until it
 // writes; an idle process's periodic looks then cost no statement (a cold store is slow to touch
 // here). On a server other processes write: nothing is kept.
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { callJson, createServiceApp, route } from '../../../services/kit/index.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 
-// Issue 30: the kit's metrics: requests by route template and status, outbound calls by peer and
+// The kit's metrics: requests by route template and status, outbound calls by peer and
 // outcome, served as Prometheus text; the path as sent never becomes a label.
 
 function sample(text: string, name: string, labels: Record<string, string>): number {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { lockFolder, openPglite } from '../../../services/kit/store/index.js';
 
-// Issue 29 item 5: `npm run store -- backup|restore` on a stopped service work under the folder's lock.
+// `npm run store -- backup|restore` on a stopped service work under the folder's lock.
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const store = (dataDir: string, ...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'store.ts'), ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 120_000 });

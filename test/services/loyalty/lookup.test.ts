@@ -92,7 +92,7 @@ test('with the harness disabled /admin/fault answers 404', async (t) => {
   assertError(t, await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } }), 404, 'NOT_FOUND');
 });
 
-// Issue 29 item 4: with the harness on, /admin/fault still needs a key with scope harness.
+// With the harness on, /admin/fault still needs a key with scope harness.
 test('with the harness on /admin/fault needs a key with scope harness: none 401, the entitlement service\'s lookup key 403', async (t) => {
   const { service, lookup } = await loyalty(t);
   assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } }), 401, 'UNAUTHORIZED');

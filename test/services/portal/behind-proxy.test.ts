@@ -4,7 +4,7 @@ import { freePort } from '../../helpers/free-port.js';
 import { startTlsProxy } from '../../helpers/nginx.js';
 import { bootPortal } from './portal-fakes.js';
 
-// Issue 20 item 8: behind a TLS-terminating proxy (a real nginx) the portal still works: sign-ins
+// Behind a TLS-terminating proxy (a real nginx) the portal still works: sign-ins
 // from the https origin are accepted and the cookie is Secure; forwarded headers are believed
 // only from the configured proxies.
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };

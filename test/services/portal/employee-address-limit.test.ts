@@ -3,7 +3,7 @@ import { assertError } from '../../helpers/error-shape.js';
 import { ACTIVE, hrService } from '../hr/hr-service.js';
 import { bootPortal, defaultFakes } from './portal-fakes.js';
 
-// Issue 29 item 6: strangers cannot lock employees out. The portal limits employee sign-ins per
+// Strangers cannot lock employees out. The portal limits employee sign-ins per
 // client address (as the trusted proxy reports it) before any call; HR's global ceiling
 // (600 a minute) stays the backstop. A fake Keycloak asks a real HR, as the authenticator does.
 test('700 employee sign-ins from one address are limited there, and a real employee from another address still signs in', async (t) => {

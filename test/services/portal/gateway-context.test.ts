@@ -4,7 +4,7 @@ import { deviceRefFor } from '../../../services/kit/device-ref.js';
 import { bootPortal, connectionBody, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
 import type { Answer } from '../../helpers/service.js';
 
-// Issues 17 and 27: the gateway context a captive device arrives with, kept server-side for the
+// The gateway context a captive device arrives with, kept server-side for the
 // sign-in, validated by its controller's profile against the gateway registry
 // (fixtures/gateways.json here), its MAC address never kept or shown; the deviceRef is a keyed
 // HMAC of (gateway id, MAC), so the same device at the same gateway is the same device.
@@ -119,7 +119,7 @@ test('the MAC address never reaches the store, a log line or a response', async 
   for (const text of [stored, portal.lines.join('\n'), login.text, read.text, arrival.text, gw]) noMacAnywhere(t, text);
 });
 
-test.serial('the attack of issue 27: a link to the real portal naming a registered gateway with an attacker\'s login address is refused on arrival, before any password', async (t) => {
+test.serial('a forged link: a link to the real portal naming a registered gateway with an attacker\'s login address is refused on arrival, before any password', async (t) => {
   const portal = await bootPortal(t);
   const attack = await refusedOnArrival(t, portal, query({ ...UAM, uamip: '203.0.113.66', uamport: '8080', mac: '02-66-66-66-66-66' }), 403, 'venue-1');
   t.regex(attack.text, /Do not enter a password/);

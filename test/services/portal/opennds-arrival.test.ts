@@ -4,7 +4,7 @@ import { deviceRefFor } from '../../../services/kit/device-ref.js';
 import { encryptFas, fasText, newHid, type FasFields } from '../../opennds/fas-encrypt.js';
 import { answer, bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
 
-// Issue 28 item 1: the portal as openNDS's FAS at level 3. The router sends the device to
+// The portal as openNDS's FAS at level 3. The router sends the device to
 // /opennds/<nasId> (its faspath) with the query encrypted under its faskey; the registry entry
 // nds-1 (fixtures/gateways.json) holds that key sealed. A good arrival becomes the same gateway
 // context as a RADIUS controller's (the MAC only as the keyed deviceRef); anything else is a

@@ -2,7 +2,7 @@ import test from 'ava';
 import { deviceRefFor } from '../../../services/kit/device-ref.js';
 import { bootPortal, cookieOf } from './portal-fakes.js';
 
-// Issue 27: an OPNsense zone's forwarding template sends the browser here with the zone's origin,
+// An OPNsense zone's forwarding template sends the browser here with the zone's origin,
 // its redirurl (no scheme) and its status answer (test/contract/controllers/captures/opnsense.json);
 // the registry (opn-1 in the test gateways file) holds the zone's https logon URL.
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };

@@ -21,7 +21,7 @@ export interface Fakes {
   /** The deviceRef of every session create, in order. */
   createdDevices: string[];
   grant: GrantOutcome;
-  /** The employee grant instead of `grant`: a fake Keycloak asking a real HR (issue 29 item 6). */
+  /** The employee grant instead of `grant`: a fake Keycloak asking a real HR. */
   employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
@@ -31,12 +31,12 @@ export interface Fakes {
   sessionState: string;
   /** What the session read answers instead of the session in `sessionState` (null: the session). */
   read: PeerAnswer | null;
-  /** The gateway service's answers (issue 17). */
+  /** The gateway service's answers. */
   credential: PeerAnswer;
-  /** Issue 28: the gateway service's answers to the openNDS authorisation and to a relayed authmon poll. */
+  /** The gateway service's answers to the openNDS authorisation and to a relayed authmon poll. */
   opennds: PeerAnswer;
   authmon: PeerAnswer;
-  /** Issue 28: whether the openNDS gateway polls (its authmon reached the gateway service lately). */
+  /** Whether the openNDS gateway polls (its authmon reached the gateway service lately). */
   openndsGateway: PeerAnswer;
   connection: PeerAnswer;
 }

@@ -163,8 +163,8 @@ test.serial('session create unreachable: 502 and nothing to revoke', async (t) =
   t.deepEqual(portal.fakes.calls, ['idp.password bob@example.com', 'entitlement.evaluate', 'session.create', 'idp.logout']);
 });
 
-// Every 502 of a sign-in names, in the portal's log, the hop that failed and how (issue 30
-// follow-up: 502s under load that nobody could trace), with no person or token on the line.
+// Every 502 of a sign-in names, in the portal's log, the hop that failed and how (502s
+// under load once could not be traced to a hop), with no person or token on the line.
 const failedHop = (lines: string[]) =>
   lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'sign-in failed at an upstream; no access was granted');
 for (const [name, break_, expected] of [

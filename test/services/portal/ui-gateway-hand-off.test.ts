@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { postLogin, readLogonAnswer } from '../../../services/portal/ui/client/gateway-hand-off.js';
 
-// Issue 27: the page posts an OPNsense login itself and tells the person what the zone's logon
+// The page posts an OPNsense login itself and tells the person what the zone's logon
 // API answered (opnsense/core AccessController::logonAction; test/contract/controllers/captures/opnsense.json).
 for (const [what, status, body, outcome] of [
   ['AUTHORIZED (let in)', 200, { clientState: 'AUTHORIZED', ipAddress: '10.20.0.7', sessionId: 'x' }, 'connected'],

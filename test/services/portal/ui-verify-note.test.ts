@@ -1,7 +1,7 @@
 import test from 'ava';
 import { needsEmailVerification } from '../../../services/portal/ui/client/portal-session.js';
 
-// Issue 29 item 10: the signed-in page tells a customer with an unverified email to check their mail.
+// The signed-in page tells a customer with an unverified email to check their mail.
 const CASES: Array<[string, Parameters<typeof needsEmailVerification>[0], boolean]> = [
   ['a customer whose email is not verified', { user_type: 'CUSTOMER', email: 'new@example.com', email_verified: false }, true],
   ['a freshly registered account without user_type', { email: 'new@example.com', email_verified: false }, true],

@@ -5,7 +5,7 @@ import { assertError } from '../../helpers/error-shape.js';
 import { boot, capturingLogger } from '../../helpers/service.js';
 import { bootSession, FEED_KEY, grantBody, KEY, openSessionDb, subject, SUBJECT_KEY, TestClock } from './session-service.js';
 
-// Issue 29 item 7: each caller's key does only what that caller does.
+// Each caller's key does only what that caller does.
 test('the gateway\'s key reads, follows the feed and revokes one session (a logoff at the gateway) but cannot open or grant, nor revoke a subject; Keycloak\'s key only revokes by subject', async (t) => {
   const db = await openSessionDb('memory');
   t.teardown(() => db.close());

@@ -5,7 +5,7 @@ import { startPostgres, type PostgresServer } from '../../helpers/postgres-serve
 import { waitFor } from '../../helpers/wait-for.js';
 import { bootSession, FEED_KEY, grantBody, openSessionDb, subject, TestClock, type SessionClient } from './session-service.js';
 
-// Issue 17: the change feed the gateway follows, on PGlite and on a PostgreSQL server.
+// The change feed the gateway follows, on PGlite and on a PostgreSQL server.
 let server: PostgresServer;
 // The databases are made before any test runs: CREATE DATABASE is a transaction that copies the
 // template, seconds long on a loaded machine, and the feed holds back every change younger than

@@ -7,7 +7,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bootSession, FEED_KEY, grantBody, openSessionDb, subject, TestClock, type SessionClient } from './session-service.js';
 import { countingStatements as counting } from '../../helpers/databases.js';
 
-// Issue 30: the change feed wakes its followers (LISTEN/NOTIFY) instead of being polled. A held
+// The change feed wakes its followers (LISTEN/NOTIFY) instead of being polled. A held
 // read (waitSeconds) answers as soon as a change commits, by any instance of the service, or when
 // the next session expires; it is answered at once when the service stops. Each test holds a read
 // for HELD_MS and expects it answered well before: a wake that did not come shows as a read that

@@ -3,7 +3,7 @@ import type { Database } from '../../../services/kit/store/index.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { bootSession, grantBody, openSessionDb, SUBJECT_KEY, subject, TestClock } from './session-service.js';
 
-// Issue 17: a terminated or suspended employee's network sessions end at once (the svc-admin
+// A terminated or suspended employee's network sessions end at once (the svc-admin
 // webhook asks), each recorded with the reason, so the gateways hear of it through the feed.
 let db: Database;
 test.before(async () => {

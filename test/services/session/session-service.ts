@@ -6,7 +6,7 @@ import type { Database } from '../../../services/kit/store/index.js';
 import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
 import { openTestDatabase, type Backend } from '../../helpers/databases.js';
 
-// The development keys of each caller (issue 29 item 7): the portal's opens, grants, revokes and reads;
+// The development keys of each caller: the portal's opens, grants, revokes and reads;
 // the gateway service's reads and follows the change feed; Keycloak's revokes a subject's sessions.
 export const KEY = { 'X-API-Key': 'dev-session-portal-key' };
 export const FEED_KEY = { 'X-API-Key': 'dev-session-gateway-key' };

@@ -1,5 +1,5 @@
 /**
- * Issue 27: what a controller's JSON login answer means for the person, for a login the page
+ * What a controller's JSON login answer means for the person, for a login the page
  * posts from script (`handOff: 'script'`). OPNsense's logon API (opnsense/core
  * AccessController::logonAction) answers `clientState` `AUTHORIZED` (let in, or in already),
  * `NOT_AUTHORIZED` (RADIUS refused the credential) or `UNKNOWN` (no such zone, or the firewall

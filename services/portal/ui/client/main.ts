@@ -45,7 +45,7 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   byId('signed-in').hidden = false;
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
-  // Issue 17: until the gateway confirms the device, ask again now and then.
+  // Until the gateway confirms the device, ask again now and then.
   if (connectionPoll !== undefined) clearTimeout(connectionPoll);
   if (session.connection !== undefined && !session.connection.connected) {
     connectionPoll = setTimeout(() => {
@@ -57,12 +57,12 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
 }
 
 /**
- * Issue 17: a sign-in through a gateway ends with the device logging in there: the one-time
+ * A sign-in through a gateway ends with the device logging in there: the one-time
  * credential goes to the gateway's login URL as the gateway expects it (a form, so it works in the
  * OS captive window; the page's CSP allows exactly that URL).
  */
 function logInAtGateway(gateway: NonNullable<PortalSession['gateway']>): void {
-  // Issue 27: a controller whose login answers JSON (OPNsense) is posted from here; the person
+  // A controller whose login answers JSON (OPNsense) is posted from here; the person
   // stays on this page and is told the answer (the connection poll then shows the device online).
   // A browser that would not send it from script (no answer it may read) gets the form instead.
   if (gateway.handOff === 'script') {

@@ -8,16 +8,16 @@ export interface PortalSession {
     permission?: { tier?: string; qosClass?: string; deviceSlots?: number };
   };
   session: { state: string; tier: string | null; qosClass: string | null; expiresAt: string | null };
-  /** Issue 17: on a sign-in through a gateway, how to log the device in there. */
+  /** On a sign-in through a gateway, how to log the device in there. */
   gateway?: { loginUrl: string; method: 'GET' | 'POST'; fields: Record<string, string>; handOff?: 'script' };
-  /** Issue 17: whether the gateway confirmed the device, and what it used. */
+  /** Whether the gateway confirmed the device, and what it used. */
   connection?: { state: string; connected: boolean; inputOctets: number; outputOctets: number; sessionTime: number };
 }
 
 export type SessionState = PortalSession | { authenticated: false };
 
 /**
- * Issue 29 item 10: a customer whose email is not verified yet is told to check their mail (the
+ * A customer whose email is not verified yet is told to check their mail (the
  * link Keycloak sent at registration); the member's package comes with the next sign-in after it.
  */
 export function needsEmailVerification(claims: PortalSession['claims']): boolean {

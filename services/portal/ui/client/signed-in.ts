@@ -55,7 +55,7 @@ function formatBytes(bytes: number): string {
 }
 
 /**
- * Issue 17: behind a gateway the page says it is connecting until the gateway confirmed the
+ * Behind a gateway the page says it is connecting until the gateway confirmed the
  * device (accounting Start), then shows the time and data used; without one, as before.
  */
 function renderConnection(session: PortalSession): void {

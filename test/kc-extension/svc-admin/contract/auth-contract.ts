@@ -29,7 +29,7 @@ export function authContract(test: TestFn, driver: () => Promise<Driver>): void 
     t.true(ErrorBody.safeParse(reply.body).success);
   });
 
-  // Issue 29 item 1: the internet-facing portal's secret is no key to svc-admin. The routes are
+  // The internet-facing portal's secret is no key to svc-admin. The routes are
   // walked from the router's own table, so a route added later is covered without editing this.
   test('the portal\'s service-account token is 403 FORBIDDEN on every svc-admin API route, and the webhook does not take it for a signature', async (t) => {
     const d = await driver();

@@ -27,7 +27,7 @@ export interface Driver {
   /**
    * realm token of a user holding the realm role `svc-admin`; customer token; master-realm admin
    * token; the portal's service-account token (client credentials of `wifi-portal-api`, which
-   * holds realm-management/manage-users but is no svc-admin operator: issue 29 item 1).
+   * holds realm-management/manage-users but is no svc-admin operator: user management is not operating the module).
    */
   tokens: { operator: string; customer: string; master: string; portal: string };
   /** Server clock in ms (webhook timestamps are checked against it). */

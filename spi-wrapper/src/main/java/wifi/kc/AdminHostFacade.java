@@ -347,7 +347,7 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return HttpFacade.postJson(url, "{}", body, timeoutMs);
     }
 
-    /** The session service (issue 17) at env SESSION_URL with env SESSION_API_KEY: run-time settings the script never sees. */
+    /** The session service at env SESSION_URL with env SESSION_API_KEY: run-time settings the script never sees. */
     @HostAccess.Export
     public String sessionServicePost(String path, String body, int timeoutMs) {
         String base = System.getenv().getOrDefault("SESSION_URL", "http://localhost:3003").replaceAll("/+$", "");

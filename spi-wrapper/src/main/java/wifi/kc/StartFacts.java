@@ -8,7 +8,7 @@ import org.keycloak.common.util.Environment;
 
 /**
  * What the extension's start check (kc-extension/start-check.ts) judges, gathered once at
- * Keycloak's start (issue 29 item 4): whether Keycloak runs {@code start-dev} (the profile
+ * Keycloak's start: whether Keycloak runs {@code start-dev} (the profile
  * {@code dev} Keycloak sets for it; {@code start} runs the production profile), which of the
  * extension's own settings still fall back to the development values shipped here, and which test
  * switches are on. Names only: no setting's value leaves this class.

@@ -42,7 +42,7 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
     @Override
     public void postInit(KeycloakSessionFactory factory) {
         runtime = JsRuntime.acquire();
-        // Issue 29 item 4: the extension's own start check; a production start with development
+        // The extension's own start check; a production start with development
         // secrets or test switches stops here, with one line naming them (never their values).
         String refusal = runtime.call("startCheck", StartFacts.json());
         if (!refusal.isEmpty()) {
