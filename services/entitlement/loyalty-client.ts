@@ -1,5 +1,5 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll } from 'cockatiel';
-import { breakerState, callJson, OutboundError, type Logger } from '../kit/index.js';
+import { breakerState, callJson, OutboundError, type Logger, type OutboundResponse } from '../kit/index.js';
 import type { EntitlementConfig } from './config.js';
 import { LookupResponse } from '../../contract/loyalty.js';
 
@@ -62,7 +62,7 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
   });
 
   const ask = async (email: string, correlationId: string): Promise<LoyaltyVerdict> => {
-    let reply;
+    let reply: OutboundResponse;
     try {
       reply = await callJson({
         url: `${config.LOYALTY_URL}/api/v1/members/lookup`,
