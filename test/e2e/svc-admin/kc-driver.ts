@@ -87,6 +87,13 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
       await adminApi(master, 'POST', '/users', { username, enabled: true, attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] } });
       return userIdOf(master, username);
     },
+    createAccount: async (email, options) => {
+      await adminApi(master, 'POST', '/users', {
+        username: email, email, emailVerified: options.emailVerified, enabled: true,
+        ...(options.password ? { credentials: [{ type: 'password', value: `pw-${randomUUID()}`, temporary: false }] } : {}),
+      });
+      return userIdOf(master, email);
+    },
     employee: async (id) => {
       const user = (await adminApi(master, 'GET', `/users/${id}`)) as { enabled: boolean; attributes?: Record<string, string[]> };
       return { enabled: user.enabled, attributes: Object.fromEntries(Object.entries(user.attributes ?? {}).map(([name, values]) => [name, values[0]])) };
