@@ -1,5 +1,6 @@
 package wifi.kc;
 
+import org.jboss.logging.Logger;
 import org.keycloak.Config;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
@@ -9,6 +10,8 @@ import org.keycloak.services.resource.RealmResourceProviderFactory;
 
 /** Mounts the member-company module at /realms/{realm}/svc-admin (spec 4.7). */
 public final class SvcAdminResourceProviderFactory implements RealmResourceProviderFactory {
+
+    private static final Logger LOG = Logger.getLogger(SvcAdminResourceProviderFactory.class);
 
     private JsRuntime runtime;
     /** The decision models folder: run-time configuration of this Keycloak (env DMN_DIR), not realm data. */
@@ -52,6 +55,9 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
             if (event instanceof PostMigrationEvent) {
                 String refusal = current.call("startCheck", StartFacts.json(factory));
                 if (!refusal.isEmpty()) {
+                    // Logged here: Keycloak reports a start that failed this late as "Failed to start
+                    // server" only, without the cause's message.
+                    LOG.error(refusal);
                     throw new IllegalStateException(refusal);
                 }
             }
