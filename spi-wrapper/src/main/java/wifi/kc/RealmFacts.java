@@ -44,8 +44,12 @@ final class RealmFacts {
     }
 
     private void add(KeycloakSession session, RealmModel realm) {
+        // Checking a password needs the session bound to the user's realm, as a request is.
+        session.getContext().setRealm(realm);
         realm.getClientsStream().forEach(client -> {
-            if (!client.isPublicClient() && DEVELOPMENT_CLIENT_SECRETS.contains(client.getSecret())) {
+            String secret = client.getSecret();
+            // A bearer-only or secretless client holds none (List.of's contains refuses null).
+            if (!client.isPublicClient() && secret != null && DEVELOPMENT_CLIENT_SECRETS.contains(secret)) {
                 developmentClientSecrets.add(realm.getName() + "/" + client.getClientId());
             }
         });
