@@ -43,13 +43,19 @@ final class RealmFacts {
         return facts;
     }
 
+    /**
+     * A bearer-only or secretless client (the master realm's {@code <realm>-realm} clients, for one)
+     * holds no secret: null, which List.of's contains refuses with a NullPointerException.
+     */
+    static boolean isDevelopmentSecret(String secret) {
+        return secret != null && DEVELOPMENT_CLIENT_SECRETS.contains(secret);
+    }
+
     private void add(KeycloakSession session, RealmModel realm) {
         // Checking a password needs the session bound to the user's realm, as a request is.
         session.getContext().setRealm(realm);
         realm.getClientsStream().forEach(client -> {
-            String secret = client.getSecret();
-            // A bearer-only or secretless client holds none (List.of's contains refuses null).
-            if (!client.isPublicClient() && secret != null && DEVELOPMENT_CLIENT_SECRETS.contains(secret)) {
+            if (!client.isPublicClient() && isDevelopmentSecret(client.getSecret())) {
                 developmentClientSecrets.add(realm.getName() + "/" + client.getClientId());
             }
         });
