@@ -64,10 +64,10 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
 
   const linkedUsers = row.cccdLink === undefined ? [] : index.carrying('cccd_link', row.cccdLink);
   const refUsers = row.employeeRef === undefined ? [] : index.carrying('employee_ref', row.employeeRef);
-  if (linkedUsers.length > 1) return conflict(linkedUsers[0]!, `citizen number is linked to ${linkedUsers.length} accounts`);
-  if (refUsers.length > 1) return conflict(refUsers[0]!, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
   const [byCccd] = linkedUsers;
   const [byRef] = refUsers;
+  if (byCccd !== undefined && linkedUsers.length > 1) return conflict(byCccd, `citizen number is linked to ${linkedUsers.length} accounts`);
+  if (byRef !== undefined && refUsers.length > 1) return conflict(byRef, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
   if (byCccd !== undefined) {
     if (otherRef(byCccd)) return conflict(byCccd, `citizen number is linked to employee_ref ${byCccd.attributes['employee_ref']}`);
     if (byRef !== undefined && byRef.id !== byCccd.id) return conflict(byCccd, `citizen number and employee_ref ${row.employeeRef} belong to different accounts`);
@@ -98,5 +98,6 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
 /** spec 4.7 rule 3: `emp-<number>`, or the email where the realm uses email as username. */
 export function newUsername(emailAsUsername: boolean, employeeRef: string | undefined, email: string | undefined): string {
   if ((emailAsUsername || employeeRef === undefined) && email !== undefined) return email.toLowerCase();
-  return `emp-${employeeRef!.toLowerCase()}`;
+  if (employeeRef === undefined) throw new Error('the row check gives every row an employee_ref or an email');
+  return `emp-${employeeRef.toLowerCase()}`;
 }

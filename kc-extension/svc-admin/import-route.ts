@@ -48,7 +48,11 @@ function write(context: AdminContext, row: PreparedRow, decision: Decision, stam
   const attributes: Record<string, string> = { user_type: 'EMPLOYEE', company: stamp.company, imported_at: stamp.importedAt };
   if (row.employeeRef !== undefined) attributes['employee_ref'] = row.employeeRef;
   if (row.cccdLink !== undefined) attributes['cccd_link'] = row.cccdLink;
-  if (decision.user === undefined) return context.host.users.create(decision.outcome.username!, row.email, attributes);
+  if (decision.user === undefined) {
+    const { username } = decision.outcome;
+    if (username === undefined) throw new Error('a CREATE decision names the username it takes');
+    return context.host.users.create(username, row.email, attributes);
+  }
   context.host.users.setAttributes(decision.user.id, attributes);
   return { ...decision.user, attributes: { ...decision.user.attributes, ...attributes } };
 }
