@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-interface Mutation {
+export interface Mutation {
   rule: string;
   file: string;
   from: string;
@@ -19,21 +19,21 @@ interface Mutation {
   tests: string[];
 }
 
-const MUTATIONS: Mutation[] = [
+export const MUTATIONS: Mutation[] = [
   // The build keeps the rules: a shape that crosses a boundary is written once, in contract/.
   { rule: 'build: a service that writes a contract pattern again is named', file: 'services/gateway/schemas.ts', from: 'nasId: z.string().regex(NAS_ID_PATTERN)', to: 'nasId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)', tests: ['test/build/import-rules.test.ts'] },
   { rule: 'build: a route parameter cast with String() is named', file: 'services/gateway/routes.ts', from: 'handle: async ({ params: { sessionId } }) => {', to: "handle: async ({ req }) => {\n        const sessionId = String(req.params['sessionId']);", tests: ['test/build/import-rules.test.ts'] },
   // Built from parts so that this file itself cites no tracker number.
   { rule: 'build: a comment citing a tracker number is named', file: 'services/kit/route.ts', from: "or `next('route')`. Measured: the router", to: ["or `next('route')`. Iss", "ue 30 item 1: the router"].join(''), tests: ['test/build/import-rules.test.ts'] },
-  { rule: 'portal login timing: every refusal is held to the slowest recent one', file: 'services/portal/refusal-pace.ts', from: 'Math.ceil(slow[0]!.ms * options.margin)', to: '0', tests: ['test/services/portal/refusal-pace.test.ts'] },
-  { rule: 'portal login timing: a slow refusal sets the pace for its window only', file: 'services/portal/refusal-pace.ts', from: 'while (slow[0]!.at < nowMs - options.windowMs)', to: 'while (slow[0]!.at < nowMs - options.windowMs * 1000)', tests: ['test/services/portal/refusal-pace.test.ts'] },
+  { rule: 'portal login timing: every refusal is held to the slowest recent one', file: 'services/portal/refusal-pace.ts', from: 'Math.ceil((slow[0]?.ms ?? ms) * options.margin)', to: '0', tests: ['test/services/portal/refusal-pace.test.ts'] },
+  { rule: 'portal login timing: a slow refusal sets the pace for its window only', file: 'services/portal/refusal-pace.ts', from: 'while ((slow[0]?.at ?? nowMs) < nowMs - options.windowMs)', to: 'while ((slow[0]?.at ?? nowMs) < nowMs - options.windowMs * 1000)', tests: ['test/services/portal/refusal-pace.test.ts'] },
   { rule: 'portal login timing: no refusal is held past the cap', file: 'services/portal/refusal-pace.ts', from: 'return startedMs + Math.min(pace, options.capMs);', to: 'return startedMs + pace;', tests: ['test/services/portal/refusal-pace.test.ts'] },
   { rule: 'svc-admin probe: an internal target is refused unless allowed', file: 'kc-extension/svc-admin/probe.ts', from: 'return !internal || allowed.some(', to: 'return true || allowed.some(', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
   { rule: 'svc-admin probe: every address of the name must be permitted', file: 'kc-extension/svc-admin/probe.ts', from: 'if (!addresses.every((address) => permitted(address, allowed)))', to: 'if (!addresses.slice(0, 1).every((address) => permitted(address, allowed)))', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
   { rule: 'svc-admin probe: SVC_ADMIN_PROBE_ALLOW lets its ranges through', file: 'kc-extension/svc-admin/probe.ts', from: 'return !internal || allowed.some(', to: 'return !internal || [].some(', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
   { rule: 'svc-admin probe: IPv4-mapped IPv6 is judged as the IPv4 it carries', file: 'kc-extension/svc-admin/address-ranges.ts', from: "return v4 !== undefined ? MAPPED | v4 : bare.includes(':') ? ipv6(bare) : undefined;", to: "return v4 !== undefined ? MAPPED | v4 : bare.includes(':') ? (bare.includes('.') ? 1n << 120n : ipv6(bare)) : undefined;", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
-  { rule: 'svc-admin probe: the GET goes to the address judged', file: 'kc-extension/svc-admin/probe.ts', from: 'host.http.getAt(url, addresses[0]!, timeoutMs)', to: "host.http.getAt(url, '198.51.100.1', timeoutMs)", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
-  { rule: 'svc-admin webhook: a company without a secret is refused as a wrong signature is', file: 'kc-extension/svc-admin/webhook-signature.ts', from: '  const key = sealedSecret ??', to: "  if (sealedSecret === undefined) return 'STALE_TIMESTAMP';\n  const key = sealedSecret ??", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/webhook-memory.test.ts'] },
+  { rule: 'svc-admin probe: the GET goes to the address judged', file: 'kc-extension/svc-admin/probe.ts', from: 'host.http.getAt(url, first, timeoutMs)', to: "host.http.getAt(url, '198.51.100.1', timeoutMs)", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/probe-targets.test.ts'] },
+  { rule: 'svc-admin webhook: a company without a secret is refused as a wrong signature is', file: 'kc-extension/svc-admin/webhook-signature.ts', from: '  let key = sealedSecret;', to: "  if (sealedSecret === undefined) return 'STALE_TIMESTAMP';\n  let key = sealedSecret;", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/webhook-memory.test.ts'] },
   { rule: 'svc-admin webhook: a code no company has leaves no log entry', file: 'kc-extension/svc-admin/webhook.ts', from: 'if (company !== undefined) logEvent(', to: 'logEvent(', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/webhook-memory.test.ts'] },
   { rule: 'svc-admin webhook: at most 10 refusals a minute reach the event log', file: 'kc-extension/svc-admin/event-log.ts', from: 'if (rejected && rejectionsFull(context)) return;', to: 'if (rejected && rejectionsFull(context) && false) return;', tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/webhook-memory.test.ts'] },
   { rule: 'svc-admin webhook: refusals are kept in a ring apart from handled events', file: 'kc-extension/svc-admin/event-log.ts', from: "const REJECTED_RING = 'event-log-rejected';", to: "const REJECTED_RING = 'event-log';", tests: ['test/kc-extension/svc-admin/contract.test.ts', 'test/kc-extension/svc-admin/webhook-memory.test.ts'] },
@@ -134,7 +134,7 @@ const MUTATIONS: Mutation[] = [
   { rule: 'portal: an arrival refused for its address does not use up the global ceiling', file: 'services/portal/arrival-limit.ts', from: '      if (used > limit) return false;\n      total += 1;\n', to: '      total += 1;\n      if (used > limit) return false;\n', tests: ['test/services/portal/arrival-limit.test.ts'] },
   { rule: 'OPNsense: a first visit needs the zone\'s MAC (extended pre-auth data)', file: 'contract/controllers/opnsense.ts', from: "q.clientState === 'AUTHORIZED' || q.macAddress !== undefined", to: 'true', tests: ['test/contract/controllers/opnsense.test.ts'] },
   { rule: 'OPNsense: the login posts its logon API\'s user and password fields', file: 'contract/controllers/opnsense.ts', from: 'fields: (credential) => ({ user: credential.username,', to: 'fields: (credential) => ({ username: credential.username,', tests: ['test/contract/controllers/opnsense.test.ts'] },
-  { rule: 'OPNsense: Acct-Interim-Interval is never under the 60 s it reads', file: 'contract/controllers/opnsense.ts', from: "'Acct-Interim-Interval': Math.max(60, interim!)", to: "'Acct-Interim-Interval': interim!", tests: ['test/contract/controllers/opnsense.test.ts'] },
+  { rule: 'OPNsense: Acct-Interim-Interval is never under the 60 s it reads', file: 'contract/controllers/opnsense.ts', from: "'Acct-Interim-Interval': Math.max(60, limits.interimSeconds)", to: "'Acct-Interim-Interval': limits.interimSeconds", tests: ['test/contract/controllers/opnsense.test.ts'] },
   { rule: 'OPNsense: the Accept carries only what it reads (no WISPr)', file: 'contract/controllers/opnsense.ts', from: "  replyAttributes: opnsenseAttributes,\n", to: "  replyAttributes: (limits) => ({ ...opnsenseAttributes(limits), 'WISPr-Bandwidth-Max-Up': limits.upBitsPerSecond }),\n", tests: ['test/services/gateway/opnsense.test.ts'] },
   { rule: 'OPNsense: the arrival is matched by the logon URL under the zone\'s origin', file: 'contract/controllers/opnsense.ts', from: 'loginUrl: new URL(OPNSENSE_LOGON_PATH, q.zone_url).href,', to: 'loginUrl: q.zone_url,', tests: ['test/services/portal/opnsense-arrival.test.ts'] },
   { rule: 'captures: every capture file names its source', file: 'test/contract/controllers/captures/cisco-wlc.json', from: '"source": "Cisco, External', to: '"origin": "Cisco, External', tests: ['test/contract/controllers/captures.test.ts'] },
@@ -333,46 +333,50 @@ const MUTATIONS: Mutation[] = [
   { rule: "lint: product code may not assert non-null", file: "biome.jsonc", from: '"style": { "noNonNullAssertion": "error"', to: '"style": { "noNonNullAssertion": "off"', tests: ["test/build/lint.test.ts"] },
 ];
 
-// Interrupted mid-run: put the mutated file back before leaving.
-let restore: (() => void) | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    restore?.();
-    process.exit(130);
-  });
+/** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */
+function main(only: string[]): never {
+  // Interrupted mid-run: put the mutated file back before leaving.
+  let restore: (() => void) | undefined;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      restore?.();
+      process.exit(130);
+    });
+  }
+
+  /**
+   * Caught means a test failed on an assertion: ava's TAP output names the failure AssertionError.
+   * A mutant that only breaks loading or start-up (a syntax error, a service that cannot boot)
+   * proves nothing about the tests, so it is reported as not caught.
+   */
+  const failedOnAssertion = (tap: string): boolean => /^not ok /m.test(tap) && /^\s+name: AssertionError$/m.test(tap);
+
+  // Arguments narrow the run to the mutations whose rule contains one of them.
+  const selected = MUTATIONS.filter((mutation) => only.length === 0 || only.some((word) => mutation.rule.includes(word)));
+  const survivors: string[] = [];
+  const lost: string[] = [];
+  for (const mutation of selected) {
+    const path = join(ROOT, mutation.file);
+    const source = readFileSync(path, 'utf8');
+    if (source.split(mutation.from).length !== 2) {
+      lost.push(`${mutation.rule}: the text to change is not found exactly once in ${mutation.file}`);
+      continue;
+    }
+    restore = () => writeFileSync(path, source);
+    writeFileSync(path, source.replace(mutation.from, mutation.to));
+    try {
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), '--tap', ...mutation.tests], { cwd: ROOT, encoding: 'utf8' });
+      const caught = run.status !== 0 && failedOnAssertion(run.stdout);
+      process.stdout.write(`${caught ? 'caught  ' : 'SURVIVED'} ${mutation.rule}\n`);
+      if (!caught) survivors.push(mutation.rule);
+    } finally {
+      restore();
+      restore = undefined;
+    }
+  }
+  process.stdout.write(`\n${selected.length - survivors.length - lost.length} of ${selected.length} mutations caught\n`);
+  for (const line of [...survivors.map((rule) => `survived: ${rule}`), ...lost]) process.stdout.write(`${line}\n`);
+  process.exit(survivors.length + lost.length === 0 ? 0 : 1);
 }
 
-/**
- * Caught means a test failed on an assertion: ava's TAP output names the failure AssertionError.
- * A mutant that only breaks loading or start-up (a syntax error, a service that cannot boot)
- * proves nothing about the tests, so it is reported as not caught.
- */
-const failedOnAssertion = (tap: string): boolean => /^not ok /m.test(tap) && /^\s+name: AssertionError$/m.test(tap);
-
-// Arguments narrow the run to the mutations whose rule contains one of them.
-const only = process.argv.slice(2);
-const selected = MUTATIONS.filter((mutation) => only.length === 0 || only.some((word) => mutation.rule.includes(word)));
-const survivors: string[] = [];
-const lost: string[] = [];
-for (const mutation of selected) {
-  const path = join(ROOT, mutation.file);
-  const source = readFileSync(path, 'utf8');
-  if (source.split(mutation.from).length !== 2) {
-    lost.push(`${mutation.rule}: the text to change is not found exactly once in ${mutation.file}`);
-    continue;
-  }
-  restore = () => writeFileSync(path, source);
-  writeFileSync(path, source.replace(mutation.from, mutation.to));
-  try {
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), '--tap', ...mutation.tests], { cwd: ROOT, encoding: 'utf8' });
-    const caught = run.status !== 0 && failedOnAssertion(run.stdout);
-    process.stdout.write(`${caught ? 'caught  ' : 'SURVIVED'} ${mutation.rule}\n`);
-    if (!caught) survivors.push(mutation.rule);
-  } finally {
-    restore();
-    restore = undefined;
-  }
-}
-process.stdout.write(`\n${selected.length - survivors.length - lost.length} of ${selected.length} mutations caught\n`);
-for (const line of [...survivors.map((rule) => `survived: ${rule}`), ...lost]) process.stdout.write(`${line}\n`);
-process.exit(survivors.length + lost.length === 0 ? 0 : 1);
+if (process.argv[1] === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
