@@ -1,7 +1,7 @@
 # The two commands a new user needs (README): `make up` and `make test`. Both install what
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
-# `make up-cluster`: the production topology on this machine (README "Production cluster").
+# `make up-cluster`: the production topology on this machine (docs/operate/cluster.md).
 .PHONY: up up-cluster test install build bench kc-build kc-start kc-stop debian-packages freeradius opennds coova
 
 NODE_STAMP := node_modules/.install-stamp

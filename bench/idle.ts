@@ -36,7 +36,7 @@ async function start(name: keyof typeof PORTS, env: Record<string, string> = {})
 
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
 const gatewaysFile = join(tmp, 'gateways.json');
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(defaults.GATEWAY_SEAL_KEY).seal(SECRET), coaPort: 3799, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(defaults.GATEWAY_SEAL_KEY).seal(SECRET), coaPort: 3799, uamSecret: createSealer(defaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'), loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
 let radiusServer: Awaited<ReturnType<typeof startFreeradius>> | undefined;
 try {
   const pids: Record<string, number> = {};

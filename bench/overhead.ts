@@ -62,7 +62,7 @@ const decisionAnswer = { model: 'WifiEntitlement', results: decided.results, cor
 // --- The gateway's world: one NAS, one device, one granted session (answered by the stub). ---
 const gatewayDefaults = GatewayConfig.parse({});
 const gatewaysFile = join(tmp, 'gateways.json');
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'), coaPort: 3799, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'), coaPort: 3799, uamSecret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'), macAuthentication: true, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
 const deviceRef = deviceRefFor(gatewayDefaults.DEVICE_REF_KEY, NAS, MAC)!;
 const sessionView = (sessionId: string) => ({ sessionId, subjectId: randomUUID(), deviceRef, state: 'GRANTED', entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BASIC', qosClass: 'STANDARD', grantedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3_600_000).toISOString(), revokedAt: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), replayed: false });
 
@@ -209,6 +209,16 @@ const accounting = (status: string, sessionId: string, acctSessionId: string, oc
   'Acct-Session-Time': attribute(60, 'integer'),
 });
 
+/** A live session whose connection started and stopped: its device may come back by MAC authentication (within the window after that Stop). */
+async function stoppedConnection(base: string): Promise<Record<string, string>> {
+  const { sessionId } = await usedCredential(base);
+  for (const status of ['Start', 'Stop']) {
+    const recorded = await postJson(`${base}/radius/accounting?nas=${NAS}`, accounting(status, sessionId!, 'bench-returning', 0), radiusKey);
+    if (recorded.status !== 204) throw new Error(`accounting ${status} not recorded: ${recorded.status}`);
+  }
+  return { sessionId: sessionId! };
+}
+
 const cases: Case[] = [
   {
     name: 'decision',
@@ -307,7 +317,7 @@ const cases: Case[] = [
     twin: 'gateway',
     env: gatewayEnv,
     what: 'POST /radius/authorize?nas=..., MAC authentication of a device with a live session (the Access-Request that repeats: one session read at the session service stub, one credential lookup)',
-    prepare: usedCredential,
+    prepare: stoppedConnection,
     steps: () => [{ method: 'POST', path: `/radius/authorize?nas=${NAS}`, headers: radiusKey, body: { 'User-Name': attribute(MAC), 'User-Password': attribute(MAC), 'Calling-Station-Id': attribute(MAC) }, status: 200 }],
     stateful: true,
   },

@@ -244,7 +244,7 @@ async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, nu
 // Keycloak's default password hash (Argon2) costs it 120-200 ms of CPU per grant here, which caps
 // sign-ins near 12/s on two cores; at that rate each of our processes is woken for every request
 // and a request costs several times what it costs at a steadier rate (memory reducer, cold
-// caches: README "Benchmarks"). The fast-hash phase measures our services' CPU per sign-in at the
+// caches: docs/develop/benchmarks.md). The fast-hash phase measures our services' CPU per sign-in at the
 // rate they see when Keycloak is not the bottleneck (a realm with more Keycloak cores, or a cheap
 // hash): the realm's policy set to one PBKDF2 iteration, which Keycloak applies by re-hashing
 // each password at its next sign-in. Only in this benchmark's own Keycloak.

@@ -72,7 +72,7 @@ const coaPort = await freeUdpPort();
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
 const gatewaysFile = join(tmp, 'gateways.json');
 const sealer = createSealer(defaults.GATEWAY_SEAL_KEY);
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort, uamSecret: sealer.seal('bench-uam-secret'), macAuthentication: true, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
 const session = await startServer('services/session/main.ts', 3983, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
 const INTERIM_FLUSH_MS = process.env.INTERIM_FLUSH_MS ?? String(defaults.INTERIM_FLUSH_MS);
 const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000', INTERIM_FLUSH_MS }, 60_000);
@@ -215,6 +215,12 @@ try {
   await accessPhase(devices, Math.ceil(WARMUP / WORKERS));
   const serial = await accessPhase(devices.slice(0, 1), SERIAL);
   const access = await accessPhase(devices, Math.ceil(AUTHS / WORKERS));
+  // MAC authentication is taken only after the session's connection stopped: each device's did.
+  const acctClient = radiusClient(acctPort);
+  for (const { w, sessionId } of devices) {
+    for (const status of ['Start', 'Stop']) await acctClient.send('Accounting-Request', [['User-Name', mac(w)], ['Acct-Status-Type', status], ['Acct-Session-Id', `bench-returning-${w}`], ['Class', Buffer.from(sessionId)], ['Calling-Station-Id', mac(w)]]);
+  }
+  await drained();
   await macAuthPhase(devices, 20);
   const macAuthOneAtATime = await macAuthPhase(devices.slice(0, 1), SERIAL);
   const macAuth = await macAuthPhase(devices, Math.ceil(AUTHS / WORKERS));

@@ -54,7 +54,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Settings of `make up-cluster` and the failover run, from the environment (README "Production cluster"). */
+/** Settings of `make up-cluster` and the failover run, from the environment (docs/operate/cluster.md). */
 export function clusterOptionsFromEnv(env: NodeJS.ProcessEnv, say: (line: string) => void): ClusterOptions {
   return {
     dir: env['CLUSTER_DIR'] ?? join(ROOT, '.run', 'cluster'),

@@ -11,7 +11,7 @@
 # KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD (admin / admin), JAVA_OPTS_KC_HEAP,
 # KC_MGMT_PORT (9000, Keycloak's management interface), KC_TRUSTED_PROXIES (127.0.0.0/8,::1: the
 # addresses whose X-Forwarded-* Keycloak believes, the portal's; the employee authenticator limits per
-# the client address this yields), WIFI_SMTP_* (the realm's mail server, README "Configuration"), DECISION_URL (http://localhost:3005) and
+# the client address this yields), WIFI_SMTP_* (the realm's mail server, docs/operate/configuration.md), DECISION_URL (http://localhost:3005) and
 # DMN_DIR (dmn/models), what svc-admin's DMN pages use (realm import), SVC_ADMIN_SEAL_KEY (the server
 # key sealing svc-admin secrets; a development default when unset). For `build` only: KC_DB (dev-file)
 # and KC_BUILD_OPTIONS (none), what the production cluster (scripts/cluster.ts) builds with:

@@ -50,7 +50,7 @@ process.env['KC_LOG_FILE'] ??= `${process.env['KC_RUN_DIR']}.log`;
 const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
 const operatorData = operatorDataFingerprint(ROOT);
 if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed for the test run\'s Keycloak');
-const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', DMN_DIR: dmnDir, DATA_DIR: dataDir, RADIUS_RUN_DIR: join(dataDir, 'freeradius') } });
+const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', SVC_ADMIN_PROBE_ALLOW: '127.0.0.0/8, ::1/128', DMN_DIR: dmnDir, DATA_DIR: dataDir, RADIUS_RUN_DIR: join(dataDir, 'freeradius') } });
 const selected = process.argv.length > 2;
 const phases = selected ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**', '!test/cluster/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
 const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };

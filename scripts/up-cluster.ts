@@ -20,7 +20,7 @@ Cluster is up.
   Keycloak admin console: ${running.publicUrl}/admin/  (admin / the KC_BOOTSTRAP_ADMIN_PASSWORD in ${running.secretsFile})
   this run's secrets (mode 0600): ${running.secretsFile}
   services: ${running.services.map((service) => `${service.name}-${service.instance} ${service.url}`).join(', ')}
-  prometheus: ${running.prometheus?.url ?? 'not installed'}   (queries: README "Metrics")
+  prometheus: ${running.prometheus?.url ?? 'not installed'}   (queries: docs/operate/metrics.md)
   keycloak nodes: ${running.keycloak.map((slot) => `${slot.name} ${slot.current().url} (management ${slot.current().managementUrl})`).join(', ')}
   logs: ${running.keycloak[0]?.current().log.replace(/[^/]*$/, '')}
 Ctrl-C stops it.

@@ -80,6 +80,17 @@ export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
 }
 
 /**
+ * What the signing post-request.php (scripts/opennds/router/post-request.php, installed over
+ * openNDS's own) adds to every request a router sends its FAS, so a guest behind the router (who
+ * reaches the FAS from the router's address and can compute `gatewayhash`) cannot speak for it:
+ * `ts` (Unix seconds), `nonce` (32 hex digits) and `sig`, HMAC-SHA256 keyed by the faskey over
+ * this text, in hex: every field it sends, the payload base64 as sent.
+ */
+export function authmonSignedText(request: { ts: string; nonce: string; auth_get: string; gatewayhash: string; payload: string }): string {
+  return ['opennds-fas-v1', request.ts, request.nonce, request.auth_get, request.gatewayhash, request.payload].join('\n');
+}
+
+/**
  * The revocation channel of scripts/opennds/router/revocation-poll.sh (ours, not openNDS's: it
  * has no remote deauthentication), over `auth_get=custom`: the payload "revocations" is answered
  * with "*" and the rhids to end; "revoked <rhid> ..." reports the ended ones.

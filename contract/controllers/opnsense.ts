@@ -13,7 +13,7 @@ import { arrivalOf, IPV4, MAC_TEXT, SCHEMELESS_RETURN_URL, sessionAttributes, WE
  * `password` to `<zone>/api/captiveportal/access/logon/` (AccessController::logonAction reads
  * them with getPost; the zone is the `zoneid` header the zone's lighttpd sets, never the path),
  * which asks RADIUS with PAP (or MS-CHAPv2 computed by OPNsense from the clear password: no CHAP
- * form reaches the page), so the registry holds it only as https (`requiresHttps`). It answers
+ * form reaches the page), so the registry holds it only as https (as every login handed the password itself). It answers
  * JSON (`clientState`) with `Access-Control-Allow-Origin: *`, so the page posts from script and
  * tells the person the answer rather than leaving them on OPNsense's JSON (`handOff`). OPNsense's
  * RADIUS authenticator (Auth/Radius.php) reads Session-Timeout and Acct-Interim-Interval (60 s or
@@ -78,7 +78,6 @@ export const opnsense: ControllerProfile = {
   login: {
     method: 'POST',
     chap: 'none',
-    requiresHttps: true,
     handOff: 'script',
     fields: (credential) => ({ user: credential.username, password: credential.password }),
   },

@@ -106,13 +106,8 @@ export interface ControllerProfile {
   };
   readonly login: {
     readonly method: 'GET' | 'POST';
+    /** `none` with the password among `fields` (Cisco, pfSense, OPNsense): the registry refuses an http login URL for it. */
     readonly chap: ChapScheme;
-    /**
-     * The page hands this controller the password itself and the controller serves its login over
-     * https (OPNsense): the registry refuses an http login URL for it, so a password never goes
-     * over plain http.
-     */
-    readonly requiresHttps?: boolean;
     /**
      * How the page hands the device over: `form` (default), an auto-submitting form the browser
      * follows to the controller; `script`, a POST of the same fields (form-encoded, no cookies, no

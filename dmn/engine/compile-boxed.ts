@@ -2,13 +2,13 @@ import { FeelFunction, isFunction } from 'feelin';
 import { compileNewerBoxed } from './compile-newer-boxed.js';
 import { compileTable } from './compile-table.js';
 import { evaluateTable } from './evaluate-table.js';
-import { feelOnFrame, InvocationAbort, syntaxError } from './feel-fallback.js';
+import { feelOnFrame, syntaxError } from './feel-fallback.js';
 import { compileFeel, runCompiled, UNSURE } from './feel-compile.js';
 import type { TypeResolver } from './item-definition.js';
 import { unknownTypeRef } from './item-definition.js';
 import { NOT_LITERAL, parseLiteral } from './literal.js';
 import type { ParsedExpression, ParsedTable } from './parsed-model.js';
-import { CellFailure, Violation, type DmnProblem } from './problem.js';
+import { CellFailure, InvocationAbort, Violation, type DmnProblem } from './problem.js';
 import { nulled } from './problems.js';
 import type { Conform } from './type-ref.js';
 

@@ -1,4 +1,5 @@
 import type { CompiledModel } from './compiled-model.js';
+import { DEFAULT_BOUND, withinBound, type EvaluationBound } from './deadline.js';
 import { toPlain, type DmnValue } from './plain-value.js';
 import { CellFailure, problem, Violation, type DmnProblem, type Where } from './problem.js';
 import { closeProblems, inDecision, nulled, openProblems } from './problems.js';
@@ -18,9 +19,14 @@ function evaluationError(message: string, where: Where): EvaluationResult {
  * not): spec 4.7 rule 9, a missing input is an evaluation error, never a denial. Returns the
  * result of each decision asked for, as JSON data; results made of literals are shared, frozen
  * objects, so copy one before changing it. Values an item definition rejected are null in the
- * results and listed in `problems` (DMN 1.3 section 7.3.2).
+ * results and listed in `problems` (DMN 1.3 section 7.3.2). The evaluation runs under `bound`
+ * (deadline.ts): past it, it is a `DMN_EVALUATION_ERROR`, never a hang.
  */
-export function evaluate(model: CompiledModel, inputs: Readonly<Record<string, unknown>>, decision?: string): EvaluationResult {
+export function evaluate(model: CompiledModel, inputs: Readonly<Record<string, unknown>>, decision?: string, bound: EvaluationBound = DEFAULT_BOUND): EvaluationResult {
+  return withinBound(bound, () => evaluateWithin(model, inputs, decision));
+}
+
+function evaluateWithin(model: CompiledModel, inputs: Readonly<Record<string, unknown>>, decision: string | undefined): EvaluationResult {
   const plan = decision === undefined ? model.all : model.byDecision.get(decision);
   if (plan === undefined) return { ok: false, error: problem('DMN_UNKNOWN_DECISION', `model '${model.name}' has no decision '${decision}'`) };
 

@@ -1,4 +1,5 @@
-import { duration, evaluate, FeelDate, FeelDateTime, FeelDuration, FeelFunction } from 'feelin';
+import { duration, evaluate, FeelDate, FeelDateTime, FeelDuration, FeelFunction, isRange } from 'feelin';
+import { countItems, tick } from './deadline.js';
 import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
 import { decimal, roundDecimal, type RoundingMode } from './feel-decimal.js';
 import { INTERVAL_FUNCTIONS } from './feel-intervals.js';
@@ -118,9 +119,40 @@ export const OPERATOR_FUNCTIONS: Readonly<Record<ArithOp | 'negate', string>> = 
 };
 
 const operators: Record<string, FeelFunction> = Object.fromEntries(
-  (['+', '-', '*', '/', '**'] as const).map((op) => [OPERATOR_FUNCTIONS[op], new FeelFunction((a: unknown, b: unknown) => arithmetic(op, a ?? null, b ?? null), ['a', 'b'])]),
+  (['+', '-', '*', '/', '**'] as const).map((op) => [
+    OPERATOR_FUNCTIONS[op],
+    new FeelFunction((a: unknown, b: unknown) => {
+      tick();
+      return arithmetic(op, a ?? null, b ?? null);
+    }, ['a', 'b']),
+  ]),
 );
 operators[OPERATOR_FUNCTIONS.negate] = new FeelFunction((a: unknown) => negate(a ?? null), ['a']);
+
+/** The loop guards `feel-rewrite.ts` writes into loops (deadline.ts); named like the operators. */
+export const LOOP_FUNCTIONS = { step: 'ƒstep', each: 'ƒeach', upto: 'ƒupto' } as const;
+
+/** How many items an iteration source holds: a list its length, a numeric range its span. */
+function itemsOf(source: unknown): number {
+  if (Array.isArray(source)) return source.length;
+  if (isRange(source) && typeof source.start === 'number' && typeof source.end === 'number') return Math.abs(source.end - source.start) + 1;
+  return 1;
+}
+
+const loopGuards: Record<string, FeelFunction> = {
+  [LOOP_FUNCTIONS.step]: new FeelFunction((value: unknown) => {
+    tick();
+    return value ?? null;
+  }, ['value']),
+  [LOOP_FUNCTIONS.each]: new FeelFunction((source: unknown) => {
+    countItems(itemsOf(source));
+    return source ?? null;
+  }, ['source']),
+  [LOOP_FUNCTIONS.upto]: new FeelFunction((from: unknown, to: unknown) => {
+    countItems(typeof from === 'number' && typeof to === 'number' ? Math.abs(to - from) + 1 : 1);
+    return to ?? null;
+  }, ['from', 'to']),
+};
 
 /** Every override and addition, by FEEL name. */
 export const BUILTINS: Readonly<Record<string, FeelFunction>> = {
@@ -141,6 +173,7 @@ export const BUILTINS: Readonly<Record<string, FeelFunction>> = {
   max: extreme('max'),
   ...intervalFunctions,
   ...operators,
+  ...loopGuards,
 };
 
 /**

@@ -1,8 +1,7 @@
 import { evaluate, isFunction, parseExpression } from 'feelin';
 import { arithmetic, negate, type ArithOp } from './feel-arithmetic.js';
 import { BUILTINS, builtinsUsedBy } from './feel-builtins.js';
-import { InvocationAbort } from './feel-fallback.js';
-import { CellFailure } from './problem.js';
+import { CellFailure, InvocationAbort } from './problem.js';
 
 type Node = ReturnType<typeof parseExpression>['topNode'];
 type Frame = Record<string, unknown>;

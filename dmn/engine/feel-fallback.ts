@@ -1,9 +1,8 @@
 import { evaluate, parseExpression, parseUnaryTests, unaryTest, type Warning } from 'feelin';
 import { builtinsUsedBy } from './feel-builtins.js';
 import { rewriteOperators, type Grammar } from './feel-rewrite.js';
-import { CellFailure } from './problem.js';
+import { CellFailure, InvocationAbort } from './problem.js';
 import type { Slots, Visible } from './slots.js';
-
 
 // A cell that names something that does not exist is a modelling error (spec 4.5: 422, never a
 // denial). Type trouble (comparing a string with a number) is FEEL null, as the standard says.
@@ -75,17 +74,6 @@ export function feelExpression(text: string, visible: Visible): (slots: Slots) =
       return error instanceof InvocationAbort ? error.failure : thrown(error);
     }
   };
-}
-
-/**
- * Thrown by a business knowledge model, function definition or decision service that fails
- * while FEEL calls it, so the failure (naming where it happened) reaches the decision intact
- * rather than becoming a FEEL null.
- */
-export class InvocationAbort extends Error {
-  constructor(readonly failure: CellFailure) {
-    super(failure.message);
-  }
 }
 
 /** An expression feelin runs on every call against a frame of named values (boxed expressions). */

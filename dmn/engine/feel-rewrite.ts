@@ -1,5 +1,5 @@
 import { parseExpression, parseUnaryTests } from 'feelin';
-import { OPERATOR_FUNCTIONS } from './feel-builtins.js';
+import { LOOP_FUNCTIONS, OPERATOR_FUNCTIONS } from './feel-builtins.js';
 import type { ArithOp } from './feel-arithmetic.js';
 
 type Node = ReturnType<typeof parseExpression>['topNode'];
@@ -11,7 +11,10 @@ const OPERATORS = new Set<string>(['+', '-', '*', '/', '**']);
  * Rewrites the arithmetic of a FEEL text into calls of the operator functions of
  * `feel-builtins.ts` (`a * b` becomes `ƒmultiply((a), (b))`), once, when the model loads, so
  * feelin evaluates FEEL's arithmetic (DMN 1.3 section 10.3.2.12: decimals, durations scaled and
- * negated) instead of its own. Text that does not parse is returned unchanged.
+ * negated) instead of its own. Loops get the guards of `deadline.ts`: each iteration source
+ * counts its items (`i in L` becomes `i in ƒeach((L))`, `i in a..b` becomes
+ * `i in (a)..ƒupto((a), (b))`) and each step ticks (`return e` becomes `return ƒstep((e))`, and
+ * likewise after `satisfies`). Text that does not parse is returned unchanged.
  */
 export function rewriteOperators(text: string, grammar: Grammar, scope: readonly string[]): string {
   const context = Object.fromEntries(scope.map((name) => [name, null]));
@@ -37,6 +40,8 @@ export function rewriteOperators(text: string, grammar: Grammar, scope: readonly
         return `${OPERATOR_FUNCTIONS.negate}((${render(second)}))`;
       }
     }
+    const loop = loopRewrite(node, kids, render);
+    if (loop !== null) return loop;
     let out = '';
     let at = node.from;
     for (const child of kids) {
@@ -47,4 +52,19 @@ export function rewriteOperators(text: string, grammar: Grammar, scope: readonly
   };
   const rewritten = render(tree.topNode);
   return broken ? text : rewritten;
+}
+
+/** The loop guards (see rewriteOperators), or null for any other node. */
+function loopRewrite(node: Node, kids: readonly Node[], render: (node: Node) => string): string | null {
+  if (node.name === 'IterationContext') {
+    const [from, dots, to] = kids;
+    if (kids.length === 3 && from && dots?.name === '..' && to) return `(${render(from)})..${LOOP_FUNCTIONS.upto}((${render(from)}), (${render(to)}))`;
+    if (kids.length === 1 && from) return `${LOOP_FUNCTIONS.each}((${render(from)}))`;
+    return null;
+  }
+  if (node.name !== 'ForExpression' && node.name !== 'QuantifiedExpression') return null;
+  const step = kids[kids.length - 1];
+  if (kids.length !== 4 || step === undefined) return null;
+  const head = kids.slice(0, 3).map(render).join(' ');
+  return `${head} ${LOOP_FUNCTIONS.step}((${render(step)}))`;
 }

@@ -12,6 +12,7 @@ import { failure, problem, type Outcome } from './problem.js';
 export { parseModel } from './parse.js';
 export { compileModel } from './compile-model.js';
 export { evaluate, type EvaluationResult } from './evaluate-model.js';
+export { DEFAULT_BOUND, type EvaluationBound } from './deadline.js';
 export { describeProblem, type DmnProblem, type DmnProblemCode, type Outcome } from './problem.js';
 export type { DmnValue } from './plain-value.js';
 export type { CompiledModel } from './compiled-model.js';

@@ -57,6 +57,17 @@ export class CellFailure {
 }
 
 /**
+ * Thrown by a business knowledge model, function definition or decision service that fails
+ * while FEEL calls it, so the failure (naming where it happened) reaches the decision intact
+ * rather than becoming a FEEL null.
+ */
+export class InvocationAbort extends Error {
+  constructor(readonly failure: CellFailure) {
+    super(failure.message);
+  }
+}
+
+/**
  * A value that does not conform to an item definition (a structure, a collection, allowed
  * values). DMN 1.3 section 7.3.2 / 10.3.2.9.4: such a value becomes null, and the evaluation
  * reports the problem beside its results rather than failing.

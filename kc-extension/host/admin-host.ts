@@ -123,11 +123,14 @@ export interface ClusterOnce {
   rememberOnCommit(key: string, ttlSeconds: number): void;
 }
 
-export type GetResult = { status: number; ms: number } | { failure: 'timeout' | 'unreachable'; errorClass: string; ms: number };
+export type GetResult = { status: number } | { failure: 'timeout' | 'unreachable' };
 export type PostResult = { status: number; body: string } | { failure: 'timeout' | 'unreachable' };
 
 export interface AdminHttp {
-  get(url: string, timeoutMs: number): GetResult;
+  /** The addresses a host name (or address literal) resolves to; undefined when it does not resolve. */
+  resolve(name: string): string[] | undefined;
+  /** One GET of `url` sent to `address` (the URL's host name still names the server: Host, TLS); redirects are not followed. */
+  getAt(url: string, address: string, timeoutMs: number): GetResult;
   postJson(url: string, body: string, timeoutMs: number): PostResult;
   /**
    * A POST to the platform's session service (issue 17): its address and API key are this
@@ -160,6 +163,8 @@ export interface AdminHost {
    * be honoured. A production start refuses it (kc-extension/start-check.ts).
    */
   testHarness: boolean;
+  /** Keycloak's SVC_ADMIN_PROBE_ALLOW: address ranges the connector probe may reach although internal (empty: none). */
+  probeAllow: string;
   newUuid(): string;
   nowMs(): number;
   log(level: 'error' | 'warn' | 'info' | 'debug', message: string): void;

@@ -31,7 +31,9 @@ export interface JavaAdminHost {
   setUserEnabled(userId: string, enabled: boolean): void;
   endUserSessions(userId: string): number;
   userHasRealmRole(userId: string, role: string): boolean;
-  httpGet(url: string, timeoutMs: number): string;
+  httpResolve(name: string): string | null;
+  httpGetAt(url: string, address: string, timeoutMs: number): string;
+  probeAllow(): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
   sessionServicePost(path: string, body: string, timeoutMs: number): string;
   modelFiles(): string;
@@ -91,8 +93,13 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       rememberOnCommit: (key, ttlSeconds) => raw.onceRememberOnCommit(key, ttlSeconds),
     },
     testHarness: raw.testHarness(),
+    probeAllow: raw.probeAllow(),
     http: {
-      get: (url, timeoutMs) => JSON.parse(raw.httpGet(url, timeoutMs)) as GetResult,
+      resolve: (name) => {
+        const found = raw.httpResolve(name);
+        return found === null ? undefined : (JSON.parse(found) as string[]);
+      },
+      getAt: (url, address, timeoutMs) => JSON.parse(raw.httpGetAt(url, address, timeoutMs)) as GetResult,
       postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,
       postToSessions: (path, body, timeoutMs) => JSON.parse(raw.sessionServicePost(path, body, timeoutMs)) as PostResult,
     },

@@ -36,11 +36,10 @@ export type StoredCompany = z.output<typeof StoredCompany>;
 /** spec 2.10 Company as answered: `hasSecret`, never the secret. */
 export const Company = StoredCompany.omit({ sealedSecret: true }).extend({ hasSecret: z.boolean() }).strict();
 
+/** spec 2.10 Probe without `ms` and `error` (they would map what answers where); NOT_ALLOWED: an internal target not allowed. */
 export const Probe = z
   .object({
-    state: z.union([z.enum(['UP', 'UNREACHABLE', 'NOT_CONFIGURED']), z.string().regex(/^HTTP_\d{3}$/)]),
-    ms: z.number().int().min(0),
+    state: z.union([z.enum(['UP', 'UNREACHABLE', 'NOT_CONFIGURED', 'NOT_ALLOWED']), z.string().regex(/^HTTP_\d{3}$/)]),
     url: z.string().optional(),
-    error: z.string().optional(),
   })
   .strict();

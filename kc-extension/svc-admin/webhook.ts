@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AdminUser } from '../host/admin-host.js';
 import { authorize } from './authorize.js';
 import { readCompany } from './company-store.js';
-import { COMPANY_CODE } from './company-schemas.js';
+import { COMPANY_CODE, type StoredCompany } from './company-schemas.js';
 import type { AdminContext, RouteResult } from './context.js';
 import { logEvent } from './event-log.js';
 import { MAX_SKEW_MS, verifySignature } from './webhook-signature.js';
@@ -44,19 +44,20 @@ const WebhookBody = z.object({
 });
 
 const SIGNATURE_DETAIL = {
-  NO_SECRET: 'no webhook secret is configured for this company',
   MISSING_HEADERS: 'X-SVC-Timestamp and X-SVC-Signature are required',
   STALE_TIMESTAMP: 'timestamp is more than 5 minutes from server time',
-  BAD_SIGNATURE: 'signature does not match',
+  BAD_SIGNATURE: 'signature does not match, or no webhook secret is configured for this code',
 } as const;
 
 export function webhookRoute(context: AdminContext, code: string): RouteResult {
   // The switch is the harness's only when Keycloak runs with it, and needs the service's key: an operator.
   const forceRollback = context.host.testHarness && context.host.request.header(FORCE_ROLLBACK_HEADER) === 'true';
   if (forceRollback) authorize(context);
-  const outcome = handle(context, code);
+  const company = COMPANY_CODE.test(code) ? readCompany(context.host.store, code) : undefined;
+  const outcome = handle(context, code, company);
   if (forceRollback) throw new AdminError('INTERNAL_ERROR', `test harness: ${outcome.result} rolled back as a failed commit would be`);
-  logEvent(context, {
+  // A code no company has is not logged: strangers could fill the log with codes of their choosing.
+  if (company !== undefined) logEvent(context, {
     company: code,
     type: outcome.type ?? 'UNKNOWN',
     outcome: outcome.result,
@@ -78,8 +79,7 @@ interface Outcome {
 
 const outcome = (status: number, result: WebhookResult, detail: string, extra: Partial<Outcome> = {}): Outcome => ({ status, result, detail, ...extra });
 
-function handle(context: AdminContext, code: string): Outcome {
-  const company = COMPANY_CODE.test(code) ? readCompany(context.host.store, code) : undefined;
+function handle(context: AdminContext, code: string, company: StoredCompany | undefined): Outcome {
   const verdict = verifySignature(context, company?.sealedSecret);
   if (verdict !== 'OK') return outcome(401, 'REJECTED', SIGNATURE_DETAIL[verdict]);
 

@@ -1,6 +1,6 @@
 // nginx (Debian nginx-light) in front of the cluster: TLS for the portals and Keycloak on the
 // public port, plain http on 127.0.0.1 for each internal upstream, every upstream over both
-// instances with passive health checks (README "Production cluster", "Failover").
+// instances with passive health checks (docs/operate/cluster.md, "Failover").
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,7 +127,7 @@ ${upstream('keycloak', ports.keycloak.map((node) => node.http), failTimeoutSecon
     ssl_certificate_key ${dir}/key.pem;
     location / {${proxied('portal')}${forwarded}
     }
-    # Metrics are for Prometheus on the internal network (README "Metrics"), not the internet.
+    # Metrics are for Prometheus on the internal network (docs/operate/metrics.md), not the internet.
     location = /metrics {
       return 404;
     }

@@ -28,7 +28,7 @@ export function sessionKeys(secrets: ClusterSecrets): string {
   ].join(';');
 }
 
-/** Each service's own settings in the cluster (README "Configuration" has them all). */
+/** Each service's own settings in the cluster (docs/operate/configuration.md has them all). */
 export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<string, string> {
   const { ports, secrets } = ctx;
   const common = { NODE_ENV: 'production', TEST_HARNESS: 'false', LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn', DATABASE_URL: ctx.databaseUrl };

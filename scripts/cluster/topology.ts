@@ -1,4 +1,4 @@
-// The production topology on one machine (README "Production cluster"): ports chosen so that
+// The production topology on one machine (docs/operate/cluster.md): ports chosen so that
 // nothing collides with `make up` / `make test` (3000-3006, 8080, 9000, 1812/1813) or the
 // benchmarks (31xx, 39xx, 81xx).
 export const SERVICE_NAMES = ['hr', 'decision', 'loyalty', 'session', 'gateway', 'entitlement', 'portal'] as const;

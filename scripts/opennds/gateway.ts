@@ -6,17 +6,21 @@
 // - PATH starts with this run's bin/: `iptables` is iptables-legacy, the variant openNDS 9.10
 //   is said to need (DESIGN.md; Debian's default alternative, iptables-nft, passed the same
 //   tests once too; the system alternative stays as it is), and `systemctl` does nothing (its
-//   dnsconfig.sh restarts the host's dnsmasq otherwise).
+//   dnsconfig.sh restarts the host's dnsmasq otherwise);
+// - /usr/lib/opennds/post-request.php is router/post-request.php, the signing one an operator
+//   installs (docs/operate/opennds.md): every request to the FAS carries the faskey's HMAC.
 // ndsctl runs in the same namespaces through nsenter. Stopped by its pid, then the folder goes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stopChild } from '../child-process.js';
 import { run, waitFor, withoutMacs, type CommandResult } from './command.js';
 import { dnsmasqLeases, openndsConfig, type Lease, type OpenndsOptions } from './opennds-config.js';
 
 export const OPENNDS = '/usr/bin/opennds';
+const SIGNING_POST_REQUEST = fileURLToPath(new URL('./router/post-request.php', import.meta.url));
 
 // openNDS and its scripts run with the system's PATH only: under npm or npx, PATH starts with
 // node_modules/.bin, whose `nft` is @vercel/nft's CLI, and openNDS probes `nft` (nftables) on
@@ -31,6 +35,7 @@ mount -t tmpfs ndst-run /run
 mkdir -p /run/tmpfiles.d /run/ndst
 mount --bind "$D" /run/ndst
 mount -t tmpfs ndst-tmp /tmp
+mount --bind /run/ndst/post-request.php /usr/lib/opennds/post-request.php
 ln -s /run/ndst/dhcp.leases /tmp/dhcp.leases
 export PATH="/run/ndst/bin:${SYSTEM_PATH}"
 if [ -e /run/ndst/ca.pem ]; then export SSL_CERT_FILE=/run/ndst/ca.pem; fi
@@ -58,6 +63,7 @@ function prepareFolder(options: OpenndsOptions, leases: readonly Lease[]): strin
   const dir = mkdtempSync(join(tmpdir(), 'ndst-'));
   for (const sub of ['etc-upper/opennds', 'etc-work', 'bin']) mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(join(dir, 'etc-upper', 'opennds', 'opennds.conf'), openndsConfig(options), { mode: 0o600 });
+  copyFileSync(SIGNING_POST_REQUEST, join(dir, 'post-request.php'));
   symlinkSync('/usr/sbin/iptables-legacy', join(dir, 'bin', 'iptables'));
   symlinkSync('/usr/sbin/ip6tables-legacy', join(dir, 'bin', 'ip6tables'));
   writeFileSync(join(dir, 'bin', 'systemctl'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { createServiceApp, type Logger } from '../kit/index.js';
 import type { DecisionConfig } from './config.js';
+import { DEFAULT_BOUND } from '../../dmn/engine/index.js';
 import { loadDirectory } from '../../dmn/model-directory.js';
 import { decisionRoutes } from './routes.js';
 import { createRuntimeHolder } from './runtime-holder.js';
@@ -15,5 +16,5 @@ export async function createApp(config: DecisionConfig, logger: Logger): Promise
   const outcome = await holder.reload();
   if (outcome.ok) logger.info({ models: [...outcome.runtime.models.keys()] }, 'decision models loaded');
   else logger.error({ problem: outcome.message }, 'no decision model could be loaded');
-  return createServiceApp({ service: 'decision', logger, routes: decisionRoutes(holder) });
+  return createServiceApp({ service: 'decision', logger, routes: decisionRoutes(holder, { ...DEFAULT_BOUND, timeLimitMs: config.DMN_EVALUATION_LIMIT_MS }) });
 }

@@ -1,4 +1,4 @@
-import { describeProblem, evaluate } from '../../dmn/engine/index.js';
+import { describeProblem, evaluate, type EvaluationBound } from '../../dmn/engine/index.js';
 import { ApiError, healthRoute, route, type Route } from '../kit/index.js';
 import type { Runtime } from '../../dmn/model-directory.js';
 import type { RuntimeHolder } from './runtime-holder.js';
@@ -19,8 +19,8 @@ function modelList(runtime: Runtime) {
   };
 }
 
-/** Spec 4.5: health, evaluate, list, reload. */
-export function decisionRoutes(holder: RuntimeHolder): Route[] {
+/** Spec 4.5: health, evaluate, list, reload; each evaluation runs under `bound`. */
+export function decisionRoutes(holder: RuntimeHolder, bound: EvaluationBound): Route[] {
   // Spec 7: health is 503 with the error object while no model is loaded.
   const health = healthRoute('decision', () => {
     const runtime = holder.current();
@@ -38,14 +38,14 @@ export function decisionRoutes(holder: RuntimeHolder): Route[] {
       200: { description: 'Outputs by decision.', schema: EvaluateResponse },
       400: { description: 'INVALID_REQUEST: no inputs, not JSON, or no such decision in the model.' },
       404: { description: 'MODEL_NOT_FOUND' },
-      422: { description: 'DMN_EVALUATION_ERROR: the model cannot evaluate these inputs (never a denial).' },
+      422: { description: 'DMN_EVALUATION_ERROR: the model cannot evaluate these inputs, or its evaluation ran past DMN_EVALUATION_LIMIT_MS (never a denial).' },
       503: { description: 'DMN_UNAVAILABLE: no model is loaded.' },
     },
     handle: ({ body, params: { model }, correlationId }) => {
       // Taken once: a reload during this request does not change the model it evaluates.
       const loaded = serving(holder).models.get(model);
       if (loaded === undefined) throw new ApiError('MODEL_NOT_FOUND');
-      const outcome = evaluate(loaded.model, body.inputs, body.decision);
+      const outcome = evaluate(loaded.model, body.inputs, body.decision, bound);
       if (!outcome.ok) {
         if (outcome.error.code === 'DMN_UNKNOWN_DECISION') throw new ApiError('INVALID_REQUEST', { message: 'decision: the model has no decision of that name.' });
         throw new ApiError('DMN_EVALUATION_ERROR', { message: describeProblem(outcome.error) });

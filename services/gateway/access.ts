@@ -16,6 +16,7 @@ export interface AccessDeps {
     CREDENTIAL_KEY: string;
     ACCT_INTERIM_SECONDS: number;
     IDLE_TIMEOUT_SECONDS: number;
+    MAC_AUTH_WINDOW_SECONDS: number;
     QOS_TABLE: QosTable;
   };
 }
@@ -25,6 +26,8 @@ const replyOf = (attributes: Record<string, number | string>) => Object.fromEntr
 
 const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
 const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
+const MAC_AUTH_OFF = 'This gateway does not let devices back in by MAC address; sign in at the portal.';
+const CONNECTED_ELSEWHERE = 'This sign-in is connected on another device or gateway; sign in again at the portal.';
 
 /** Issue 30: a reject's Reply-Message as the bounded reason its metric counts. */
 const REJECT_REASONS: Readonly<Record<string, string>> = {
@@ -35,6 +38,8 @@ const REJECT_REASONS: Readonly<Record<string, string>> = {
   'Sign-in is unavailable right now; try again shortly.': 'unavailable',
   'The session has ended.': 'session-ended',
   [SIGN_IN_AGAIN]: 'no-live-session',
+  [MAC_AUTH_OFF]: 'mac-auth-off',
+  [CONNECTED_ELSEWHERE]: 'connected-elsewhere',
 };
 export const rejectReasonOf = (reply: Reply): string => REJECT_REASONS[String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message'])] ?? 'other';
 
@@ -119,14 +124,21 @@ function isMacAuthentication(username: string, mac: string): boolean {
 
 /**
  * Issue 27 item 5: a returning device (it slept past Idle-Timeout, or moved to another gateway of
- * its venue) is let back in with no typing while the session it signed in under is GRANTED and
- * unexpired, with the time left; once the session ended it is rejected (the portal again).
+ * its venue) is let back in with no typing, at a gateway whose registry entry enables it. A MAC
+ * proves nothing (anyone can copy one off the air), so the platform takes it only where the real
+ * device cannot be at the same time: never while a connection of the session is open (a Start
+ * without Stop), and only within MAC_AUTH_WINDOW_SECONDS of its last Stop. The Accept claims no
+ * more than that: its Session-Timeout is what is left of the window, or of the session if less.
  */
 async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, correlationId: string): Promise<Reply> {
+  if (!gateway.macAuthentication) return reject(MAC_AUTH_OFF);
   const refs = venueOf(deps.gateways, gateway).map((member) => deviceRefFor(deps.settings.DEVICE_REF_KEY, member.nasId, mac) as string);
-  const sessionId = await deps.credentials.liveSessionOf(refs);
-  if (sessionId === undefined) return reject(SIGN_IN_AGAIN);
-  const lookup = await deps.peer.read(sessionId, correlationId);
+  const returning = await deps.credentials.liveSessionOf(refs);
+  if (returning === undefined) return reject(SIGN_IN_AGAIN);
+  if (returning.open) return reject(CONNECTED_ELSEWHERE);
+  const windowLeft = windowSecondsLeft(returning.lastStopAt, deps.settings.MAC_AUTH_WINDOW_SECONDS, deps.now());
+  if (!(windowLeft > 0)) return reject(SIGN_IN_AGAIN);
+  const lookup = await deps.peer.read(returning.sessionId, correlationId);
   if (lookup.kind === 'unavailable') return reject('Sign-in is unavailable right now; try again shortly.');
   if (lookup.kind === 'not-found') return reject(SIGN_IN_AGAIN);
   const session = lookup.session;
@@ -134,7 +146,13 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef === null || !refs.includes(session.deviceRef)) return reject(SIGN_IN_AGAIN);
   const here = deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac) as string;
   await deps.credentials.acceptedAt({ usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId }, deps.now());
-  return accept(deps, gateway, session, seconds);
+  return accept(deps, gateway, session, Math.min(seconds, windowLeft));
+}
+
+/** Whole seconds left of the window after the last Stop (NaN when no connection ever stopped). */
+function windowSecondsLeft(lastStopAt: Date | null, windowSeconds: number, now: Date): number {
+  if (lastStopAt === null) return Number.NaN;
+  return Math.floor((lastStopAt.getTime() + windowSeconds * 1000 - now.getTime()) / 1000);
 }
 
 /** Whole seconds from now to the session's expiresAt (NaN when it has none). */

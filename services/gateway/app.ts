@@ -83,7 +83,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     routes: [
       healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
       ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
-      ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS, logger }),
+      ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS, signatureWindowSeconds: config.OPENNDS_SIGNATURE_WINDOW_SECONDS, logger }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),
     ],
   });

@@ -25,6 +25,10 @@ export const GatewayConfig = z.object({
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
+  // Cisco WLC remembers a web-authenticated device that left (its "sleeping clients") for 12 hours
+  // by default and lets it back without a login: people expect a phone that slept through the
+  // afternoon to reconnect by itself, and to sign in again the next day.
+  MAC_AUTH_WINDOW_SECONDS: envInt(43_200, 60, 2_592_000).describe('A returning device\'s MAC authentication is accepted only this long after its session\'s last connection stopped (never while one is open), at gateways whose registry entry sets macAuthentication; its Session-Timeout is capped at what is left of this window.'),
   STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe('A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).'),
   ACCT_DELAY_MAX_SECONDS: envInt(86_400, 0, 2_592_000).describe('Issue 27: an accounting packet happened Acct-Delay-Time seconds before it arrived (a NAS\'s retransmissions, FreeRADIUS\'s buffer); a larger delay than this is nonsense from the NAS and ignored (the arrival time is used).'),
   INTERIM_FLUSH_MS: envInt(5000, 0, 60_000).describe('Issue 27: the Interim-Updates of running connections are kept in memory and written together this often (0: each at once); a Stop, a read of connection state and shutdown write them first. A crash loses only their freshness (the NAS\'s counters are cumulative).'),
@@ -41,6 +45,7 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
+  OPENNDS_SIGNATURE_WINDOW_SECONDS: envInt(120, 10, 3600).describe('How far the time in an openNDS router\'s signed request may be from the gateway service\'s, either way; older requests are refused as stale.'),
   OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe('Issue 28: an openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers\' poll interval (nat_traversal_poll_interval).'),
   FEED_WAIT_SECONDS: envInt(290, 0, 295).describe('Issue 30: how long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.'),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),

@@ -29,6 +29,15 @@ const toBinding = (row: CredentialRow): CredentialBinding => ({
   expiresAt: row.expires_at,
 });
 
+/** The session a returning device signed in under, and how its connections stand (accounting). */
+export interface ReturningSession {
+  sessionId: string;
+  /** Whether one of its connections is open: a Start with no Stop yet (nor an acknowledged Disconnect). */
+  open: boolean;
+  /** When its last connection stopped (the Stop's event time); null when none has. */
+  lastStopAt: Date | null;
+}
+
 /** Most bindings of credentials issued by this process kept in memory (each lives at most 120 s). */
 const ISSUED_IN_MEMORY = 50_000;
 
@@ -112,16 +121,21 @@ export function createCredentialStore(db: Queryable) {
     /**
      * Issue 27 item 5: the session a returning device signed in under: the newest credential used
      * by any of `deviceRefs` (the device at each gateway of its venue), not revoked, whose session
-     * has not ended. The caller checks the session is still GRANTED and unexpired.
+     * has not ended; with how its connections stand (one statement). The caller checks the session
+     * is still GRANTED and unexpired.
      */
-    async liveSessionOf(deviceRefs: readonly string[]): Promise<string | undefined> {
-      const rows = await db.query<{ session_id: string }>(
-        `SELECT c.session_id FROM credentials c WHERE c.device_ref = ANY($1::text[]) AND c.used_at IS NOT NULL AND c.revoked_at IS NULL
+    async liveSessionOf(deviceRefs: readonly string[]): Promise<ReturningSession | undefined> {
+      const rows = await db.query<{ session_id: string; open: boolean; last_stop: Date | null }>(
+        `SELECT c.session_id,
+           EXISTS (SELECT 1 FROM connections k WHERE k.session_id = c.session_id AND k.stopped_at IS NULL AND k.disconnect_status IS DISTINCT FROM 'ACKED') AS open,
+           (SELECT max(k.stopped_at) FROM connections k WHERE k.session_id = c.session_id) AS last_stop
+         FROM credentials c WHERE c.device_ref = ANY($1::text[]) AND c.used_at IS NOT NULL AND c.revoked_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM ended_sessions e WHERE e.session_id = c.session_id)
          ORDER BY c.used_at DESC LIMIT 1`,
         [deviceRefs],
       );
-      return rows[0]?.session_id;
+      const row = rows[0];
+      return row === undefined ? undefined : { sessionId: row.session_id, open: row.open, lastStopAt: row.last_stop };
     },
 
     /** Issue 27 item 5: a MAC authentication accepted at `nasId` counts as a credential of the session used there. */

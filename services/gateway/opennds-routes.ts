@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
-import { ApiError, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
+import { ApiError, fromGatewayOutside, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
+import { authmonSignature } from './authmon-signature.js';
 import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
 import type { OpenndsStore } from './opennds-store.js';
@@ -25,6 +26,9 @@ export const AuthmonBody = z.strictObject({
   gatewayhash: z.string().regex(HEX64).describe('sha256 of the gateway\'s gatewayname, as authmon sends it.'),
   payload: z.string().max(90_000).regex(/^[A-Za-z0-9+/]*={0,2}$/).describe('authmon\'s payload, base64 as sent.'),
   callerAddress: z.string().max(64).describe('The address the router\'s request came from, as the portal saw it (its trusted proxies applied).'),
+  ts: z.string().regex(/^[0-9]{1,12}$/).optional().describe('The signing post-request.php\'s Unix time; a request without it is refused.'),
+  nonce: z.string().regex(/^[0-9a-f]{32}$/).optional().describe('The signing post-request.php\'s nonce: each is taken once.'),
+  sig: z.string().regex(HEX64).optional().describe('HMAC-SHA256 under the gateway\'s faskey over ts, nonce, auth_get, gatewayhash and payload (contract authmonSignedText), hex.'),
 });
 
 export interface OpenndsDeps {
@@ -38,10 +42,10 @@ export interface OpenndsDeps {
   qos: QosTable;
   /** A gateway whose last poll is older than this is not polling (GET /api/v1/opennds/gateways/{nasId}). */
   pollFreshSeconds: number;
+  /** How far a signed router request's time may be from ours, either way. */
+  signatureWindowSeconds: number;
   logger: Logger;
 }
-
-const plainAddress = (address: string) => address.replace(/^::ffff:/, '');
 
 /** openNDS 9.10's ndsctl auth takes the session in whole minutes (0 is the gateway's default: never sent). */
 export function sessionMinutesOf(secondsLeft: number): number {
@@ -51,10 +55,11 @@ export function sessionMinutesOf(secondsLeft: number): number {
 /**
  * Issue 28: the openNDS side of the gateway service. The portal queues a signed-in client
  * (POST /api/v1/opennds/authorisations) and relays each request of the router's authmon,
- * BinAuth and revocation-poll.sh (POST /api/v1/opennds/authmon/{nasId}); authmon's form has no
- * secret, so a request counts only from the registry's address of that gateway, with its
- * gatewayhash, and a BinAuth notice only with a token whose sha256 is a hid this gateway was
- * authorised for (the token never leaves the router otherwise).
+ * BinAuth and revocation-poll.sh (POST /api/v1/opennds/authmon/{nasId}). A captive guest reaches
+ * the FAS from the router's address and can compute `gatewayhash`, so a request counts only when
+ * it also carries the signing post-request.php's HMAC under the gateway's faskey, made within
+ * the signature window, with a nonce not seen before; a BinAuth notice also needs a token whose
+ * sha256 is a hid this gateway was authorised for.
  */
 export function openndsRoutes(deps: OpenndsDeps): Route[] {
   const key = requireApiKey(deps.apiKeys, 'credentials');
@@ -109,7 +114,8 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
             downloadKbitPerSecond: Math.floor(limits.down / 1000),
             uploadQuotaKB: limits.upQuotaKB,
             downloadQuotaKB: limits.downQuotaKB,
-            custom: Buffer.from(body.sessionId).toString('base64'),
+            // Handed to BinAuth and listed to authmon: opaque, so the list names no session.
+            custom: randomBytes(12).toString('base64'),
           },
           now,
         );
@@ -147,19 +153,22 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       steps: [key],
       responses: {
         200: { description: 'The text to answer the router with.', schema: z.object({ text: z.string() }) },
-        403: { description: 'FORBIDDEN: not from the registered gateway address, or a gatewayhash that is not its name\'s.' },
+        403: { description: 'FORBIDDEN: not from the gateway\'s outside addresses, a gatewayhash that is not its name\'s, or no valid signature under its faskey (unsigned, stale, forged or a replayed nonce).' },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
       handle: async ({ req, body }) => {
         const nasId = String(req.params['nasId']);
         const gateway = deps.gateways.get(nasId);
-        if (gateway?.profile !== 'opennds') throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
+        if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
         const hash = createHash('sha256').update(gateway.nasId).digest('hex');
-        if (plainAddress(body.callerAddress) !== plainAddress(gateway.address) || body.gatewayhash !== hash) {
-          deps.logger.warn({ nasId, action: body.auth_get, fromRegisteredAddress: plainAddress(body.callerAddress) === plainAddress(gateway.address), gatewayhashMatches: body.gatewayhash === hash }, 'authmon request refused');
+        const now = deps.now();
+        const fromOutside = fromGatewayOutside(gateway, body.callerAddress);
+        const signature = authmonSignature(body, gateway.faskey, now, deps.signatureWindowSeconds);
+        const fresh = fromOutside && body.gatewayhash === hash && signature === 'signed' && body.nonce !== undefined && (await deps.store.spendNonce(nasId, body.nonce, now, deps.signatureWindowSeconds));
+        if (!fresh) {
+          deps.logger.warn({ nasId, action: body.auth_get, fromOutside, gatewayhashMatches: body.gatewayhash === hash, signature: signature === 'signed' ? 'replayed' : signature }, 'authmon request refused');
           throw new ApiError('FORBIDDEN', { message: 'Not from this gateway.' });
         }
-        const now = deps.now();
         await deps.store.heardFrom(nasId, now);
         const payload = Buffer.from(body.payload, 'base64').toString('utf8');
         const text = (value: string) => ({ status: 200, body: { text: value } });

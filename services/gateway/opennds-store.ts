@@ -137,6 +137,16 @@ export function createOpenndsStore(db: Database) {
     },
 
     /**
+     * Records a signed request's nonce; false when this gateway's nonce was seen (a replay).
+     * Nonces older than twice the window are dropped: a request that old is refused as stale.
+     */
+    async spendNonce(nasId: string, nonce: string, now: Date, windowSeconds: number): Promise<boolean> {
+      await db.query('DELETE FROM opennds_nonces WHERE seen_at < $1', [new Date(now.getTime() - 2 * windowSeconds * 1000)]);
+      const rows = await db.query('INSERT INTO opennds_nonces (nas_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce', [nasId, nonce, now]);
+      return rows.length === 1;
+    },
+
+    /**
      * A poll from the gateway: it is polling (the portal takes its arrivals), and its open
      * connections are alive (the stale sweep closes those of a gateway that stopped polling).
      */

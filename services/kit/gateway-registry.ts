@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
-import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from '../../contract/controllers/index.js';
 import type { Sealer } from './sealing.js';
 
 const sealed = z.string().startsWith('v1.');
@@ -11,10 +12,17 @@ const GatewayEntry = z.strictObject({
   profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
   address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
   secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
+  outsideAddresses: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+    .min(1)
+    .max(16)
+    .optional()
+    .describe('Where its captive devices (and, for openNDS, authmon) reach the portal from: the router\'s outside address(es) behind NAT, or its clients\' prefix without NAT (default: `address`). Arrivals that carry no signature are taken only from here.'),
   coaPort: z.number().int().min(1).max(65535).default(3799),
   uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
   faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
-  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them (default: the gateway alone).'),
+  venue: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).'),
+  macAuthentication: z.boolean().default(false).describe('Whether this gateway\'s MAC authentication (a returning device, no typing) may be accepted at all; off unless set: anyone can present a copied MAC.'),
   loginUrls: z
     .array(z.url({ protocol: /^https?$/ }).max(512))
     .min(1)
@@ -39,6 +47,8 @@ export interface Gateway {
   nasId: string;
   profile: ProfileId;
   address: string;
+  /** Addresses or CIDR ranges its devices and its authmon reach the portal from (`address` unless the file lists them). */
+  outsideAddresses: string[];
   /** The RADIUS shared secret; undefined for openNDS, which speaks no RADIUS. */
   secret: string | undefined;
   coaPort: number;
@@ -47,6 +57,8 @@ export interface Gateway {
   faskey: string | undefined;
   /** Its venue group (its own NAS id when the file names none). */
   venue: string;
+  /** Whether a returning device's MAC authentication may be accepted here (off unless the entry says so). */
+  macAuthentication: boolean;
   /** Normalised (`new URL(...).href`). */
   loginUrls: string[];
 }
@@ -62,9 +74,24 @@ export function normalUrl(value: string): string | undefined {
   }
 }
 
+/** A stand-in password: whether a profile's login fields carry the one-time password as it is. */
+const PROBE_PASSWORD = 'probe-password-\u0000';
+
+/**
+ * Whether the page hands this controller the password itself (no CHAP form: Cisco, pfSense,
+ * OPNsense), as its declared login fields show; openNDS's hand-off carries no credential at all.
+ */
+export function handsOverPassword(profile: ControllerProfile): boolean {
+  if (profile.login.chap !== 'none') return false;
+  return Object.values(profile.login.fields({ username: 'probe', password: PROBE_PASSWORD }, null, 'https://probe.invalid/?zone=probe')).includes(PROBE_PASSWORD);
+}
+
 /**
  * Issue 27: the gateways file, read by the portal and the gateway service alike; a file that does
- * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start.
+ * not parse or open, a NAS id twice or one login URL at two gateways stops the service at start;
+ * so does a login that would carry a password over plain http, or a CoovaChilli without its UAM
+ * secret (its arrival then proves nothing and its CHAP is keyed by a challenge anyone on the air
+ * sees).
  */
 export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegistry {
   const parsed = GatewaysFile.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -73,8 +100,12 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
   for (const entry of parsed.gateways) {
     if (gateways.has(entry.nasId)) throw new Error(`gateways file: nasId ${entry.nasId} twice`);
     const urls = entry.loginUrls.map((url) => normalUrl(url) as string);
-    // Issue 27: a controller that takes the password itself over https never gets it over http.
-    if (CONTROLLER_PROFILES[entry.profile].login.requiresHttps === true && urls.some((url) => !url.startsWith('https:'))) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) takes the password itself: its login URLs must be https`);
+    const profile = CONTROLLER_PROFILES[entry.profile];
+    // A one-time password posted over http is anyone's on the venue's air, and a controller that
+    // re-authenticates with it (pfSense) keeps a sniffed one valid for the whole session.
+    const plain = urls.find((url) => !url.startsWith('https:'));
+    if (plain !== undefined && handsOverPassword(profile)) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) is handed the password itself: its login URL ${plain} must be https`);
+    if ((profile.login.chap === 'coova-uam' || profile.arrival.integrity === 'coova-md') && entry.uamSecret === undefined) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) needs its uamSecret: without it the arrival is unsigned and the CHAP answer is keyed by the bare challenge`);
     for (const url of urls) {
       if (loginUrls.has(url)) throw new Error(`gateways file: login URL of ${entry.nasId} registered twice`);
       loginUrls.add(url);
@@ -83,15 +114,50 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       nasId: entry.nasId,
       profile: entry.profile,
       address: entry.address,
+      outsideAddresses: entry.outsideAddresses ?? [entry.address],
       secret: entry.secret === undefined ? undefined : sealer.open(entry.secret),
       coaPort: entry.coaPort,
       uamSecret: entry.uamSecret === undefined ? undefined : sealer.open(entry.uamSecret),
       faskey: entry.faskey === undefined ? undefined : sealer.open(entry.faskey),
       venue: entry.venue ?? entry.nasId,
+      macAuthentication: entry.macAuthentication,
       loginUrls: urls,
     });
   }
   return gateways;
+}
+
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/**
+ * Whether a request came from the gateway's own side: from one of its outside addresses or
+ * ranges. An arrival nothing signs (openNDS's FAS link, a controller without a redirect
+ * signature) could otherwise be copied and opened by anyone anywhere, binding that browser's
+ * sign-in to the copier's device.
+ */
+export function fromGatewayOutside(gateway: Pick<Gateway, 'outsideAddresses'>, caller: string): boolean {
+  const address = plainAddress(caller);
+  const family = isIP(address);
+  if (family === 0) return false;
+  const list = new BlockList();
+  for (const entry of gateway.outsideAddresses) {
+    const [base = '', bits] = entry.split('/');
+    const type = isIP(base) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(base, type);
+    else list.addSubnet(base, Number(bits), type);
+  }
+  return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Whether the gateway's arrivals are taken only from its outside addresses: openNDS's encrypted
+ * FAS link carries no time and no binding to a browser (anyone given a copy could open it), and a
+ * controller that does not sign its redirect (no `md` with a UAM secret) proves nothing at all.
+ */
+export function arrivalNeedsOutsideAddress(gateway: Pick<Gateway, 'profile' | 'uamSecret'>): boolean {
+  // The registry refuses a CoovaChilli entry without a UAM secret; the last clause only keeps an
+  // unsigned entry read some other way from binding devices off the venue.
+  return gateway.profile === 'opennds' || CONTROLLER_PROFILES[gateway.profile].arrival.integrity === 'none' || gateway.uamSecret === undefined;
 }
 
 /** Issue 27 item 5: the gateways of a venue group, where a returning device is let back in. */

@@ -41,5 +41,5 @@ export { createSealer, type Sealer } from './sealing.js';
 export { deviceRefFor, normalizeMac } from './device-ref.js';
 
 // The gateway registry and the controllers' crypto (issue 27).
-export { gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, venueOf, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './gateway-registry.js';
+export { arrivalNeedsOutsideAddress, fromGatewayOutside, gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, venueOf, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './gateway-registry.js';
 export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

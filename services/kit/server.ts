@@ -42,7 +42,7 @@ const KEEP_ALIVE_MS = 65_000;
  * Issue 30: how often Node looks for connections past their header or request timeout. Node does
  * it on a clock (30 s by default) whether or not any connection is open: at idle that was two of
  * the few wake-ups per minute each service process had, and on this kind of machine a process
- * woken after a pause runs its first milliseconds several times slower (README "Idle"). Every
+ * woken after a pause runs its first milliseconds several times slower (docs/develop/benchmarks.md, bench:idle). Every
  * five minutes, a client that never finishes its headers holds its socket at most that much
  * longer than headersTimeout; in front of the internet nginx enforces its own
  * client_header_timeout (60 s) anyway.

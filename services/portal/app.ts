@@ -35,7 +35,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const upstreams = deps.upstreams ?? createUpstreams(config);
   const gatewayContexts = createGatewayContextStore(db, config.GATEWAY_CONTEXT_TTL_SECONDS * 1000, now);
   const registry = loadGatewayRegistry(config.GATEWAYS_FILE, createSealer(config.GATEWAY_SEAL_KEY));
-  const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000);
+  const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000, config.GATEWAY_ARRIVAL_GLOBAL_LIMIT);
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
   const routes = [
@@ -44,6 +44,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       config,
       sessions,
       gatewayContexts,
+      registry,
       upstreams,
       idp,
       accounts: deps.accounts ?? createAccountAdmin(config),

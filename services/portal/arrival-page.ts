@@ -15,6 +15,7 @@ export type ArrivalPage =
   | { kind: 'unknown-gateway' }
   | { kind: 'unregistered-login-address' }
   | { kind: 'unverified' }
+  | { kind: 'off-network' }
   | { kind: 'replayed' }
   | { kind: 'insecure-level' }
   | { kind: 'not-polling' }
@@ -41,6 +42,7 @@ const TEXT = {
     'unknown-gateway': 'This Wi-Fi gateway is not registered with this portal. Do not enter a password here; ask the venue\'s staff.',
     'unregistered-login-address': 'This link would send your sign-in to an address that is not the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
     unverified: 'This link was not signed by the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
+    'off-network': 'This sign-in link works only on the Wi-Fi network that made it. Do not enter a password here; connect to the venue\'s Wi-Fi and open any web page there.',
     replayed: 'This sign-in link was used already. Do not enter a password here; open any web page to get a fresh sign-in link from the venue\'s Wi-Fi.',
     'insecure-level': 'This Wi-Fi gateway sends its sign-in link unprotected (openNDS FAS level 1), which anyone could forge: this portal does not accept it. Do not enter a password here; ask the venue\'s staff (the gateway needs fas_secure_enabled 3).',
     'not-polling': 'This Wi-Fi gateway is not connected to the sign-in service (openNDS needs FAS level 3 with authmon), so signing in here could not open the network. Do not enter a password; try again in a minute or ask the venue\'s staff.',
@@ -73,6 +75,7 @@ const TEXT = {
     'unknown-gateway': 'Thiết bị mạng này chưa được đăng ký với cổng đăng nhập. Đừng nhập mật khẩu ở đây; hãy hỏi nhân viên tại địa điểm.',
     'unregistered-login-address': 'Liên kết này sẽ gửi thông tin đăng nhập tới một địa chỉ không phải thiết bị mạng của địa điểm. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
     unverified: 'Liên kết này không được thiết bị mạng của địa điểm xác nhận. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    'off-network': 'Liên kết đăng nhập này chỉ dùng được trên mạng Wi-Fi đã tạo ra nó. Đừng nhập mật khẩu ở đây; hãy kết nối Wi-Fi của địa điểm và mở một trang web bất kỳ tại đó.',
     replayed: 'Liên kết đăng nhập này đã được dùng rồi. Đừng nhập mật khẩu ở đây; hãy mở một trang web bất kỳ để nhận liên kết đăng nhập mới từ Wi-Fi của địa điểm.',
     'insecure-level': 'Thiết bị mạng này gửi liên kết đăng nhập không được bảo vệ (openNDS FAS cấp 1), ai cũng có thể giả mạo: cổng đăng nhập không chấp nhận. Đừng nhập mật khẩu ở đây; hãy báo nhân viên tại địa điểm (thiết bị cần đặt fas_secure_enabled 3).',
     'not-polling': 'Thiết bị mạng này chưa kết nối với dịch vụ đăng nhập (openNDS cần FAS cấp 3 với authmon), nên đăng nhập ở đây không thể mở mạng. Đừng nhập mật khẩu; hãy thử lại sau một phút hoặc hỏi nhân viên tại địa điểm.',
@@ -97,6 +100,7 @@ const STATUS: Record<ArrivalPage['kind'], number> = {
   'unknown-gateway': 403,
   'unregistered-login-address': 403,
   unverified: 403,
+  'off-network': 403,
   replayed: 409,
   'insecure-level': 403,
   'not-polling': 403,

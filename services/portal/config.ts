@@ -21,13 +21,15 @@ export const PortalConfig = z.object({
   GATEWAY_API_KEY: z.string().min(8).default('dev-gateway-key').describe('Key the portal sends to the gateway service.'),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
   GATEWAY_CONTEXT_TTL_SECONDS: envInt(900, 30, 86_400).describe('How long a gateway context (cookie gw) waits for its sign-in.'),
+  OPENNDS_CONTEXT_TTL_SECONDS: envInt(300, 30, 3_600).describe('How long an openNDS arrival\'s context waits for its sign-in: its link can be copied, so it lives briefly.'),
   GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (services/kit/gateway-registry.ts), the gateway service\'s own file: which gateways may send devices here and where each logs in.'),
   GATEWAY_SEAL_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
     .default('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=')
     .describe('Key the registry\'s secrets are sealed with (the gateway service\'s): the UAM secret checks CoovaChilli\'s md.'),
-  GATEWAY_ARRIVAL_LIMIT: envInt(120, 1, 100_000).describe('Arrivals at /gateway per client address per window (devices behind a NAT share one).'),
+  GATEWAY_ARRIVAL_LIMIT: envInt(120, 1, 100_000).describe('Arrivals at /gateway (and openNDS\'s /opennds) per client address per window, an IPv6 address counted by its /64 (devices behind a NAT share one).'),
+  GATEWAY_ARRIVAL_GLOBAL_LIMIT: envInt(6000, 1, 10_000_000).describe('Arrivals of all clients together per window (100 a second by default, fifty addresses at their limit): past it a 429 page for everyone until the window ends.'),
   GATEWAY_ARRIVAL_WINDOW_SECONDS: envInt(60, 1, 3600).describe('The window of GATEWAY_ARRIVAL_LIMIT.'),
   PORTAL_TOKEN_KEY: z
     .string()

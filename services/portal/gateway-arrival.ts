@@ -1,10 +1,10 @@
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../contract/controllers/index.js';
 import { withoutEmpty } from '../../contract/controllers/types.js';
-import { arrivalIntegrityHolds, deviceRefFor, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
+import { arrivalIntegrityHolds, arrivalNeedsOutsideAddress, deviceRefFor, fromGatewayOutside, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an arrival is refused before any password is typed (each a page, never a JSON error). */
-export type ArrivalRefusal = 'malformed' | 'unknown-gateway' | 'unregistered-login-address' | 'unverified';
+export type ArrivalRefusal = 'malformed' | 'unknown-gateway' | 'unregistered-login-address' | 'unverified' | 'off-network';
 
 export type ArrivalOutcome =
   /** No gateway parameters: the portal works as before (API mode). */
@@ -52,9 +52,10 @@ function unwrapLoginUrl(query: Readonly<Record<string, unknown>>, signedUrl: str
  * signed this one (`signedUrl`: the arrival's URL as the controller built it). What real
  * controllers send besides is tolerated: a parameter sent empty is absent, one the profile does
  * not name is ignored; one it names sent twice is refused (which of the two would be the
- * controller's?), as a page that says what to do.
+ * controller's?), as a page that says what to do. An arrival nothing signs binds a device only
+ * when it comes from the gateway's outside addresses (`callerAddress`).
  */
-export function readGatewayArrival(deps: ArrivalDeps, received: Record<string, unknown>, receivedUrl: string): ArrivalOutcome {
+export function readGatewayArrival(deps: ArrivalDeps, received: Record<string, unknown>, receivedUrl: string, callerAddress: string): ArrivalOutcome {
   const { query, signedUrl } = unwrapLoginUrl(received, receivedUrl);
   const profileId: ProfileId | undefined = profileOfArrival(withoutEmpty(query));
   if (profileId === undefined) return { kind: 'none' };
@@ -71,6 +72,7 @@ export function readGatewayArrival(deps: ArrivalDeps, received: Record<string, u
   if (deviceRef === undefined) {
     return arrival.state === 'login' ? { kind: 'refused', why: 'malformed', problems: ['mac'] } : { kind: 'state', arrival };
   }
+  if (arrivalNeedsOutsideAddress(match.gateway) && !fromGatewayOutside(match.gateway, callerAddress)) return { kind: 'refused', why: 'off-network', problems: [] };
   return {
     kind: 'context',
     arrival,

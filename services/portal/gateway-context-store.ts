@@ -3,15 +3,14 @@ import type { GatewayContext } from './gateway-context.js';
 import { newSid, sidHash } from './token-crypto.js';
 
 export interface GatewayContextStore {
-  /** Keeps a context (the MAC only as its deviceRef) and answers the cookie value naming it. */
-  put(context: GatewayContext): Promise<string>;
+  /** Keeps a context (the MAC only as its deviceRef) for `ttlMs` (the store's default without it) and answers the cookie value naming it. */
+  put(context: GatewayContext, ttlMs?: number): Promise<string>;
   /** The live context behind a cookie value; expired ones read as absent (and are removed). */
   get(id: string): Promise<GatewayContext | undefined>;
   /** Issue 27: a context is used once; the sign-in that used it drops it. */
   drop(id: string): Promise<void>;
-  /** Issue 28: marks an openNDS hid used by a sign-in; false when one already used it (a replay). */
-  useHid(hid: string): Promise<boolean>;
-  hidUsed(hid: string): Promise<boolean>;
+  /** Spends an openNDS hid as its context is made; false when an arrival spent it already (a replay). */
+  spendHid(hid: string): Promise<boolean>;
 }
 
 interface Row {
@@ -28,12 +27,12 @@ interface Row {
 
 export function createGatewayContextStore(db: Database, ttlMs: number, now: () => Date): GatewayContextStore {
   return {
-    async put(context) {
+    async put(context, lifeMs = ttlMs) {
       const id = newSid();
       await db.query(
         `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, chap_id, return_url, hid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, context.hid ?? null, new Date(now().getTime() + ttlMs)],
+        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, context.hid ?? null, new Date(now().getTime() + lifeMs)],
       );
       return id;
     },
@@ -46,14 +45,11 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
     async drop(id) {
       await db.query('DELETE FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]);
     },
-    async useHid(hid) {
+    async spendHid(hid) {
       // A day is far longer than openNDS keeps a captive client's token; older ones name no client.
       await db.query("DELETE FROM opennds_used_hids WHERE used_at < $1::timestamptz - interval '1 day'", [now()]);
       const rows = await db.query('INSERT INTO opennds_used_hids (hid, used_at) VALUES ($1, $2) ON CONFLICT (hid) DO NOTHING RETURNING hid', [hid, now()]);
       return rows.length === 1;
-    },
-    async hidUsed(hid) {
-      return (await db.query('SELECT 1 FROM opennds_used_hids WHERE hid = $1', [hid])).length > 0;
     },
   };
 }

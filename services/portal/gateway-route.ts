@@ -23,7 +23,11 @@ export interface GatewayRouteDeps {
 }
 
 const NAS_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The caller as the trusted proxies report it (PORTAL_TRUSTED_PROXIES). */
+const callerOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 const AUTHMON_FORM = { auth_get: /^[a-z]{1,16}$/, gatewayhash: /^[0-9a-f]{64}$/, payload: /^[A-Za-z0-9+/=\s]{0,65536}$/ } as const;
+/** What the signing post-request.php adds; passed on as sent, the gateway service judges them. */
+const AUTHMON_SIGNATURE = { ts: /^[0-9]{1,12}$/, nonce: /^[0-9a-f]{32}$/, sig: /^[0-9a-f]{64}$/ } as const;
 
 /**
  * Issue 27: `GET /gateway`, where a venue's controller sends a captive device and sends it back
@@ -55,7 +59,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         return show({ kind: 'rate-limited' });
       }
       // CoovaChilli signs the URL it built: its uamserver setting, i.e. this portal's public address.
-      const outcome = readGatewayArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY }, params, `${publicOrigin}${req.originalUrl}`);
+      const outcome = readGatewayArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY }, params, `${publicOrigin}${req.originalUrl}`, callerOf(req));
       if (outcome.kind === 'none') return res.redirect(303, '/');
       if (outcome.kind === 'refused') {
         deps.logger.info({ why: outcome.why, parameters: outcome.problems }, 'gateway arrival refused');
@@ -96,7 +100,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       }
       const nasId = String(req.params['nasId']);
       const outcome = NAS_ID.test(nasId)
-        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, hidUsed: (hid) => deps.contexts.hidUsed(hid), polling: (id) => openndsPolling(id) }, nasId, req.query as Record<string, unknown>)
+        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, spendHid: (hid) => deps.contexts.spendHid(hid), polling: (id) => openndsPolling(id) }, nasId, req.query as Record<string, unknown>, callerOf(req))
         : ({ kind: 'refused', why: 'unknown-gateway', problems: [] } as const);
       if (outcome.kind === 'refused') {
         const log = { why: outcome.why, parameters: outcome.problems, profile: 'opennds', nasId: NAS_ID.test(nasId) ? nasId : undefined };
@@ -105,7 +109,8 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         else deps.logger.info(log, 'gateway arrival refused');
         return show(outcome.why === 'malformed' ? { kind: 'malformed', names: outcome.problems } : { kind: outcome.why });
       }
-      cookie.gateway(req, res, await deps.contexts.put(outcome.context), config.GATEWAY_CONTEXT_TTL_SECONDS * 1000);
+      const lifeMs = config.OPENNDS_CONTEXT_TTL_SECONDS * 1000;
+      cookie.gateway(req, res, await deps.contexts.put(outcome.context, lifeMs), lifeMs);
       return res.redirect(303, '/');
     } catch (error) {
       next(error);
@@ -116,7 +121,14 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       const nasId = String(req.params['nasId']);
       const body = (req.body ?? {}) as Record<string, unknown>;
       const fields = Object.fromEntries(Object.keys(AUTHMON_FORM).map((name) => [name, body[name]])) as Record<keyof typeof AUTHMON_FORM, unknown>;
-      const bad = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter((name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string));
+      const bad: string[] = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter((name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string));
+      const signature: Partial<Record<keyof typeof AUTHMON_SIGNATURE, string>> = {};
+      for (const name of Object.keys(AUTHMON_SIGNATURE) as (keyof typeof AUTHMON_SIGNATURE)[]) {
+        const value = body[name];
+        if (value === undefined) continue;
+        if (typeof value === 'string' && AUTHMON_SIGNATURE[name].test(value)) signature[name] = value;
+        else bad.push(name);
+      }
       res.set('Cache-Control', 'no-store').type('text/plain');
       if (!NAS_ID.test(nasId) || bad.length > 0) {
         deps.logger.info({ nasId: NAS_ID.test(nasId) ? nasId : undefined, parameters: bad }, 'authmon request refused: malformed');
@@ -124,7 +136,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       }
       const relayed = await deps.upstreams.relayAuthmon(
         nasId,
-        { auth_get: String(fields.auth_get), gatewayhash: String(fields.gatewayhash), payload: String(fields.payload).replace(/ /g, '+').replace(/\s/g, ''), callerAddress: req.ip ?? req.socket.remoteAddress ?? '' },
+        { auth_get: String(fields.auth_get), gatewayhash: String(fields.gatewayhash), payload: String(fields.payload).replace(/ /g, '+').replace(/\s/g, ''), callerAddress: callerOf(req), ...signature },
         newCorrelationId(),
       );
       if (relayed.kind !== 'answer') return res.status(503).send('unavailable');

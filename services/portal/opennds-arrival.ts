@@ -1,6 +1,6 @@
 import { FAS_QUERY_PARAMETERS, parseLevel1Fas } from '../../contract/controllers/opennds.js';
 import { decryptFasQuery } from '../kit/opennds-crypto.js';
-import { deviceRefFor, normalUrl, type GatewayRegistry } from '../kit/index.js';
+import { deviceRefFor, fromGatewayOutside, normalUrl, type GatewayRegistry } from '../kit/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an openNDS arrival is refused before any password (each a page: 4xx, or 503 when the gateway service does not answer). */
@@ -9,6 +9,7 @@ export type OpenndsRefusal =
   | 'unknown-gateway'
   | 'unverified'
   | 'unregistered-login-address'
+  | 'off-network'
   | 'replayed'
   | 'insecure-level'
   | 'not-polling'
@@ -19,8 +20,8 @@ export type OpenndsArrival = { kind: 'refused'; why: OpenndsRefusal; problems: s
 export interface OpenndsArrivalDeps {
   registry: GatewayRegistry;
   deviceRefKey: string;
-  /** Whether a sign-in already used this hid (its authorisation was handed to the gateway). */
-  hidUsed(hid: string): Promise<boolean>;
+  /** Spends the hid as the context is made; false when an arrival spent it already. */
+  spendHid(hid: string): Promise<boolean>;
   /** Whether the gateway's authmon polls the platform (gateway service); undefined when that could not be asked. */
   polling(nasId: string): Promise<boolean | undefined>;
 }
@@ -30,15 +31,18 @@ export interface OpenndsArrivalDeps {
  * The gateway is the registry's entry of that id, of profile `opennds`; its faskey must decrypt
  * the query (AES-256-CBC) into an openNDS query (a wrong key or a changed ciphertext does not),
  * whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry registered
- * (`http://<gatewayaddress>/`). A query whose `hid` a sign-in already used is a replay: openNDS
- * gives a client a new token (so a new hid) whenever it is deauthenticated. The MAC leaves here
+ * (`http://<gatewayaddress>/`). The link carries no time and no binding to the browser that
+ * opens it, so it is taken only from the gateway's outside addresses (`callerAddress`, as the
+ * trusted proxies report it: a copy opened elsewhere binds nothing), and its `hid` is spent as
+ * the context is made: a second arrival with it is a replay (openNDS gives a client a new token,
+ * so a new hid, whenever it is deauthenticated). The MAC leaves here
  * only as the keyed deviceRef; the hid is kept for the rhid the gateway service computes.
- * Levels 1 and 2 are refused before any password (README "openNDS"): a level 1 query (plain
+ * Levels 1 and 2 are refused before any password (docs/operate/opennds.md): a level 1 query (plain
  * base64, no `iv`) can be forged; a level 2 query is encrypted as level 3's, but no authmon runs
  * there, so the gateway is taken only while its authmon polls the platform (which also refuses a
  * level 3 gateway that stopped polling: its device would wait for an authorisation forever).
  */
-export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string, query: Record<string, unknown>): Promise<OpenndsArrival> {
+export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string, query: Record<string, unknown>, callerAddress: string): Promise<OpenndsArrival> {
   const fas = query[FAS_QUERY_PARAMETERS.fas];
   const iv = query[FAS_QUERY_PARAMETERS.iv];
   if (typeof fas === 'string' && iv === undefined && parseLevel1Fas(fas) !== undefined) return { kind: 'refused', why: 'insecure-level', problems: [] };
@@ -46,15 +50,16 @@ export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string
   if (typeof fas !== 'string' || typeof iv !== 'string') return { kind: 'refused', why: 'malformed', problems };
   const gateway = deps.registry.get(nasId);
   if (gateway === undefined || gateway.profile !== 'opennds' || gateway.faskey === undefined) return { kind: 'refused', why: 'unknown-gateway', problems: [] };
+  if (!fromGatewayOutside(gateway, callerAddress)) return { kind: 'refused', why: 'off-network', problems: [] };
   const fields = decryptFasQuery(fas, iv, gateway.faskey);
   if (fields === undefined || fields.gatewayname !== gateway.nasId) return { kind: 'refused', why: 'unverified', problems: [] };
   const address = normalUrl(`http://${fields.gatewayaddress}/`);
   if (address === undefined || !gateway.loginUrls.includes(address)) return { kind: 'refused', why: 'unregistered-login-address', problems: [] };
   const deviceRef = deviceRefFor(deps.deviceRefKey, gateway.nasId, fields.clientmac);
   if (deviceRef === undefined) return { kind: 'refused', why: 'malformed', problems: ['clientmac'] };
-  if (await deps.hidUsed(fields.hid)) return { kind: 'refused', why: 'replayed', problems: [] };
   const polling = await deps.polling(gateway.nasId);
   if (polling !== true) return { kind: 'refused', why: polling === undefined ? 'gateway-unavailable' : 'not-polling', problems: [] };
+  if (!(await deps.spendHid(fields.hid))) return { kind: 'refused', why: 'replayed', problems: [] };
   const returnUrl = fields.originurl !== undefined && /^https?:\/\//.test(fields.originurl) && fields.originurl.length <= 2048 ? fields.originurl : null;
   return {
     kind: 'context',

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
-import { ApiError, createCeiling, metricsRegistry, route, type Route } from '../kit/index.js';
+import { ApiError, arrivalNeedsOutsideAddress, createCeiling, fromGatewayOutside, metricsRegistry, route, type GatewayRegistry, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
@@ -9,6 +9,7 @@ import type { GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
 import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
 import type { PortalSessions } from './portal-session.js';
+import { createRefusalPace, PACE_DEFAULTS } from './refusal-pace.js';
 import { customerRefusal, employeeRefusal } from './refusals.js';
 import { EmployeeVerifyRequest, LoginRequest, PortalSession, RegisterRequest } from './schemas.js';
 import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
@@ -18,12 +19,13 @@ export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
   accounts: AccountAdmin;
   sessions: PortalSessions;
   gatewayContexts: GatewayContextStore;
+  registry: GatewayRegistry;
 }
 
 const signInErrors = {
   400: { description: 'INVALID_REQUEST' },
   401: { description: 'INVALID_CREDENTIALS (identical for every credential failure)' },
-  403: { description: 'FORBIDDEN (cross-site request) or ENTITLEMENT_DENIED with reason' },
+  403: { description: 'FORBIDDEN (cross-site request, or a gateway context used from outside its gateway\'s network) or ENTITLEMENT_DENIED with reason' },
   502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
 };
 
@@ -67,26 +69,31 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     const id = readGatewayCookie(req);
     const context = id === undefined ? undefined : await deps.gatewayContexts.get(id);
     if (context === undefined) return { deviceRef: browser.deviceRef, gateway: null, handle: browser.handle };
+    // Checked again here: a context made on the venue's network is not signed in from elsewhere.
+    const gateway = deps.registry.get(context.nasId);
+    if (gateway === undefined || (arrivalNeedsOutsideAddress(gateway) && !fromGatewayOutside(gateway, clientAddress(req)))) {
+      throw new ApiError('FORBIDDEN', { message: 'Sign in from the Wi-Fi network that sent you here.' });
+    }
     return { deviceRef: context.deviceRef, gateway: context, handle: browser.handle };
   };
 
   /** Issue 27: the gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
   const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
-    // Issue 28: an openNDS sign-in hands nothing to the browser, and uses its hid up for good.
-    if (gateway?.profile === 'opennds' && gateway.hid !== undefined && gateway.hid !== null) await deps.gatewayContexts.useHid(gateway.hid);
+    // An openNDS sign-in hands nothing to the browser (its hid was spent on arrival).
     if ((login === null && gateway?.profile !== 'opennds') || id === undefined) return;
     await deps.gatewayContexts.drop(id);
     cookie.clearGateway(req, res);
   };
 
-  /** Spec 4.1 rule 4: every refused sign-in takes at least the floor, so timing tells nothing. */
-  const atLeastFloor = async <T>(started: number, work: Promise<T>): Promise<T> => {
+  /** Spec 4.1 rule 4: every refused sign-in is answered at the common pace (refusal-pace.ts), so timing tells nothing. */
+  const pace = createRefusalPace({ floorMs: config.LOGIN_FAILURE_FLOOR_MS, ...PACE_DEFAULTS });
+  const atThePace = async <T>(started: number, work: Promise<T>): Promise<T> => {
     try {
       return await work;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'INVALID_CREDENTIALS') {
-        const wait = config.LOGIN_FAILURE_FLOOR_MS - (Date.now() - started);
+        const wait = pace.releaseAt(started, Date.now()) - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
       throw error;
@@ -94,19 +101,21 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   };
 
   /** The credential step's outcome, then entitlement and network session, kept behind a new cookie. */
-  const signIn = async (req: Request, res: Response, client: PortalClient, outcome: GrantOutcome, refusal: typeof customerRefusal, correlationId: string) => {
+  const signIn = async (req: Request, res: Response, device: SigningDevice & { handle: string }, client: PortalClient, outcome: GrantOutcome, refusal: typeof customerRefusal, correlationId: string) => {
     const log = res.locals.log;
     if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`);
     const tokens = tokensOf(outcome, refusal, log);
-    const device = await signingDevice(req);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
     await sessions.open(req, res, signedIn.data, device.handle, correlationId);
     return { status: 200, body: sessions.view(signedIn.data, signedIn.session, correlationId, gatewayFields(signedIn.gatewayLogin)) };
   };
 
-  const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) =>
-    signIn(req, res, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
+  // The device (and its gateway context's network) is settled before the password leaves for the identity provider.
+  const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) => {
+    const device = await signingDevice(req);
+    return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
+  };
 
   return [
     route({
@@ -116,7 +125,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       body: LoginRequest,
       steps: [sameOriginJson],
       responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
-      handle: ({ body, req, res, correlationId }) => counted('customer', atLeastFloor(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
+      handle: ({ body, req, res, correlationId }) => counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
     }),
     route({
       method: 'post',
@@ -162,9 +171,9 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       handle: ({ body, req, res, correlationId }) =>
         counted(
           'employee',
-          atLeastFloor(
+          atThePace(
             Date.now(),
-            (async () => signIn(req, res, EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
+            (async () => signIn(req, res, await signingDevice(req), EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
           ),
         ),
     }),

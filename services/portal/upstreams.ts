@@ -43,7 +43,7 @@ export interface Upstreams {
   /** Issue 28: queues an openNDS client for its gateway's authmon poll, with the session's limits. */
   authoriseOpennds(request: OpenndsAuthorisationRequest, correlationId: string): Promise<PeerAnswer>;
   /** Issue 28: relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
-  relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string }, correlationId: string): Promise<PeerAnswer>;
+  relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string; ts?: string; nonce?: string; sig?: string }, correlationId: string): Promise<PeerAnswer>;
   /** Issue 28: whether an openNDS gateway polls the platform (contract OpenndsGatewayStatus). */
   openndsGateway(nasId: string, correlationId: string): Promise<PeerAnswer>;
   /** Issue 17: whether the gateway confirmed the session (accounting Start), and its usage. */

@@ -6,7 +6,7 @@ import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
 import { enforcementSkipReason } from './host-support.js';
 
-// Why the portal refuses FAS level 1 (README "openNDS"; it takes level 3 only): at level 1 the query is
+// Why the portal refuses FAS level 1 (docs/operate/opennds.md; it takes level 3 only): at level 1 the query is
 // plain base64, so the client reads its own `hid`; openNDS 9.10 makes hid = sha256(token) with
 // an 8-hex-digit token (client_list.c), 2^32 guesses away, and its authdir takes the token itself
 // (`tok` of 8 characters is "tok mode" at every level). Here the token comes from ndsctl json,

@@ -13,6 +13,7 @@ import { waitFor } from '../../scripts/opennds/command.js';
 // or the client stays online with the platform believing it cut off. openNDS's library and ndsctl
 // are stood in by scripts in a temporary folder (LIBOPENNDS, PATH): no root needed.
 const SCRIPT = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+const SIGNING_POST_REQUEST = fileURLToPath(new URL('../../scripts/opennds/router/post-request.php', import.meta.url));
 const BUSY = 'a'.repeat(64);
 const GONE = 'b'.repeat(64);
 
@@ -40,7 +41,7 @@ esac
 `);
   chmodSync(join(dir, 'lib.sh'), 0o755);
   chmodSync(join(dir, 'ndsctl'), 0o755);
-  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, PATH: `${dir}:${process.env['PATH'] ?? ''}`, LIBOPENNDS: join(dir, 'lib.sh') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, PATH: `${dir}:${process.env['PATH'] ?? ''}`, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: SIGNING_POST_REQUEST }, stdio: ['ignore', 'ignore', 'pipe'] });
   t.teardown(() => stopChild(poller));
   const reports = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('fas: revoked')) : []);
   await waitFor('the busy rhid reported', async () => (reports().some((line) => line.includes(BUSY)) ? true : undefined), 10_000, 50);
@@ -48,4 +49,24 @@ esac
   t.deepEqual(reports(), [`fas: revoked ${GONE}`, `fas: revoked ${BUSY}`], 'not-found at once; the busy one only at the next poll, once ndsctl deauthenticated it');
   t.is(lines.filter((line) => line === `ndsctl: deauth ${BUSY}`).length, 2, 'the busy deauth was tried again');
   t.false(lines.some((line) => line.includes('not-an-rhid')), 'only 64 hex digits reach ndsctl');
+});
+
+test('it does not start unless openNDS sends through the signing post-request.php: the FAS would refuse its unsigned requests, and a guest could answer them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ndst-revpoll-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const sent = join(dir, 'sent');
+  writeFileSync(join(dir, 'lib.sh'), `#!/bin/sh\necho "$2" >> "${sent}"; printf '*'\n`);
+  chmodSync(join(dir, 'lib.sh'), 0o755);
+  writeFileSync(join(dir, 'post-request.php'), '<?php # openNDS\'s own: sends auth_get, gatewayhash and payload only\n');
+  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: join(dir, 'post-request.php') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  t.teardown(() => stopChild(poller));
+  let stderr = '';
+  poller.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Either it exits, or (the rule broken) it polls: whichever comes first.
+  const exited = new Promise<number | null>((resolve) => poller.on('exit', resolve));
+  const polled = waitFor('a poll sent', async () => (existsSync(sent) ? 'polled' : undefined), 10_000, 50).catch(() => 'neither');
+  const outcome = await Promise.race([exited, polled]);
+  t.false(existsSync(sent), 'nothing was sent');
+  t.is(outcome, 2);
+  t.regex(stderr, /not the signing post-request\.php/);
 });

@@ -6,8 +6,14 @@
 #   poll:   payload "revocations"        -> answer "*" then the rhids to end, space separated
 #   report: payload "revoked <rhid> ..." -> answer "ack" (the FAS stops listing them)
 # ndsctl finds a client by its rhid (client_list_find_by_any), so no MAC or IP is needed.
+# Every request is signed: libopennds.sh sends through /usr/lib/opennds/post-request.php, which
+# must be the signing one shipped beside this script (HMAC-SHA256 under the router's faskey over
+# a timestamp, a nonce and the request, with php-cli's hash_hmac, as openNDS's own level 3
+# scripts run PHP); the FAS refuses anything unsigned, stale or replayed, so a guest behind the
+# router can neither read nor answer this channel. Without it installed this script does not start.
 # Usage: revocation-poll.sh [INTERVAL]   (1-60 s, default 5); run it as a service, like authmon.
-# LIBOPENNDS (default /usr/lib/opennds/libopennds.sh) names openNDS's library; tests only.
+# LIBOPENNDS (default /usr/lib/opennds/libopennds.sh) and POST_REQUEST (default
+# /usr/lib/opennds/post-request.php) name openNDS's library and its FAS sender; tests only.
 set -u
 interval="${1:-5}"
 case "$interval" in
@@ -15,6 +21,11 @@ case "$interval" in
   *) echo "revocation-poll: INTERVAL must be 1-60 seconds" >&2; exit 2 ;;
 esac
 lib="${LIBOPENNDS:-/usr/lib/opennds/libopennds.sh}"
+post_request="${POST_REQUEST:-/usr/lib/opennds/post-request.php}"
+if ! grep -q 'opennds-fas-v1' "$post_request" 2>/dev/null; then
+  echo "revocation-poll: $post_request is not the signing post-request.php: install it first (the FAS refuses unsigned requests)" >&2
+  exit 2
+fi
 
 while true; do
   answer=$("$lib" send_to_fas_custom "revocations" 2>/dev/null)

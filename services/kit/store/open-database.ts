@@ -11,7 +11,7 @@ import type { MaintenanceRun } from './pglite-autovacuum.js';
 import { DEFAULT_AUTOVACUUM_EVERY, openPglite } from './pglite-database.js';
 import { openPostgres } from './postgres-database.js';
 
-/** Store settings shared by every service that keeps state (README "Configuration"). */
+/** Store settings shared by every service that keeps state (docs/operate/configuration.md). */
 export const storeSettings = {
   DATABASE_URL: z
     .string()

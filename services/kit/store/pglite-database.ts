@@ -6,7 +6,7 @@ import { autovacuum, type MaintenanceRun } from './pglite-autovacuum.js';
 import { answerBackupRequests } from './pglite-backup.js';
 import { preparedQueries } from './pglite-prepared.js';
 
-/** Write statements between two looks at what needs vacuuming (README "Configuration": PGLITE_AUTOVACUUM_EVERY). */
+/** Write statements between two looks at what needs vacuuming (docs/operate/configuration.md: PGLITE_AUTOVACUUM_EVERY). */
 export const DEFAULT_AUTOVACUUM_EVERY = 500;
 
 /** A statement that writes nothing: a plain SELECT (our stores call no writing function from one). */

@@ -5,13 +5,13 @@ import { COOVA_GATEWAYS } from '../../../scripts/coova/gateways.js';
 import { settingsFor } from '../../../scripts/coova/harness.js';
 import { PortalConfig } from '../../../services/portal/config.js';
 
-// The README's CoovaChilli configuration is what the real-chilli test runs (test/e2e/coova/):
+// The operator guide's CoovaChilli configuration (docs/operate/gateways.md) is what the real-chilli test runs (test/e2e/coova/):
 // each HS_* line, comments aside, equals the test's setting for the coova-19 gateway with the
 // portal at its default public URL; each names a chilli option conf/functions.in knows.
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../../docs/operate/gateways.md', import.meta.url), 'utf8');
 const block = /```sh\n# \/etc\/chilli\/config[^\n]*\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
 
-test('the README\'s chilli configuration is the one the real-chilli test runs', (t) => {
+test('the operator guide\'s chilli configuration is the one the real-chilli harness runs', (t) => {
   const written = Object.fromEntries(block.split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter((line) => line !== '').map((line) => line.split('=', 2) as [string, string]));
   const portal = PortalConfig.parse({}).PORTAL_PUBLIC_URL;
   t.deepEqual(written, hsSettings(settingsFor({ ...COOVA_GATEWAYS['1.9'], portal }, '/unused')));

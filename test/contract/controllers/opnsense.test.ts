@@ -3,6 +3,7 @@ import test from 'ava';
 import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
+import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
 
 // Issue 27: OPNsense's captive portal forwarding to this portal from a zone template
 // (captures/opnsense.json names the opnsense/core files it follows).
@@ -47,7 +48,7 @@ refusesNaming('OPNsense', profile, queryOf(CAPTURES.captures[0]!.url), [
 test('the OPNsense login posts user and password (its logon API\'s form fields), only ever over https; nothing else', (t) => {
   t.is(profile.login.method, 'POST');
   t.is(profile.login.chap, 'none');
-  t.true(profile.login.requiresHttps);
+  t.true(handsOverPassword(profile), 'the registry holds its login URL only as https');
   const fields = profile.login.fields({ username: 'u', password: 'p' }, 'http://example.com/', CAPTURES.logon.url);
   t.deepEqual(fields, { user: 'u', password: 'p' });
   t.deepEqual(Object.keys(fields), CAPTURES.logon.fields);

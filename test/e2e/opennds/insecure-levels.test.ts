@@ -3,7 +3,7 @@ import { get, reachesInternet } from '../../opennds/client-http.js';
 import { enforcementSkipReason } from '../../opennds/host-support.js';
 import { NAS, startPortalFas } from '../../opennds/portal-fas.js';
 
-// Issue 28 item 1: the portal serves openNDS only at FAS level 3 (README "openNDS"). A router
+// The portal serves openNDS only at FAS level 3 (levels 1 and 2 expose the token to the client) (docs/operate/opennds.md). A router
 // left at level 2 sends the query encrypted as level 3 does, but runs no authmon, and openNDS's
 // library calls to the FAS (BinAuth's deauthed notice, revocation-poll.sh's requests) do nothing
 // below level 3: its signed-in devices would wait for an authorisation forever and no end of a

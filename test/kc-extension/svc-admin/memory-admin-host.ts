@@ -24,8 +24,11 @@ export interface MemoryRealm {
   realmRoles: Map<string, string[]>;
   /** Bearer token string to what Keycloak would have verified (absent: bad token). */
   tokens: Map<string, VerifiedToken>;
+  /** Keycloak's SVC_ADMIN_PROBE_ALLOW. */
+  probeAllow: string;
   http: {
-    get(url: string, timeoutMs: number): GetResult;
+    resolve(name: string): string[] | undefined;
+    getAt(url: string, address: string, timeoutMs: number): GetResult;
     postJson(url: string, body: string, timeoutMs: number): PostResult;
     postToSessions(path: string, body: string, timeoutMs: number): PostResult;
   };
@@ -51,11 +54,14 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     rings: new Map(),
     once: new Map(),
     testHarness: false,
+    probeAllow: '',
     sessions: new Map(),
     realmRoles: new Map(),
     tokens: new Map(),
     http: {
-      get: () => ({ failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 1 }),
+      // Address literals resolve to themselves, names to nothing (tests add theirs).
+      resolve: (name) => (/^[\d.]+$|:/.test(name) ? [name] : undefined),
+      getAt: () => ({ failure: 'unreachable' }),
       postJson: () => ({ failure: 'unreachable' }),
       postToSessions: () => ({ status: 200, body: '{"revoked":[]}' }),
     },
@@ -182,6 +188,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
       },
     },
     testHarness: realm.testHarness,
+    probeAllow: realm.probeAllow,
     http: {
       ...realm.http,
       postToSessions: (path, body, timeoutMs) => {

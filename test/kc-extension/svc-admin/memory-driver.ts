@@ -34,7 +34,11 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   realm.guiManifest = JSON.stringify(TEST_GUI_MANIFEST);
   realm.files.set('WifiEntitlement.dmn', readFileSync('dmn/models/WifiEntitlement.dmn', 'utf8'));
   realm.http.postJson = (url) => (url.startsWith(decisionUrl) ? { status: 200, body: '{"reloaded":true}' } : { failure: 'unreachable' });
-  realm.http.get = (url) => (url.startsWith(HEALTHY) ? { status: 200, ms: 3 } : { failure: 'unreachable', errorClass: 'java.net.ConnectException', ms: 2 });
+  // The test's names, as a resolver would answer them: two public addresses and a private one.
+  const names: Record<string, string[]> = { 'healthy.test': ['198.51.100.7'], 'dead.test': ['198.51.100.8'], 'internal.test': ['198.51.100.9', '192.168.1.5'] };
+  const literal = realm.http.resolve;
+  realm.http.resolve = (name) => names[name] ?? literal(name);
+  realm.http.getAt = (url, address) => (url.startsWith(HEALTHY) && address === '198.51.100.7' ? { status: 200 } : address === '127.0.0.1' ? { status: 503 } : { failure: 'unreachable' });
   return {
     realm,
     tokens: { operator: 'operator', customer: 'customer', master: 'master', portal: 'portal' },

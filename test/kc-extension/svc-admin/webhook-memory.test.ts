@@ -170,3 +170,21 @@ test('the event log keeps the newest 200 entries', async (t) => {
   t.is(events[0]!.type, 'T204');
   t.is(events[199]!.type, 'T5');
 });
+
+test('refusals are kept apart from handled events, 10 a minute, and the events answer shows both newest first', async (t) => {
+  const { d, post } = await setup();
+  t.like(await post({ type: 'PURCHASE' }), { body: { result: 'RECORDED' } });
+  d.realm.clockMs += 1;
+  const unsigned = { method: 'POST', path: '/webhook/MEM-CO', body: '{"type":"PURCHASE"}', headers: { 'Content-Type': 'application/json' } };
+  for (let i = 0; i < 30; i += 1) await d.send(unsigned);
+  const outcomes = (ring: string) => (d.realm.rings.get(ring) ?? []).map((entry) => (JSON.parse(entry) as { outcome: string }).outcome);
+  t.deepEqual(outcomes('event-log'), ['RECORDED']);
+  t.is(outcomes('event-log-rejected').length, 10);
+  d.realm.clockMs += 61_000;
+  await d.send(unsigned);
+  t.is(outcomes('event-log-rejected').length, 11);
+  const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '3' } });
+  t.deepEqual((reply.body as { events: { outcome: string }[] }).events.map((event) => event.outcome), ['REJECTED', 'REJECTED', 'REJECTED']);
+  const all = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+  t.is((all.body as { events: { outcome: string }[] }).events.at(-1)?.outcome, 'RECORDED');
+});

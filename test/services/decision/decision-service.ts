@@ -18,8 +18,8 @@ export async function modelDirectory(t: ExecutionContext, withModel = true): Pro
 }
 
 /** The decision service booted in-process on a free port, reading models from `dir`; closed when the test ends. */
-export async function decisionService(t: ExecutionContext, dir = 'dmn/models'): Promise<Booted> {
-  const config = loadConfig(DecisionConfig, { DMN_DIR: dir });
+export async function decisionService(t: ExecutionContext, dir = 'dmn/models', settings: Record<string, string> = {}): Promise<Booted> {
+  const config = loadConfig(DecisionConfig, { DMN_DIR: dir, ...settings });
   return boot(t, await createApp(config, capturingLogger('decision').logger));
 }
 

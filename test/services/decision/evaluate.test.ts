@@ -1,7 +1,10 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
+import { literalModel } from '../../dmn/engine/feel-case.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { LOYALTY_TIER_ROWS, WIFI_ENTITLEMENT_RULES } from '../../dmn/models/wifi-entitlement-cases.js';
-import { decisionService, evaluatePath } from './decision-service.js';
+import { decisionService, evaluatePath, modelDirectory } from './decision-service.js';
 
 const CORRELATION_ID = 'corr-0b5e7f0c-2d7e-4a55-9a0e-3c1f4f1f9a01';
 
@@ -82,4 +85,16 @@ test('the OpenAPI document describes the evaluate route from its schema', async 
   const answer = await service.request('GET', '/openapi.json');
   t.is(answer.status, 200);
   t.truthy((answer.body.paths as Record<string, unknown>)['/api/v1/decisions/{model}/evaluate']);
+});
+
+test('an evaluation past DMN_EVALUATION_LIMIT_MS answers 422 DMN_EVALUATION_ERROR, and the service keeps answering', async (t) => {
+  const dir = await modelDirectory(t);
+  // Unbounded this runs for minutes; the inner list is built and dropped per step.
+  await writeFile(join(dir, 'Endless.dmn'), literalModel('sum(for i in 1..100000 return sum(for j in 1..100000 return i * j))', {}).replace('name="Feel"', 'name="Endless"'));
+  const service = await decisionService(t, dir, { DMN_EVALUATION_LIMIT_MS: '100' });
+  const answer = await service.request('POST', evaluatePath('Endless'), { json: { inputs: {} } });
+  assertError(t, answer, 422, 'DMN_EVALUATION_ERROR');
+  t.regex(String(answer.body.message), /longer than its limit of 100 ms/);
+  const inputs = { userType: 'CUSTOMER', employeeVerified: false, company: null };
+  t.is((await service.request('POST', evaluatePath(), { json: { inputs, decision: 'WifiEntitlement' } })).status, 200);
 });

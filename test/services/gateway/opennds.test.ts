@@ -7,6 +7,8 @@ import { createSealer } from '../../../services/kit/index.js';
 import { rhidOf } from '../../../services/kit/opennds-crypto.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import type { Answer } from '../../helpers/service.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { authmonSignature, type SigningOptions } from '../../opennds/authmon-signing.js';
 import { bootGateway, deviceRef, grantedSession, openGatewayDb, PORTAL_KEY, sessionWorld, tempDir, type World } from './platform.js';
 
 // Issue 28 items 2 and 3: the gateway service's openNDS side, as the portal relays the router's
@@ -35,8 +37,11 @@ async function setup(t: ExecutionContext, env: Record<string, string> = {}, opti
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: registry(t), ...env }, options.now);
-  const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH) => {
-    const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64'), callerAddress: from }, headers: PORTAL_KEY });
+  /** A request as the router's signing post-request.php sends it; `signing` null sends it unsigned (as openNDS's own does). */
+  const authmon = async (auth_get: string, payload: string, from = ROUTER, gatewayhash = GATEWAYHASH, signing: SigningOptions | null = {}) => {
+    const request = { auth_get, gatewayhash, payload: Buffer.from(payload).toString('base64') };
+    const signature = signing === null ? {} : authmonSignature(FASKEY, request, { at: options.now?.(), ...signing });
+    const answer = await gateway.request('POST', `/api/v1/opennds/authmon/${NDS}`, { json: { ...request, ...signature, callerAddress: from }, headers: PORTAL_KEY });
     return { status: answer.status, text: String(answer.body['text'] ?? answer.body['code']) };
   };
   const authorise = (sessionId: string, hid: string, device = deviceRef(MAC, NDS)) =>
@@ -76,7 +81,9 @@ test.serial('a signed-in client is listed for authmon with its rhid and the sess
   t.true(list.text.startsWith('*'));
   const [entry] = entries(list.text);
   t.deepEqual(entry?.slice(0, 6), [c.rhid, '29', '10000', '50000', '0', '500000'], 'rhid, minutes (floor of 1800 s less the time taken), kbit/s up and down, quotas in kB');
-  t.is(Buffer.from(entry?.[6] ?? '', 'base64').toString(), c.sessionId, 'custom (handed to BinAuth) names the session');
+  const custom = entry?.[6] ?? '';
+  t.regex(custom, /^[A-Za-z0-9+/]{16}$/, 'custom (handed to BinAuth) is an opaque value');
+  t.false(Buffer.from(custom, 'base64').toString('latin1').includes(c.sessionId) || custom.includes(c.sessionId), 'custom does not name the session');
   t.is((await authmon('view', `* ${c.rhid}`)).text, 'ack');
   t.is((await authmon('view', 'none')).text, '*', 'an acknowledged client is not listed again');
 });
@@ -209,4 +216,36 @@ test.serial('bad input grants and ends nothing: another address, another gateway
   t.is((await authmon('view', 'garbage')).status, 400);
   t.is((await authmon('nonsense', 'none')).status, 400);
   t.is((await gateway.request('POST', '/api/v1/opennds/authmon/unknown-gw', { json: { auth_get: 'view', gatewayhash: GATEWAYHASH, payload: '', callerAddress: ROUTER }, headers: PORTAL_KEY })).status, 404);
+});
+
+test.serial('a guest behind the router (its address, the gatewayhash anyone computes, no faskey) can neither read the pending list, acknowledge a grant nor report a revocation; a replayed or stale signed request is refused too', async (t) => {
+  const now = Date.now();
+  const { world, gateway, authmon, authorise } = await setup(t);
+  const c = await signedIn(world, authorise);
+  const guestKey = { key: 'a-guess-at-the-faskey' };
+  const unsigned = null;
+  for (const signing of [unsigned, guestKey]) {
+    const read = await authmon('view', 'none', ROUTER, GATEWAYHASH, signing);
+    t.is(read.status, 403, 'the pending list is not read');
+    t.false(read.text.includes(c.rhid));
+    t.is((await authmon('view', `* ${c.rhid}`, ROUTER, GATEWAYHASH, signing)).status, 403, 'a grant is not acknowledged');
+  }
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'NONE', 'the refused acknowledgements opened nothing');
+  t.is(entries((await authmon('view', 'none')).text)[0]?.[0], c.rhid, 'still listed for the router\'s authmon');
+  await authmon('view', `* ${c.rhid}`);
+  await world.session.revoke(c.sessionId);
+  await waitFor(async () => (await authmon('custom', 'revocations')).text, (list) => list.includes(c.rhid), { timeoutMs: 15_000 });
+  for (const signing of [unsigned, guestKey]) {
+    t.is((await authmon('custom', 'revocations', ROUTER, GATEWAYHASH, signing)).status, 403, 'the revocation list is not read');
+    t.is((await authmon('custom', `revoked ${c.rhid}`, ROUTER, GATEWAYHASH, signing)).status, 403, 'a revocation is not reported');
+  }
+  const replayed = { nonce: randomBytes(16).toString('hex') };
+  t.is((await authmon('custom', 'revocations', ROUTER, GATEWAYHASH, replayed)).status, 200);
+  t.is((await authmon('custom', `revoked ${c.rhid}`, ROUTER, GATEWAYHASH, replayed)).status, 403, 'a nonce is taken once');
+  t.is((await authmon('custom', `revoked ${c.rhid}`, ROUTER, GATEWAYHASH, { at: new Date(now - 10 * 60_000) })).status, 403, 'a request signed ten minutes ago is stale');
+  t.is((await authmon('custom', 'revocations')).text, `* ${c.rhid}`, 'still listed: only the router\'s signed report ends the row');
+  t.is((await gateway.connection(c.sessionId)).body['connected'], true);
+  t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack');
+  t.is((await gateway.connection(c.sessionId)).body['state'], 'DISCONNECTED');
+  t.true(gateway.lines.some((line) => line.includes('authmon request refused') && line.includes('"signature":"unsigned"')), 'the refusal says why');
 });

@@ -1,12 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../contract/controllers/index.js';
+import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
 import { createSealer, gatewayForArrival, loadGatewayRegistry, type GatewaysFileEntry } from '../../../services/kit/index.js';
 import { tempDir } from '../gateway/platform.js';
 
 // Issue 27: one registry, read by the portal and the gateway service, decides where a device
 // logs in: a gateway is found by its NAS id or its login URL, and only its registered login URL counts.
 const sealer = createSealer('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=');
-const entry = (nasId: string, loginUrls: string[], extra: Partial<GatewaysFileEntry> = {}): GatewaysFileEntry => ({ nasId, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal('s'), loginUrls, ...extra });
+const entry = (nasId: string, loginUrls: string[], extra: Partial<GatewaysFileEntry> = {}): GatewaysFileEntry => ({ nasId, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal('s'), uamSecret: sealer.seal('u'), loginUrls, ...extra });
 
 function registryFile(t: ExecutionContext, gateways: unknown[]): string {
   const file = `${tempDir(t, 'wifi-registry-')}/gateways.json`;
@@ -15,9 +17,9 @@ function registryFile(t: ExecutionContext, gateways: unknown[]): string {
 }
 
 test('a gateway is found by its NAS id with its registered login URL, or by the login URL alone; the registry\'s URL is answered', (t) => {
-  const registry = loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['HTTP://10.2.0.1:3990/logon'], { uamSecret: sealer.seal('u') })]), sealer);
-  t.like(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://10.1.0.1:3990/logon'), { kind: 'found', loginUrl: 'http://10.1.0.1:3990/logon', gateway: { nasId: 'venue-1', secret: 's', uamSecret: undefined } });
-  t.like(gatewayForArrival(registry, 'coovachilli', null, 'http://10.2.0.1:3990/logon'), { kind: 'found', gateway: { nasId: 'venue-2', uamSecret: 'u' } });
+  const registry = loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['HTTP://10.2.0.1:3990/logon'], { uamSecret: sealer.seal('u2') })]), sealer);
+  t.like(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://10.1.0.1:3990/logon'), { kind: 'found', loginUrl: 'http://10.1.0.1:3990/logon', gateway: { nasId: 'venue-1', secret: 's', uamSecret: 'u' } });
+  t.like(gatewayForArrival(registry, 'coovachilli', null, 'http://10.2.0.1:3990/logon'), { kind: 'found', gateway: { nasId: 'venue-2', uamSecret: 'u2' } });
 });
 
 test('an unregistered NAS id, another gateway\'s login URL or an attacker\'s login URL is not found', (t) => {
@@ -42,10 +44,43 @@ test('the shipped fixtures/gateways.json loads under the development seal key', 
   t.like(registry.get('demo-nas'), { profile: 'coovachilli', loginUrls: ['http://10.1.0.1:3990/logon'] });
 });
 
-test('an OPNsense zone takes the password itself: the registry holds its logon URL only as https', (t) => {
-  const opn = (url: string) => entry('opn-1', [url], { profile: 'opnsense' });
-  t.throws(() => loadGatewayRegistry(registryFile(t, [opn('http://cp.example.net:8000/api/captiveportal/access/logon/')]), sealer), { message: /opn-1 \(opnsense\) takes the password itself: its login URLs must be https/ });
-  const registry = loadGatewayRegistry(registryFile(t, [opn('https://cp.example.net:8000/api/captiveportal/access/logon/')]), sealer);
-  t.like(gatewayForArrival(registry, 'opnsense', null, 'https://cp.example.net:8000/api/captiveportal/access/logon/'), { kind: 'found', gateway: { nasId: 'opn-1' } });
-  t.deepEqual(gatewayForArrival(registry, 'opnsense', null, 'http://cp.example.net:8000/api/captiveportal/access/logon/'), { kind: 'unknown-gateway' });
+// A one-time password in a form posted over http is anyone's on the venue's air (pfSense's
+// re-authentication then keeps a sniffed one valid for the whole session): every controller the
+// page hands the password itself gets its login URL only as https; CHAP logins and openNDS's
+// hand-off (no credential at all) may stay on the controller's plain http address.
+const PLAIN_LOGINS: [ProfileId, string, Partial<GatewaysFileEntry>][] = [
+  ['cisco-wlc', 'http://192.0.2.1/login.html', {}],
+  ['pfsense', 'http://fw.example.net:8002/index.php?zone=guest', {}],
+  ['opnsense', 'http://cp.example.net:8000/api/captiveportal/access/logon/', {}],
+  ['coovachilli', 'http://10.1.0.1:3990/logon', {}],
+  ['mikrotik', 'http://10.5.50.1/login', { uamSecret: undefined }],
+  ['opennds', 'http://192.168.77.1:2050/', { secret: undefined, uamSecret: undefined, faskey: sealer.seal('f') }],
+];
+for (const [profile, url, extra] of PLAIN_LOGINS) {
+  const password = handsOverPassword(CONTROLLER_PROFILES[profile]);
+  test(`${profile}: the page hands it ${password ? 'the password itself, so an http login URL stops the start naming the entry' : 'no password in clear, so its http login URL is taken'}`, (t) => {
+    const file = (loginUrl: string) => registryFile(t, [entry('gw-1', ['https://other.example/unused'], { profile, ...extra }), entry(`${profile}-1`, [loginUrl], { profile, ...extra })]);
+    if (password) {
+      t.throws(() => loadGatewayRegistry(file(url), sealer), { message: new RegExp(`${profile}-1 \\(${profile}\\) is handed the password itself: its login URL http://\\S+ must be https`) });
+      const https = url.replace(/^http:/, 'https:');
+      t.like(gatewayForArrival(loadGatewayRegistry(file(https), sealer), profile, `${profile}-1`, https), { kind: 'found' });
+    } else {
+      t.is(loadGatewayRegistry(file(url), sealer).get(`${profile}-1`)?.loginUrls[0], url);
+    }
+  });
+}
+
+test('Cisco, pfSense and OPNsense are the controllers handed the password itself', (t) => {
+  t.deepEqual(PROFILE_IDS.filter((id) => handsOverPassword(CONTROLLER_PROFILES[id])).sort(), ['cisco-wlc', 'opnsense', 'pfsense']);
+});
+
+test('a CoovaChilli entry without a UAM secret stops the start naming the entry', (t) => {
+  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('chilli-2', ['http://10.2.0.1:3990/logon'], { uamSecret: undefined })]), sealer), { message: /chilli-2 \(coovachilli\) needs its uamSecret/ });
+});
+
+test('MAC authentication is off at a gateway unless its entry enables it', (t) => {
+  const registry = loadGatewayRegistry(registryFile(t, [entry('off-1', ['http://10.1.0.1:3990/logon']), entry('on-1', ['http://10.2.0.1:3990/logon'], { macAuthentication: true })]), sealer);
+  t.false(registry.get('off-1')?.macAuthentication);
+  t.true(registry.get('on-1')?.macAuthentication);
+  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('odd-1', ['http://10.1.0.1:3990/logon'], { macAuthentication: 'yes' as unknown as boolean })]), sealer));
 });

@@ -15,13 +15,22 @@ const DEV_KEY = 'dev-device-ref-key-0001';
 const UAM = { res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', called: '00-11-22-33-44-55', mac: MAC, ip: '10.1.0.7', nasid: 'venue-1', userurl: 'http://example.com/start' };
 const CISCO = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33:44:55', client_mac: 'aa:bb:cc:0d:0e:0f', wlan: 'Guest WiFi', redirect: 'http://example.com/' };
 
-const query = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
+/** The UAM secrets of the test registry's CoovaChilli gateways: the registry refuses one without. */
+const UAM_SECRETS: Readonly<Record<string, string>> = { 'venue-1': 'venue-1-uam-secret', 'venue-2': 'venue-2-uam-secret', 'venue-md': 'venue-md-uam-secret' };
+
+const unsigned = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
 
 /** A CoovaChilli arrival signed as its redir.c does: md = MD5(URL up to &md= + UAM secret), over the portal's public URL. */
-function signed(params: Record<string, string>, secret: string): string {
-  const path = query(params);
+function signed(params: Record<string, string>, secret: string, extra = ''): string {
+  const path = `${unsigned(params)}${extra}`;
   return `${path}&md=${createHash('md5').update(`http://localhost:3000${path}`).update(secret).digest('hex').toUpperCase()}`;
 }
+
+/** An arrival as its controller sends it: a CoovaChilli one signed with its gateway's UAM secret. */
+const query = (params: Record<string, string>) => {
+  const secret = 'uamip' in params ? UAM_SECRETS[params['nasid'] ?? ''] : undefined;
+  return secret === undefined ? unsigned(params) : signed(params, secret);
+};
 
 /** Arrives from the gateway, then signs in with the cookies the portal set. */
 async function arriveAndSignIn(t: ExecutionContext, portal: PortalUnderTest, params: Record<string, string>) {
@@ -131,7 +140,7 @@ test.serial('with a UAM secret, CoovaChilli\'s md must sign the arrival: signed 
   const good = await portal.page(signed(params, 'venue-md-uam-secret'));
   t.is(good.status, 303, good.text);
   t.truthy(cookieOf(good, 'gw'));
-  await refusedOnArrival(t, portal, query(params), 403, 'venue-md');
+  await refusedOnArrival(t, portal, unsigned(params), 403, 'venue-md');
   await refusedOnArrival(t, portal, signed(params, 'another-secret'), 403, 'venue-md');
   const changed = signed(params, 'venue-md-uam-secret').replace('userurl=http', 'userurl=https');
   const reply = await refusedOnArrival(t, portal, changed, 403, 'venue-md');
@@ -317,7 +326,9 @@ test.serial('a pfSense arrival (single-dash MAC) signs in to its zone\'s portal 
 // extra ones, and with `uamhomepage` set the signed redirect wrapped in `loginurl`.
 test('a parameter sent empty is absent: CoovaChilli\'s first redirect with userurl= (and ssid=, vlan=) gets the sign-in, its login without a return address', async (t) => {
   const portal = await bootPortal(t);
-  const { arrival, login } = await arriveAndSignIn(t, portal, { ...UAM, userurl: '', ssid: '', vlan: '', nasid: '' });
+  const arrival = await portal.page(signed({ ...UAM, userurl: '', ssid: '', vlan: '', nasid: '' }, 'venue-1-uam-secret'));
+  t.is(arrival.status, 303, arrival.text);
+  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
   t.is(arrival.headers.get('location'), '/');
   t.is(login.status, 200, login.text);
   const fields = (login.body['gateway'] as { fields: Record<string, string> }).fields;
@@ -327,7 +338,7 @@ test('a parameter sent empty is absent: CoovaChilli\'s first redirect with useru
 
 test('parameters a profile does not name are ignored, repeated or not, and never give a login address', async (t) => {
   const portal = await bootPortal(t);
-  const extra = `${query({ ...UAM, called: '00-11-22-33-44-55', lang: 'en', redirurl: 'http://203.0.113.66/x', loginurl: 'http://203.0.113.66:3990/logon', logonurl: 'http://203.0.113.66/' })}&zz=1&zz=2`;
+  const extra = signed({ ...UAM, called: '00-11-22-33-44-55', lang: 'en', redirurl: 'http://203.0.113.66/x', loginurl: 'http://203.0.113.66:3990/logon', logonurl: 'http://203.0.113.66/' }, 'venue-1-uam-secret', '&zz=1&zz=2');
   const arrival = await portal.page(extra);
   t.is(arrival.status, 303, arrival.text);
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });

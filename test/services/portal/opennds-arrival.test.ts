@@ -123,7 +123,7 @@ test('a gateway that went silent between the arrival and the sign-in: the gatewa
   t.true(fakes.calls.includes('session.revoke'), 'the granted session is rolled back');
 });
 
-test('authmon\'s POST to the faspath is relayed to the gateway service with the router\'s address, and its text answered as is; a malformed form is refused without a call', async (t) => {
+test('authmon\'s POST to the faspath is relayed to the gateway service with the router\'s address and its signature, and its text answered as is; a malformed form is refused without a call', async (t) => {
   const fakes = defaultFakes();
   fakes.authmon = answer(200, { text: '* abc' });
   const portal = await bootPortal(t, fakes);
@@ -131,8 +131,12 @@ test('authmon\'s POST to the faspath is relayed to the gateway service with the 
   const relayed = await portal.page('/opennds/nds-1', {}, form);
   t.is(relayed.status, 200);
   t.is(relayed.text, '* abc');
-  t.regex(fakes.calls.at(-1) ?? '', /^gateway\.authmon nds-1 view (::ffff:)?127\.0\.0\.1$/);
+  t.regex(fakes.calls.at(-1) ?? '', /^gateway\.authmon nds-1 view (::ffff:)?127\.0\.0\.1$/, 'unsigned, as openNDS\'s own post-request.php sends: the gateway service refuses it');
+  const signature = { ts: '1700000000', nonce: 'ab'.repeat(16), sig: 'cd'.repeat(32) };
+  t.is((await portal.page('/opennds/nds-1', {}, { ...form, ...signature })).status, 200);
+  t.regex(fakes.calls.at(-1) ?? '', new RegExp(` signed ${signature.ts} ${signature.nonce} ${signature.sig}$`), 'the signing post-request.php\'s fields are passed on');
   const calls = fakes.calls.length;
+  t.is((await portal.page('/opennds/nds-1', {}, { ...form, ...signature, sig: 'not-hex' })).status, 400);
   t.is((await portal.page('/opennds/nds-1', {}, { ...form, gatewayhash: 'nope' })).status, 400);
   t.is((await portal.page('/opennds/nds-1', {}, { auth_get: 'view' })).status, 400);
   t.is(fakes.calls.length, calls);

@@ -107,7 +107,7 @@ export function defaultFakes(): Fakes {
   };
 }
 
-/** The test registry (issue 27): coovachilli venue-1 (10.1.0.1), venue-2 (10.2.0.1), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2; mikrotik hotspot-1 (http://10.5.50.1/login); pfsense fw-1 (zone guest); opnsense opn-1 (https://cp.example.net:8000). */
+/** The test registry: coovachilli venue-1 (10.1.0.1, UAM secret `venue-1-uam-secret`), venue-2 (10.2.0.1, `venue-2-uam-secret`), venue-md (10.3.0.1, UAM secret `venue-md-uam-secret`); cisco-wlc wlc-1 (https://192.0.2.1/login.html), wlc-2; mikrotik hotspot-1 (http://10.5.50.1/login); pfsense fw-1 (zone guest); opnsense opn-1 (https://cp.example.net:8000). */
 export const TEST_GATEWAYS = 'test/services/portal/fixtures/gateways.json';
 
 export interface PortalUnderTest extends Booted {
@@ -141,7 +141,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
-    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}`), fakes.authmon),
+    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}${request.sig === undefined ? '' : ` signed ${request.ts} ${request.nonce} ${request.sig}`}`), fakes.authmon),
     openndsGateway: async (nasId) => (calls.push(`gateway.opennds-polling ${nasId}`), fakes.openndsGateway),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),

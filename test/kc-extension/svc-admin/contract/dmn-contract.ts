@@ -64,6 +64,20 @@ export function dmnContract(test: TestFn, driver: () => Promise<Driver>): void {
     t.is((await put(d, before)).status, 200);
   });
 
+  test.serial('an output entry that would loop for minutes answers 422 DMN_EVALUATION_ERROR within the evaluation bound', async (t) => {
+    const d = await driver();
+    const before = await current(d);
+    const endless = 'sum(for i in 1..100000 return sum(for j in 1..1000 return i * j))';
+    t.is((await put(d, before.replace(RULE_1_TTL, RULE_1_TTL.replace('14400', endless)))).status, 200);
+    try {
+      const reply = await evaluate(d, { inputs: EMPLOYEE, decision: 'WifiEntitlement' });
+      t.like(reply, { status: 422, body: { code: 'DMN_EVALUATION_ERROR' } });
+      t.regex(String((reply.body as { message: string }).message), /longer than its limit|more than \d+ items/);
+    } finally {
+      t.is((await put(d, before)).status, 200);
+    }
+  });
+
   test.serial('when the decision service cannot reload, the old bytes go back and the error says why', async (t) => {
     const d = await driver();
     const before = await current(d);

@@ -127,6 +127,50 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
     t.like(await bare.post(body), { status: 401, body: { result: 'REJECTED' } });
   });
 
+  test('an unknown code, an invalid code, a company without a secret and a wrong secret answer alike', async (t) => {
+    const { d, post } = await setup(driver);
+    const bare = await companyOn(d, null);
+    const raw = Buffer.from(JSON.stringify({ type: 'LOYALTY_TIER_CHANGED' }));
+    const timestamp = Math.floor(d.nowMs() / 1000);
+    const headers = signedHeaders('a-secret-nobody-configured-0123', raw, timestamp);
+    const at = async (code: string, sent: Record<string, string> = headers) => {
+      const reply = await d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: sent });
+      return { status: reply.status, body: reply.body };
+    };
+    const known = await post(undefined, { raw, secret: 'a-secret-nobody-configured-0123', timestampSeconds: timestamp });
+    const refusal = { status: known.status, body: known.body };
+    t.like(refusal, { status: 401, body: { result: 'REJECTED' } });
+    t.deepEqual(await at(uniqueCode('NO')), refusal, 'unknown code');
+    t.deepEqual(await at('not-a-code'), refusal, 'invalid code');
+    t.deepEqual(await at(bare.code), refusal, 'company without a secret');
+    // Headers missing: the same answer whether or not the code exists.
+    const unsigned = { 'Content-Type': 'application/json' };
+    t.deepEqual(await at(uniqueCode('NO'), unsigned), await at(bare.code, unsigned));
+  });
+
+  test('a code no company has leaves no entry in the event log', async (t) => {
+    const d = await driver();
+    const unknown = uniqueCode('GHOST');
+    const raw = Buffer.from(JSON.stringify({ type: 'PURCHASE' }));
+    for (const code of [unknown, 'ghost-code']) {
+      await d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders('ghost-secret-0123456789', raw, Math.floor(d.nowMs() / 1000)) });
+    }
+    const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+    t.false(EventList.parse(reply.body).events.some((event) => event.company === unknown || event.company === 'ghost-code'));
+  });
+
+  test('a flood of unsigned posts cannot push handled events out of the log: at most 10 refusals a minute are logged', async (t) => {
+    const { d, code, post } = await setup(driver);
+    t.like(await post({ type: 'PURCHASE', marker: 'before-the-flood' }), { body: { result: 'RECORDED' } });
+    const unsigned = { method: 'POST', path: `/webhook/${code}`, body: '{"type":"PURCHASE"}', headers: { 'Content-Type': 'application/json' } };
+    for (let i = 0; i < 60; i += 1) t.like(await d.send(unsigned), { status: 401 });
+    const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
+    const mine = EventList.parse(reply.body).events.filter((event) => event.company === code);
+    t.true(mine.some((event) => event.outcome === 'RECORDED'));
+    const refusals = mine.filter((event) => event.outcome === 'REJECTED').length;
+    t.true(refusals <= 10, `${refusals} refusals logged`);
+  });
+
   test('the signature is checked over the raw bytes as received', async (t) => {
     const { post } = await setup(driver);
     const raw = Buffer.from('{ "type" :  "PURCHASE",  "note": "caf\u00e9" }\n', 'utf8');

@@ -325,9 +325,21 @@ public final class AdminHostFacade extends ScriptHostBasics {
 
     // --- outbound HTTP, models folder, clock, log ---
 
+    /** JSON list of the addresses the name resolves to, or null when it does not resolve. */
     @HostAccess.Export
-    public String httpGet(String url, int timeoutMs) {
-        return HttpFacade.get(url, timeoutMs);
+    public String httpResolve(String name) {
+        return HttpFacade.resolve(name);
+    }
+
+    @HostAccess.Export
+    public String httpGetAt(String url, String address, int timeoutMs) {
+        return HttpFacade.getAt(url, address, timeoutMs);
+    }
+
+    /** Keycloak's SVC_ADMIN_PROBE_ALLOW (address ranges the connector probe may reach although internal), "" when unset. */
+    @HostAccess.Export
+    public String probeAllow() {
+        return System.getenv().getOrDefault("SVC_ADMIN_PROBE_ALLOW", "");
     }
 
     @HostAccess.Export

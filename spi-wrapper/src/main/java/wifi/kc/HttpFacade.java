@@ -1,18 +1,29 @@
 package wifi.kc;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+
 /**
- * Outbound HTTP for JS: one blocking POST with a JSON body; faults come back as values, never
- * throws. HttpURLConnection keeps connections alive and, being synchronous, costs no thread
+ * Outbound HTTP for JS: one blocking POST with a JSON body, and the connector probe's name
+ * lookup and pinned GET; faults come back as values, never throws. HttpURLConnection keeps connections alive and, being synchronous, costs no thread
  * hand-off on the login path.
  */
 final class HttpFacade {
@@ -67,32 +78,64 @@ final class HttpFacade {
         return Json.write(result);
     }
 
-    /**
-     * One GET without a body read beyond the status: {@code {"status":n,"ms":m}} or
-     * {@code {"failure":"timeout"|"unreachable","errorClass":"<exception class>","ms":m}}.
-     */
-    static String get(String url, int timeoutMs) {
-        Map<String, Object> result = new LinkedHashMap<>();
-        long started = System.nanoTime();
-        HttpURLConnection connection = null;
+    /** JSON list of the addresses a name (or an address literal) resolves to; null when it does not resolve. */
+    static String resolve(String name) {
         try {
-            connection = open(url, "GET", timeoutMs);
-            int status = connection.getResponseCode();
-            InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
-            if (in != null) {
-                in.close();
+            List<String> addresses = new ArrayList<>();
+            for (InetAddress address : InetAddress.getAllByName(name)) {
+                addresses.add(address.getHostAddress());
             }
-            result.put("status", status);
+            return Json.write(addresses);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * One GET of {@code url} sent to {@code address} (an address literal the caller judged), so a
+     * second name lookup cannot send it elsewhere; the URL's host still names the server (Host
+     * header, TLS server name and certificate check). Reads the status line only, follows no
+     * redirect. {@code {"status":n}} or {@code {"failure":"timeout"|"unreachable"}}.
+     */
+    static String getAt(String url, String address, int timeoutMs) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        try {
+            URI uri = URI.create(url);
+            boolean tls = "https".equalsIgnoreCase(uri.getScheme());
+            int port = uri.getPort() != -1 ? uri.getPort() : tls ? 443 : 80;
+            String host = uri.getHost();
+            InetAddress target = InetAddress.getByName(address.replaceAll("^\\[|\\]$", ""));
+            try (Socket plain = new Socket()) {
+                plain.connect(new InetSocketAddress(target, port), timeoutMs);
+                plain.setSoTimeout(timeoutMs);
+                Socket socket = plain;
+                if (tls) {
+                    SSLSocket secure = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                            .createSocket(plain, host.replaceAll("^\\[|\\]$", ""), port, true);
+                    SSLParameters parameters = secure.getSSLParameters();
+                    parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                    secure.setSSLParameters(parameters);
+                    secure.startHandshake();
+                    socket = secure;
+                }
+                String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+                String request = "GET " + path + " HTTP/1.1\r\nHost: " + host + (uri.getPort() != -1 ? ":" + port : "")
+                        + "\r\nConnection: close\r\nAccept: */*\r\n\r\n";
+                OutputStream out = socket.getOutputStream();
+                out.write(request.getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1)).readLine();
+                String[] parts = statusLine == null ? new String[0] : statusLine.split(" ", 3);
+                if (parts.length < 2 || !parts[0].startsWith("HTTP/") || !parts[1].matches("\\d{3}")) {
+                    throw new IOException("not an HTTP answer");
+                }
+                result.put("status", Integer.parseInt(parts[1]));
+            }
         } catch (SocketTimeoutException e) {
             result.put("failure", "timeout");
-            result.put("errorClass", e.getClass().getName());
-            disconnect(connection);
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException | RuntimeException e) {
             result.put("failure", "unreachable");
-            result.put("errorClass", e.getClass().getName());
-            disconnect(connection);
         }
-        result.put("ms", (System.nanoTime() - started) / 1_000_000);
         return Json.write(result);
     }
 
