@@ -2,7 +2,7 @@
 # they need first: npm packages from the lock file, the pinned Keycloak distribution and the
 # Maven dependencies of spi-wrapper (cached under .cache/), and build everything.
 # `make up-cluster`: the production topology on this machine (docs/operate/cluster.md).
-.PHONY: up up-cluster test install build bench kc-build kc-start kc-stop debian-packages freeradius opennds coova
+.PHONY: up up-cluster test lint install build bench kc-build kc-start kc-stop debian-packages freeradius opennds coova
 
 NODE_STAMP := node_modules/.install-stamp
 
@@ -12,7 +12,7 @@ up: build kc-build freeradius
 up-cluster: build debian-packages
 	node --import tsx scripts/up-cluster.ts
 
-test: build kc-build debian-packages freeradius opennds coova
+test: build lint kc-build debian-packages freeradius opennds coova
 	node --import tsx scripts/test-run.ts
 
 install: $(NODE_STAMP)
@@ -23,6 +23,10 @@ $(NODE_STAMP): package.json package-lock.json
 
 build: install
 	npm run build
+
+# The linter (biome.jsonc) and the import rules (scripts/import-rules.ts): fast, and first in `make test`.
+lint: install
+	npm run lint
 
 bench: build kc-build
 	npm run bench

@@ -20,13 +20,16 @@ export type Limits = z.output<typeof Limits>;
 export const QosTable = z.record(z.string().regex(/^(\*|[A-Z_]+(:[A-Z_]+)?)$/), Limits).refine((table) => '*' in table, 'needs a "*" row');
 export type QosTable = z.output<typeof QosTable>;
 
+/** The `*` row of the shipped table; also what a table without one (refused at load) would give. */
+const ANYTHING_ELSE: Limits = { up: 1_000_000, down: 5_000_000, upQuotaKB: 0, downQuotaKB: 0 };
+
 export const DEFAULT_QOS_TABLE: QosTable = {
   'BOOST:HIGH': { up: 20_000_000, down: 100_000_000, upQuotaKB: 0, downQuotaKB: 0 },
   HIGH: { up: 10_000_000, down: 50_000_000, upQuotaKB: 0, downQuotaKB: 0 },
   STANDARD: { up: 2_000_000, down: 10_000_000, upQuotaKB: 0, downQuotaKB: 0 },
-  '*': { up: 1_000_000, down: 5_000_000, upQuotaKB: 0, downQuotaKB: 0 },
+  '*': ANYTHING_ELSE,
 };
 
 export function limitsFor(table: QosTable, tier: string | null, qosClass: string | null): Limits {
-  return table[`${tier}:${qosClass}`] ?? (qosClass === null ? undefined : table[qosClass]) ?? table['*']!;
+  return table[`${tier}:${qosClass}`] ?? (qosClass === null ? undefined : table[qosClass]) ?? table['*'] ?? ANYTHING_ELSE;
 }

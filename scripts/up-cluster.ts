@@ -3,7 +3,7 @@ import { clusterOptionsFromEnv, startCluster } from './cluster.js';
 import { DevelopmentSecretError } from './cluster/secrets.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-let cluster;
+let cluster: Awaited<ReturnType<typeof startCluster>>;
 try {
   cluster = await startCluster(clusterOptionsFromEnv(process.env, say));
 } catch (error) {

@@ -17,7 +17,7 @@ import { arrivalOf, chapAnswer, IPV4, MAC_TEXT, sessionAttributes, WEB_URL, type
 /** `\ooo` escapes (and printable characters as themselves) as the octets' hex; undefined when malformed. */
 export function octalEscapesToHex(value: string): string | undefined {
   if (!/^(?:\\[0-3][0-7]{2}|[\x20-\x5b\x5d-\x7e])+$/.test(value)) return undefined;
-  const octets = [...value.matchAll(/\\([0-3][0-7]{2})|([^\\])/g)].map((m) => (m[1] !== undefined ? Number.parseInt(m[1], 8) : m[2]!.charCodeAt(0)));
+  const octets = [...value.matchAll(/\\([0-3][0-7]{2})|([^\\])/g)].map((m) => (m[1] !== undefined ? Number.parseInt(m[1], 8) : (m[2] ?? '').charCodeAt(0)));
   return octets.map((octet) => octet.toString(16).padStart(2, '0')).join('');
 }
 

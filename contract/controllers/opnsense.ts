@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { arrivalOf, IPV4, MAC_TEXT, SCHEMELESS_RETURN_URL, sessionAttributes, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
+import { arrivalOf, IPV4, MAC_TEXT, SCHEMELESS_RETURN_URL, WEB_URL, type ArrivalContext, type ControllerProfile, type SessionLimits } from './types.js';
 
 /**
  * OPNsense captive portal (opnsense/core). A zone's web server (port 8000 + zone id) redirects a
@@ -61,8 +61,7 @@ const toArrival = (q: z.output<typeof Query>): ArrivalContext => ({
 
 /** What OPNsense's RADIUS authenticator reads of an Access-Accept: the session's length and the accounting interval. */
 function opnsenseAttributes(limits: SessionLimits): Record<string, number> {
-  const { 'Session-Timeout': sessionTimeout, 'Acct-Interim-Interval': interim } = sessionAttributes(limits);
-  return { 'Session-Timeout': sessionTimeout!, 'Acct-Interim-Interval': Math.max(60, interim!) };
+  return { 'Session-Timeout': limits.sessionSeconds, 'Acct-Interim-Interval': Math.max(60, limits.interimSeconds) };
 }
 
 export const opnsense: ControllerProfile = {

@@ -31,7 +31,7 @@ const TAG = new RegExp(`<(/?)(?:[\\w.-]+:)?(${ELEMENTS})(?=[\\s>/])`, 'g');
 
 /** Moves the DMN 1.5 boxed-expression elements of a 1.4/1.5 document into our namespace. */
 export function withNewerBoxed(xml: string): string {
-  if (!new RegExp(`<(?:[\\w.-]+:)?(?:conditional|for|some|every|filter)[\\s>/]`).test(xml)) return xml;
+  if (!/<(?:[\w.-]+:)?(?:conditional|for|some|every|filter)[\s>/]/.test(xml)) return xml;
   const renamed = xml.replace(TAG, (_all, slash: string, name: string) => `<${slash}${PREFIX}:${name}`);
   return renamed.replace(/<((?:[\w.-]+:)?definitions)(?=[\s>])/, `<$1 xmlns:${PREFIX}="${NEWER_BOXED_URI}"`);
 }

@@ -20,7 +20,8 @@ export function inDecision(decision: string | null): void {
 
 /** Records that a value was replaced by null, naming where; returns null for the caller to use. */
 export function nulled(message: string, cell: string | null): null {
-  (collected ??= []).push(problem('DMN_EVALUATION_ERROR', message, { decision: currentDecision, cell }));
+  collected ??= [];
+  collected.push(problem('DMN_EVALUATION_ERROR', message, { decision: currentDecision, cell }));
   return null;
 }
 

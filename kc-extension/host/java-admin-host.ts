@@ -72,7 +72,11 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     users: {
       findByKeys: (keys) => JSON.parse(raw.findUsersByKeys(JSON.stringify(keys))) as AdminUser[],
       findByAttribute: (name, value, max) => JSON.parse(raw.findUsersByAttribute(name, value, max)) as AdminUser[],
-      create: (username, email, attributes) => user(raw.createUser(username, email ?? null, JSON.stringify(attributes)))!,
+      create: (username, email, attributes) => {
+        const created = user(raw.createUser(username, email ?? null, JSON.stringify(attributes)));
+        if (created === undefined) throw new Error(`Keycloak created no user ${username}`);
+        return created;
+      },
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
       endSessions: (id) => raw.endUserSessions(id),

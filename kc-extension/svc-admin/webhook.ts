@@ -116,7 +116,7 @@ function handle(context: AdminContext, code: string, company: StoredCompany | un
   // Remembered only once Keycloak has committed the effect: a failed commit, a failure while
   // applying and a CONFLICT leave the sender's retry to be judged again. Two deliveries at the
   // very same moment may both apply; every effect sets a state, so applying twice changes nothing.
-  if (result.result !== 'CONFLICT') seen.forEach(({ key, ttl }) => context.host.once.rememberOnCommit(key, ttl));
+  if (result.result !== 'CONFLICT') for (const { key, ttl } of seen) context.host.once.rememberOnCommit(key, ttl);
   return result;
 }
 

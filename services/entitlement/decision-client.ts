@@ -1,5 +1,5 @@
 import { evaluate } from '../../dmn/engine/index.js';
-import { callJson, OutboundError, type Logger } from '../kit/index.js';
+import { callJson, OutboundError, type Logger, type OutboundResponse } from '../kit/index.js';
 import { loadDirectory, type Runtime } from '../../dmn/model-directory.js';
 import type { EntitlementConfig } from './config.js';
 
@@ -67,7 +67,7 @@ export function createDecisionClient(config: EntitlementConfig): DecisionClient 
 
   return {
     async decide(inputs, correlationId, log) {
-      let reply;
+      let reply: OutboundResponse | undefined;
       try {
         reply = await callJson({
           url: `${config.DECISION_URL}/api/v1/decisions/${encodeURIComponent(config.DECISION_MODEL)}/evaluate`,

@@ -1,6 +1,6 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll } from 'cockatiel';
 import { z } from 'zod';
-import { breakerState, callJson, OutboundError, type Logger } from '../kit/index.js';
+import { breakerState, callJson, OutboundError, type Logger, type OutboundResponse } from '../kit/index.js';
 import type { EntitlementConfig } from './config.js';
 
 /** Spec 4.6: how a lookup ended. The first three are normal; the rest are logged at warn. */
@@ -67,7 +67,7 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
   });
 
   const ask = async (email: string, correlationId: string): Promise<LoyaltyVerdict> => {
-    let reply;
+    let reply: OutboundResponse;
     try {
       reply = await callJson({
         url: `${config.LOYALTY_URL}/api/v1/members/lookup`,

@@ -5,7 +5,7 @@ import type { Logger } from '../kit/index.js';
  * answers how many milliseconds until it is next needed, or when kicked; until stopped. A
  * failing run is logged and the next one comes as usual. `stop` waits for a run in progress.
  */
-export function every(everyMs: number, task: () => Promise<number | void>, log: Logger, name: string): { stop(): Promise<void>; kick(): void } {
+export function every(everyMs: number, task: () => Promise<number | undefined>, log: Logger, name: string): { stop(): Promise<void>; kick(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -110,7 +110,10 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
   const flush = (keys?: string[]): Promise<void> => {
     const take = keys === undefined ? [...pending.keys()] : keys.filter((key) => pending.has(key));
     if (take.length === 0) return flushing;
-    const batch = take.map((key) => [key, pending.get(key)!] as const);
+    const batch = take.flatMap((key) => {
+      const entry = pending.get(key);
+      return entry === undefined ? [] : [[key, entry] as const];
+    });
     for (const key of take) pending.delete(key);
     const write = async () => {
       try {
@@ -138,6 +141,7 @@ export function createConnectionStore(db: Database, options: ConnectionStoreOpti
     const known = pending.get(key);
     pending.set(key, known === undefined ? entry : {
       ...known,
+      // biome-ignore lint/complexity/useMathMinMax: these are Dates; Math.max would make a number.
       at: known.at > entry.at ? known.at : entry.at,
       inputOctets: Math.max(known.inputOctets, entry.inputOctets),
       outputOctets: Math.max(known.outputOctets, entry.outputOctets),

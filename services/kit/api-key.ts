@@ -34,17 +34,26 @@ export function apiKeyList<const S extends string>(scopes: readonly [S, ...S[]],
     .transform((text, ctx): CallerKey<S>[] => {
       const entries = text.split(/[\s;]+/).filter((entry) => entry !== '');
       const keys: CallerKey<S>[] = [];
-      entries.forEach((entry, index) => {
+      for (const [index, entry] of entries.entries()) {
         const match = ENTRY.exec(entry);
         const problem = (message: string) => ctx.addIssue({ code: 'custom', message: `entry ${index + 1}: ${message}` });
-        if (match === null) return problem('must be name:key:scope,scope (key at least 8 characters, no : ; or spaces)');
+        if (match === null) {
+          problem('must be name:key:scope,scope (key at least 8 characters, no : ; or spaces)');
+          continue;
+        }
         const [, name, key, list] = match as unknown as [string, string, string, string];
         const asked = list.split(',');
         const unknown = asked.filter((scope) => !known.has(scope));
-        if (unknown.length > 0) return problem(`unknown scope ${unknown.join(', ')} (known: ${scopes.join(', ')})`);
-        if (keys.some((other) => other.key === key)) return problem('the same key twice');
+        if (unknown.length > 0) {
+          problem(`unknown scope ${unknown.join(', ')} (known: ${scopes.join(', ')})`);
+          continue;
+        }
+        if (keys.some((other) => other.key === key)) {
+          problem('the same key twice');
+          continue;
+        }
         keys.push({ name, key, scopes: asked as S[] });
-      });
+      }
       if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one key' });
       return keys;
     });

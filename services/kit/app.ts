@@ -35,7 +35,8 @@ class RequestLocals {
     readonly logger: Logger,
   ) {}
   get log(): Logger {
-    return (this.#log ??= this.logger.child({ correlationId: this.correlationId }));
+    this.#log ??= this.logger.child({ correlationId: this.correlationId });
+    return this.#log;
   }
 }
 

@@ -74,7 +74,7 @@ export function jsonFastPath<B extends z.ZodType, Q extends z.ZodType>(spec: Fas
             throw new ApiError('INVALID_REQUEST', { message: 'The request body is not valid JSON.' });
           }
         }
-        const query = parseFields(spec.query, Object.fromEntries(new URLSearchParams(req.url!.slice(prefix.length))));
+        const query = parseFields(spec.query, Object.fromEntries(new URLSearchParams((req.url ?? '').slice(prefix.length))));
         const body = parseBody(spec.body, json);
         await spec.handle({ body, query, correlationId });
         finish(204);

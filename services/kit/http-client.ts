@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { ConstantBackoff, handleType, handleWhen, retry, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
 import { CORRELATION_HEADER } from './correlation.js';
 import { outboundCalls, outboundSeconds } from './metrics.js';
@@ -79,7 +79,10 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   const attempts = call.attempts ?? 1;
   const key = `${call.timeoutMs}:${attempts}`;
   let policy = policies.get(key);
-  if (policy === undefined) policies.set(key, (policy = policyFor(call.timeoutMs, attempts)));
+  if (policy === undefined) {
+    policy = policyFor(call.timeoutMs, attempts);
+    policies.set(key, policy);
+  }
   const timer = outboundSeconds.startTimer({ peer: target });
   try {
     const response = await policy.execute(({ signal }) => attempt(call, target, call.signal === undefined ? signal : AbortSignal.any([signal, call.signal])), call.signal);
@@ -102,7 +105,7 @@ function outboundFailure(error: unknown, target: string): OutboundError {
 }
 
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
-  let response;
+  let response: Dispatcher.ResponseData;
   try {
     const [contentType, body] = call.form !== undefined
       ? ['application/x-www-form-urlencoded', new URLSearchParams(call.form).toString()]

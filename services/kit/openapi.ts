@@ -32,8 +32,8 @@ function jsonContent(schema: z.ZodType, io: 'input' | 'output') {
 }
 
 function pathParameters(route: DocumentedRoute) {
-  const path = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => {
-    const schema = route.params?.[name!];
+  const path = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name = '']) => {
+    const schema = route.params?.[name];
     return { name, in: 'path', required: true, schema: schema ? z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) : { type: 'string' } };
   });
   const query = Object.entries(route.query ?? {}).map(([name, schema]) => ({

@@ -108,34 +108,34 @@ const STATUS: Record<ArrivalPage['kind'], number> = {
   'rate-limited': 429,
 };
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 function content(page: ArrivalPage, text: (typeof TEXT)[UiLanguage]): { title: string; paragraphs: string[] } {
   switch (page.kind) {
     case 'connected': {
-      const paragraphs = [escape(text.connectedBody), escape(text.reconnects)];
-      if (page.timeLeftSeconds !== null) paragraphs.push(escape(fill(text.timeLeft, { minutes: String(Math.ceil(page.timeLeftSeconds / 60)) })));
+      const paragraphs = [escapeHtml(text.connectedBody), escapeHtml(text.reconnects)];
+      if (page.timeLeftSeconds !== null) paragraphs.push(escapeHtml(fill(text.timeLeft, { minutes: String(Math.ceil(page.timeLeftSeconds / 60)) })));
       if (page.returnUrl !== null) {
         // A plain link the person may follow, never a redirect.
-        paragraphs.push(`<a href="${escape(page.returnUrl)}" rel="noreferrer noopener">${escape(fill(text.continueTo, { host: new URL(page.returnUrl).host }))}</a>`);
+        paragraphs.push(`<a href="${escapeHtml(page.returnUrl)}" rel="noreferrer noopener">${escapeHtml(fill(text.continueTo, { host: new URL(page.returnUrl).host }))}</a>`);
       }
       return { title: text.connected, paragraphs };
     }
     case 'failed': {
       const reason = page.reason === null ? null : (text.reasons[page.reason] ?? fill(text.gatewaySaid, { reason: page.reason }));
-      const paragraphs = reason === null ? [] : [escape(reason)];
-      paragraphs.push(page.canRetry ? `<a href="/">${escape(text.retry)}</a>` : escape(text.reopen));
+      const paragraphs = reason === null ? [] : [escapeHtml(reason)];
+      paragraphs.push(page.canRetry ? `<a href="/">${escapeHtml(text.retry)}</a>` : escapeHtml(text.reopen));
       return { title: text.failed, paragraphs };
     }
     case 'logoff':
-      return { title: text.logoff, paragraphs: [escape(text.logoffBody)] };
+      return { title: text.logoff, paragraphs: [escapeHtml(text.logoffBody)] };
     case 'already':
-      return { title: text.already, paragraphs: [escape(text.alreadyBody)] };
+      return { title: text.already, paragraphs: [escapeHtml(text.alreadyBody)] };
     case 'malformed':
-      return { title: text.refused, paragraphs: [escape(fill(text.malformed, { names: page.names.join(', ') }))] };
+      return { title: text.refused, paragraphs: [escapeHtml(fill(text.malformed, { names: page.names.join(', ') }))] };
     default:
-      return { title: text.refused, paragraphs: [escape(text[page.kind])] };
+      return { title: text.refused, paragraphs: [escapeHtml(text[page.kind])] };
   }
 }
 
@@ -143,8 +143,8 @@ function content(page: ArrivalPage, text: (typeof TEXT)[UiLanguage]): { title: s
 export function renderArrivalPage(page: ArrivalPage, language: UiLanguage): { status: number; html: string } {
   const { title, paragraphs } = content(page, TEXT[language]);
   const html = `<!doctype html>
-<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head>
-<body><main><h1>${escape(title)}</h1>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body><main><h1>${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 </main></body></html>
 `;

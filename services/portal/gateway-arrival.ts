@@ -38,8 +38,8 @@ function unwrapLoginUrl(query: Readonly<Record<string, unknown>>, signedUrl: str
   if (inner.protocol !== 'http:' && inner.protocol !== 'https:') return { query, signedUrl };
   const params: Record<string, string | string[]> = {};
   for (const key of new Set(inner.searchParams.keys())) {
-    const values = inner.searchParams.getAll(key);
-    params[key] = values.length === 1 ? values[0]! : values;
+    const [first, ...more] = inner.searchParams.getAll(key);
+    params[key] = more.length === 0 ? (first ?? '') : [first ?? '', ...more];
   }
   return { query: params, signedUrl: loginUrl };
 }

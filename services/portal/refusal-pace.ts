@@ -29,10 +29,10 @@ export function createRefusalPace(options: PaceOptions): RefusalPace {
   return {
     releaseAt(startedMs, nowMs) {
       const ms = Math.min(nowMs - startedMs, options.capMs);
-      while (slow.length > 0 && slow[slow.length - 1]!.ms <= ms) slow.pop();
+      while ((slow.at(-1)?.ms ?? Number.POSITIVE_INFINITY) <= ms) slow.pop();
       slow.push({ at: nowMs, ms });
-      while (slow[0]!.at < nowMs - options.windowMs) slow.shift();
-      const pace = Math.max(options.floorMs, Math.ceil(slow[0]!.ms * options.margin));
+      while ((slow[0]?.at ?? nowMs) < nowMs - options.windowMs) slow.shift();
+      const pace = Math.max(options.floorMs, Math.ceil((slow[0]?.ms ?? ms) * options.margin));
       return startedMs + Math.min(pace, options.capMs);
     },
   };

@@ -8,7 +8,7 @@ import { MAX_FEED_WAIT_SECONDS } from '../../services/session/change-feed.js';
 
 test('the session upstream holds a feed read longer than the longest wait the session service allows', (t) => {
   const config = nginxConfig({ dir: '/tmp/nginx-config-test', ports: DEFAULT_PORTS, failTimeoutSeconds: 5 });
-  const server = config.split(/\n  server \{/).find((block) => block.includes(`listen 127.0.0.1:${DEFAULT_PORTS.balanced.session};`));
+  const server = config.split(/\n {2}server \{/).find((block) => block.includes(`listen 127.0.0.1:${DEFAULT_PORTS.balanced.session};`));
   t.truthy(server, 'the session service has a balanced address');
   const feed = /location = \/api\/v1\/sessions\/changes \{([^}]*)\}/.exec(server ?? '');
   t.truthy(feed, 'the feed has a location of its own');

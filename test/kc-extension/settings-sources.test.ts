@@ -18,7 +18,7 @@ test('the realm import configures exactly these settings, integers at their defa
   const config = realm.authenticatorConfig.find((c) => c.alias === 'employee-hr')?.config ?? {};
   t.deepEqual(Object.keys(config).sort(), [...names].sort());
   for (const setting of SETTINGS) if (setting.kind === 'int') t.is(config[setting.name], setting.default, setting.name);
-  t.is(config['hrUrl'], '${HR_URL:' + SETTINGS[0].default + '}');
+  t.is(config['hrUrl'], `\${HR_URL:${SETTINGS[0].default}}`);
 });
 
 test('the fake host configures exactly these settings', (t) => {

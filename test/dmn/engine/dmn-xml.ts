@@ -20,10 +20,10 @@ export interface ModelSpec {
   decisions: TableSpec[];
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const id = (kind: 'input' | 'decision', name: string) => `${kind}_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
-const attr = (name: string, value: string | undefined) => (value === undefined ? '' : ` ${name}="${escape(value).replace(/"/g, '&quot;')}"`);
-const text = (body: string) => `<text>${escape(body)}</text>`;
+const attr = (name: string, value: string | undefined) => (value === undefined ? '' : ` ${name}="${escapeXml(value).replace(/"/g, '&quot;')}"`);
+const text = (body: string) => `<text>${escapeXml(body)}</text>`;
 
 function decisionXml(spec: TableSpec): string {
   const name = spec.name ?? 'Decision';
@@ -48,7 +48,7 @@ function decisionXml(spec: TableSpec): string {
       `${outs.map((entry) => `<outputEntry>${text(entry)}</outputEntry>`).join('')}</rule>`,
   );
   return (
-    `<decision id="${id('decision', name)}" name="${escape(name)}">${requirements.join('')}` +
+    `<decision id="${id('decision', name)}" name="${escapeXml(name)}">${requirements.join('')}` +
     `<decisionTable${attr('hitPolicy', spec.hitPolicy)}${attr('aggregation', spec.aggregation)}>` +
     `${inputs.join('')}${outputs.join('')}${rules.join('')}</decisionTable></decision>`
   );
@@ -57,11 +57,11 @@ function decisionXml(spec: TableSpec): string {
 /** A DMN 1.3 document for the model. */
 export function dmnXml(model: ModelSpec): string {
   const inputData = (model.inputData ?? []).map(
-    (input) => `<inputData id="${id('input', input.name)}" name="${escape(input.name)}"><variable name="${escape(input.name)}"${attr('typeRef', input.typeRef)}/></inputData>`,
+    (input) => `<inputData id="${id('input', input.name)}" name="${escapeXml(input.name)}"><variable name="${escapeXml(input.name)}"${attr('typeRef', input.typeRef)}/></inputData>`,
   );
   return (
     `<?xml version="1.0" encoding="UTF-8"?>` +
-    `<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="definitions" name="${escape(model.name ?? 'Test')}" namespace="urn:test">` +
+    `<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="definitions" name="${escapeXml(model.name ?? 'Test')}" namespace="urn:test">` +
     `${inputData.join('')}${model.decisions.map(decisionXml).join('')}</definitions>`
   );
 }

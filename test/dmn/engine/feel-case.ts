@@ -7,8 +7,8 @@ import { evaluate, loadModel } from '../../../dmn/engine/index.js';
  */
 export type FeelCase = [section: string, expression: string, inputs: Record<string, [string, unknown]>, expected: unknown];
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const typeXml = (name: string, typeRef: string) => `<inputData id="i_${name}" name="${name}"><variable name="${name}" typeRef="${escape(typeRef)}"/></inputData>`;
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+const typeXml = (name: string, typeRef: string) => `<inputData id="i_${name}" name="${name}"><variable name="${name}" typeRef="${escapeXml(typeRef)}"/></inputData>`;
 
 /** A DMN 1.3 model whose decision `D` is the literal expression, reading the inputs. */
 export function literalModel(expression: string, inputs: Record<string, [string, unknown]>): string {
@@ -17,7 +17,7 @@ export function literalModel(expression: string, inputs: Record<string, [string,
     `<?xml version="1.0" encoding="UTF-8"?><definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="f" name="Feel" namespace="urn:test">` +
     names.map((n) => typeXml(n, (inputs[n] as [string, unknown])[0])).join('') +
     `<decision id="d" name="D"><variable name="D"/>${names.map((n) => `<informationRequirement><requiredInput href="#i_${n}"/></informationRequirement>`).join('')}` +
-    `<literalExpression><text>${escape(expression)}</text></literalExpression></decision></definitions>`
+    `<literalExpression><text>${escapeXml(expression)}</text></literalExpression></decision></definitions>`
   );
 }
 

@@ -84,7 +84,7 @@ export function completeRequest(realm: MemoryRealm, rollback: boolean): boolean 
   const committed = !rollback && realm.failingCommits === 0;
   if (!rollback && realm.failingCommits > 0) realm.failingCommits -= 1;
   const pending = realm.afterCommit.splice(0);
-  if (committed) pending.forEach((run) => run());
+  if (committed) for (const run of pending) run();
   return committed;
 }
 
@@ -114,7 +114,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
     const key = open(sealed);
     if (key === undefined) return undefined;
     const mac = createHmac('sha256', key);
-    chunks.forEach((chunk) => mac.update(chunk));
+    for (const chunk of chunks) mac.update(chunk);
     return mac.digest('base64');
   };
   const copy = (user: AdminUser): AdminUser => ({ ...user, attributes: { ...user.attributes } });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ApiError, ERROR_CATALOGUE, errorBody } from '../../../services/kit/index.js';
+import { ApiError, type ERROR_CATALOGUE, errorBody } from '../../../services/kit/index.js';
 
 // Spec section 7: code -> status.
 const SPEC_STATUSES: Array<[keyof typeof ERROR_CATALOGUE, number]> = [

@@ -27,7 +27,8 @@ const BY_REASON: Record<string, MessageKey> = {
 export function errorText(form: FormName, failure: { status: number; code?: string; reason?: string }): MessageKey {
   if (failure.status === 0) return 'error.network';
   if (failure.status === 401) return form === 'employee' ? 'error.employeeCredentials' : 'error.INVALID_CREDENTIALS';
-  if (failure.code === 'ENTITLEMENT_DENIED' && failure.reason !== undefined && BY_REASON[failure.reason]) return BY_REASON[failure.reason]!;
+  const byReason = failure.code === 'ENTITLEMENT_DENIED' && failure.reason !== undefined ? BY_REASON[failure.reason] : undefined;
+  if (byReason !== undefined) return byReason;
   // Only the employee flow waits on HR (spec 4.1 rule 3); elsewhere a 504 is one more unavailable service.
   if (failure.status === 504 && form === 'employee') return 'error.HR_SERVICE_TIMEOUT';
   if (failure.status >= 502 && failure.status <= 504) return 'error.unavailable';

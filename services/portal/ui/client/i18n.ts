@@ -43,5 +43,6 @@ export function switchLanguage(next: Language): void {
     else link.removeAttribute('aria-current');
   }
   // A first-party cookie only: the captive-network window keeps no third-party cookies and may drop storage.
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from the captive-portal browsers of iOS and older Android.
   document.cookie = `lang=${next}; Path=/; Max-Age=31536000; SameSite=Strict`;
 }

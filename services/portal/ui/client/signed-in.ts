@@ -64,7 +64,7 @@ function renderConnection(session: PortalSession): void {
   usage.hidden = connection === undefined || !connection.connected;
   setText(byId('signed-in-title'), connection === undefined || connection.connected ? 'signedIn.title' : 'signedIn.connecting');
   setText(byId('connection-note'), connection === undefined || connection.connected ? null : connection.state === 'DISCONNECTED' ? 'signedIn.disconnected' : 'signedIn.connectingNote');
-  if (connection !== undefined && connection.connected) {
+  if (connection?.connected) {
     byId('data-used').textContent = formatBytes(connection.inputOctets + connection.outputOctets);
     byId('time-used').textContent = formatLeft(connection.sessionTime * 1000);
   }
