@@ -2,7 +2,8 @@
 # Keycloak runtime for the Wi-Fi platform (kc-extension/README.md).
 #   scripts/kc.sh build   fetch the pinned distribution once, bundle kc-extension/ and the svc-admin GUI,
 #                         build spi-wrapper/, install the providers and run Keycloak's own `kc.sh build`
-#   scripts/kc.sh start   start-dev on the file database with realm-export.json imported, in the
+#   scripts/kc.sh start   start-dev on the file database with the development realm imported
+#                         (realm-export.json plus realm-dev.json's demo accounts), in the
 #                         background; waits until /realms/wifi answers. --fresh (or KC_FRESH=1) drops
 #                         the database first.
 #   scripts/kc.sh stop    stops the process recorded in the pid file
@@ -89,7 +90,8 @@ cmd_start() {
   if curl -s -o /dev/null "http://localhost:$PORT/"; then echo "port $PORT is already in use" >&2; exit 1; fi
   [ "$fresh" = "1" ] && rm -rf "$KC_HOME/data/h2" "$KC_HOME/data/transaction-logs"
   mkdir -p "$KC_HOME/data/import"
-  cp "$ROOT/realm-export.json" "$KC_HOME/data/import/wifi-realm.json"
+  # The development realm: realm-export.json plus the demo accounts of realm-dev.json (scripts/realm-files.ts).
+  (cd "$ROOT" && node --import tsx scripts/realm-files.ts dev) >"$KC_HOME/data/import/wifi-realm.json"
   (
     export KC_BOOTSTRAP_ADMIN_USERNAME="${KC_BOOTSTRAP_ADMIN_USERNAME:-admin}"
     export KC_BOOTSTRAP_ADMIN_PASSWORD="${KC_BOOTSTRAP_ADMIN_PASSWORD:-admin}"

@@ -49,7 +49,11 @@ export interface AdminUser {
   id: string;
   username: string;
   email: string | undefined;
+  /** The user proved the address (Keycloak's emailVerified). */
+  emailVerified: boolean;
   enabled: boolean;
+  /** The user has a password of its own: someone can sign in to it without HR. */
+  hasPassword: boolean;
   attributes: Record<string, string | undefined>;
 }
 

@@ -31,6 +31,8 @@ export interface UserView {
   id: string;
   username: string;
   enabled: boolean;
+  /** The user has a password of its own: someone can sign in to it without HR. */
+  hasPassword: boolean;
   attributes: Partial<Record<EmploymentAttribute, string>>;
 }
 

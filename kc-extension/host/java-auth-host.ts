@@ -26,6 +26,7 @@ interface JavaUser {
   id: string;
   username: string;
   enabled: boolean;
+  hasPassword?: boolean;
   attributes: Record<string, string | null>;
 }
 
@@ -39,6 +40,8 @@ const toUser = (user: JavaUser): UserView => ({
   id: user.id,
   username: user.username,
   enabled: user.enabled,
+  // Fail closed: a view without the flag is not taken for an account nobody can sign in to.
+  hasPassword: user.hasPassword !== false,
   attributes: Object.fromEntries(Object.entries(user.attributes).filter(([, value]) => value !== null)) as UserView['attributes'],
 });
 

@@ -2,7 +2,7 @@ import type { AuthHost, UserView } from './auth-host.js';
 
 // Synthetic values only: warm-up must touch no real account, counter or service.
 const EMPLOYEE_REF = 'WARM-UP-REF';
-const USER: UserView = { id: 'warm-up', username: 'emp-warm-up', enabled: true, attributes: {} };
+const USER: UserView = { id: 'warm-up', username: 'emp-warm-up', enabled: true, hasPassword: false, attributes: {} };
 const VERDICTS = [
   JSON.stringify({ verified: true, active: true, employeeRef: EMPLOYEE_REF, company: 'WARM-UP', wifiEligible: true }),
   JSON.stringify({ verified: false, active: false, reason: 'NOT_FOUND_OR_MISMATCH' }),

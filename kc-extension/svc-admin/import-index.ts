@@ -54,7 +54,7 @@ export function loadUserIndex(users: AdminUsers, rows: RowKeys[]): UserIndex {
   const user = (id: string | undefined): AdminUser | undefined => (id === undefined ? undefined : byId.get(id));
 
   return {
-    carrying: (attribute, value) => (holders.get(key(attribute, value)) ?? []).map((id) => byId.get(id)!),
+    carrying: (attribute, value) => (holders.get(key(attribute, value)) ?? []).flatMap((id) => byId.get(id) ?? []),
     byEmail: (email) => user(byEmail.get(email)),
     byUsername: (username) => user(byUsername.get(username)),
     record,

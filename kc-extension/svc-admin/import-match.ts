@@ -14,12 +14,29 @@ export interface PreparedRow {
 
 export interface Decision {
   outcome: ImportOutcome;
-  /** The user to link, or undefined for CREATE / CONFLICT. */
+  /** The user to link, or undefined for CREATE and for the outcomes that write nothing. */
   user: AdminUser | undefined;
 }
 
+/** Outcomes an operator settles by hand: a commit writes nothing for them. */
+const WRITES_NOTHING: ReadonlySet<ImportAction> = new Set(['CONFLICT', 'REVIEW_EMAIL_MATCH']);
+export const writesNothing = (action: ImportAction): boolean => WRITES_NOTHING.has(action);
+
 /**
- * spec 3.4 match order: CCCD link, employee_ref, email, create. A match whose user carries a
+ * Why an account matched by email alone must not be linked, or undefined when it may. Anyone can
+ * register an address before its owner joins a member company: linking that account would hand
+ * the employee's claims to whoever holds its password. Only an account whose owner proved the
+ * address and that nobody can sign in to with a password of its own is linked.
+ */
+function emailLinkRefusal(user: AdminUser): string | undefined {
+  if (user.hasPassword) return 'the account has a password of its own';
+  if (!user.emailVerified) return 'the account has not verified the address';
+  return undefined;
+}
+
+/**
+ * spec 3.4 match order: CCCD link, employee_ref, email, create. An email match links only an
+ * account the address's owner holds alone (emailLinkRefusal); any other is REVIEW_EMAIL_MATCH. A match whose user carries a
  * different reference (or a different CCCD link) is a CONFLICT naming the existing reference;
  * nothing is overwritten (spec 4.7 rule 4). So is a key carried by several accounts, or a CCCD
  * link and a reference held by two different accounts (spec 7 CONFLICT: more than one user
@@ -47,10 +64,10 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
 
   const linkedUsers = row.cccdLink === undefined ? [] : index.carrying('cccd_link', row.cccdLink);
   const refUsers = row.employeeRef === undefined ? [] : index.carrying('employee_ref', row.employeeRef);
-  if (linkedUsers.length > 1) return conflict(linkedUsers[0]!, `citizen number is linked to ${linkedUsers.length} accounts`);
-  if (refUsers.length > 1) return conflict(refUsers[0]!, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
   const [byCccd] = linkedUsers;
   const [byRef] = refUsers;
+  if (byCccd !== undefined && linkedUsers.length > 1) return conflict(byCccd, `citizen number is linked to ${linkedUsers.length} accounts`);
+  if (byRef !== undefined && refUsers.length > 1) return conflict(byRef, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
   if (byCccd !== undefined) {
     if (otherRef(byCccd)) return conflict(byCccd, `citizen number is linked to employee_ref ${byCccd.attributes['employee_ref']}`);
     if (byRef !== undefined && byRef.id !== byCccd.id) return conflict(byCccd, `citizen number and employee_ref ${row.employeeRef} belong to different accounts`);
@@ -64,6 +81,13 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
   if (byEmail !== undefined) {
     if (otherRef(byEmail)) return conflict(byEmail, `email belongs to employee_ref ${byEmail.attributes['employee_ref']}`);
     if (otherLink(byEmail)) return conflict(byEmail, 'email belongs to an account linked to another citizen number');
+    const refusal = emailLinkRefusal(byEmail);
+    if (refusal !== undefined) {
+      return {
+        outcome: { ...base, action: 'REVIEW_EMAIL_MATCH', username: byEmail.username, matchedUserId: byEmail.id, note: `matched by email only and ${refusal}: nothing written; link by hand once its owner is known` },
+        user: undefined,
+      };
+    }
     return linked('LINK_BY_EMAIL', byEmail, 'matched by email only: flagged for review');
   }
   const taken = index.byUsername(row.username);
@@ -74,5 +98,6 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
 /** spec 4.7 rule 3: `emp-<number>`, or the email where the realm uses email as username. */
 export function newUsername(emailAsUsername: boolean, employeeRef: string | undefined, email: string | undefined): string {
   if ((emailAsUsername || employeeRef === undefined) && email !== undefined) return email.toLowerCase();
-  return `emp-${employeeRef!.toLowerCase()}`;
+  if (employeeRef === undefined) throw new Error('the row check gives every row an employee_ref or an email');
+  return `emp-${employeeRef.toLowerCase()}`;
 }

@@ -3,7 +3,7 @@ import type { AdminContext, RouteResult } from './context.js';
 import { isoNow, ok } from './context.js';
 import { readCompany } from './company-store.js';
 import { logEvent } from './event-log.js';
-import { decide, newUsername, type Decision, type PreparedRow } from './import-match.js';
+import { decide, newUsername, writesNothing, type Decision, type PreparedRow } from './import-match.js';
 import { loadUserIndex } from './import-index.js';
 import { CITIZEN_ID, IMPORT_ACTIONS, ImportRequest, ImportRow, MAX_IMPORT_ROWS, type ImportOutcome } from './import-schemas.js';
 import { describeIssue, readBody } from './read-body.js';
@@ -33,7 +33,7 @@ export function importRoute(context: AdminContext): RouteResult {
   const index = loadUserIndex(context.host.users, rows);
   const outcomes: ImportOutcome[] = rows.map((row) => {
     const decision = decide(index, row);
-    if (mode === 'commit' && decision.outcome.action !== 'CONFLICT') index.record(write(context, row, decision, { company: request.company, importedAt }));
+    if (mode === 'commit' && !writesNothing(decision.outcome.action)) index.record(write(context, row, decision, { company: request.company, importedAt }));
     return decision.outcome;
   });
 
@@ -48,7 +48,11 @@ function write(context: AdminContext, row: PreparedRow, decision: Decision, stam
   const attributes: Record<string, string> = { user_type: 'EMPLOYEE', company: stamp.company, imported_at: stamp.importedAt };
   if (row.employeeRef !== undefined) attributes['employee_ref'] = row.employeeRef;
   if (row.cccdLink !== undefined) attributes['cccd_link'] = row.cccdLink;
-  if (decision.user === undefined) return context.host.users.create(decision.outcome.username!, row.email, attributes);
+  if (decision.user === undefined) {
+    const { username } = decision.outcome;
+    if (username === undefined) throw new Error('a CREATE decision names the username it takes');
+    return context.host.users.create(username, row.email, attributes);
+  }
   context.host.users.setAttributes(decision.user.id, attributes);
   return { ...decision.user, attributes: { ...decision.user.attributes, ...attributes } };
 }

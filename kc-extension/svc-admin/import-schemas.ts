@@ -18,8 +18,12 @@ export const ImportRequest = z.object({
   rows: z.array(z.unknown()),
 });
 
-/** spec 3.4, plus LINK_BY_EMPLOYEE_REF for a match by `employee_ref` (the spec leaves it unnamed). */
-export const IMPORT_ACTIONS = ['CREATE', 'LINK_BY_CCCD', 'LINK_BY_EMPLOYEE_REF', 'LINK_BY_EMAIL', 'CONFLICT'] as const;
+/**
+ * spec 3.4, plus LINK_BY_EMPLOYEE_REF for a match by `employee_ref` (the spec leaves it unnamed)
+ * and REVIEW_EMAIL_MATCH: an email match to an account that may not be linked (import-match.ts),
+ * written nothing.
+ */
+export const IMPORT_ACTIONS = ['CREATE', 'LINK_BY_CCCD', 'LINK_BY_EMPLOYEE_REF', 'LINK_BY_EMAIL', 'REVIEW_EMAIL_MATCH', 'CONFLICT'] as const;
 export type ImportAction = (typeof IMPORT_ACTIONS)[number];
 
 /** spec 2.10 ImportOutcome */

@@ -42,10 +42,11 @@ export function probe(host: AdminHost, endpoint: string | undefined, timeoutMs: 
   const url = `${match[1]}/health`;
   const name = match[2].replace(/^\[(.*)\]$/, '$1');
   const addresses = host.http.resolve(name);
-  if (addresses === undefined || addresses.length === 0) return { state: 'UNREACHABLE', url };
+  const [first] = addresses ?? [];
+  if (addresses === undefined || first === undefined) return { state: 'UNREACHABLE', url };
   const allowed = allowedRanges(host);
   if (!addresses.every((address) => permitted(address, allowed))) return { state: 'NOT_ALLOWED', url };
-  const result = host.http.getAt(url, addresses[0]!, timeoutMs);
+  const result = host.http.getAt(url, first, timeoutMs);
   if ('failure' in result) return { state: 'UNREACHABLE', url };
   return { state: result.status === 200 ? 'UP' : `HTTP_${result.status}`, url };
 }

@@ -29,7 +29,11 @@ export function verifySignature(context: AdminContext, sealedSecret: string | un
   const signature = context.host.request.header('X-SVC-Signature');
   if (timestamp === undefined || signature === undefined || !/^\d{1,12}$/.test(timestamp)) return 'MISSING_HEADERS';
   if (Math.abs(context.host.nowMs() - Number(timestamp) * 1000) > MAX_SKEW_MS) return 'STALE_TIMESTAMP';
-  const key = sealedSecret ?? (decoyKey ??= context.host.crypto.newSealedKey());
+  let key = sealedSecret;
+  if (key === undefined) {
+    decoyKey ??= context.host.crypto.newSealedKey();
+    key = decoyKey;
+  }
   const expected = context.host.crypto.hmacOverBody(key, `${timestamp}.`);
   const matches = constantTimeEqual(expected ?? '', signature.trim());
   return matches && expected !== undefined && sealedSecret !== undefined ? 'OK' : 'BAD_SIGNATURE';

@@ -130,15 +130,18 @@ const atCompany = (user: AdminUser, code: string): boolean => user.attributes['c
 function judge(context: AdminContext, code: string, event: z.infer<typeof WebhookBody>, extra: Partial<Outcome>): Outcome {
   if (!isIdentityEvent(event.type)) return outcome(200, 'RECORDED', 'not an identity event; recorded only', extra);
   // A company's secret reaches only its own employees (for EMPLOYEE_COMPANY_CHANGED: those still at it).
-  const holders = context.host.users.findByAttribute('employee_ref', event.employeeRef!, MAX_REF_HOLDERS);
+  // The body check refuses an identity event without one before this; said again for the type.
+  if (event.employeeRef === undefined) return outcome(400, 'REJECTED', 'employeeRef is required for an identity event', extra);
+  const holders = context.host.users.findByAttribute('employee_ref', event.employeeRef, MAX_REF_HOLDERS);
   const users = holders.filter((user) => atCompany(user, code));
-  if (users.length === 0) {
+  const [user] = users;
+  if (user === undefined) {
     const review = holders.length > 0 ? 'employeeRef belongs to another company\'s employee; not applied, logged for review' : undefined;
     return outcome(200, 'NO_MATCH', 'no employee of this company carries that employeeRef; logged for review', { ...extra, review });
   }
   if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);
-  apply(context, users[0]!, event.type, event.company);
-  const review = event.type === 'EMPLOYEE_TERMINATED' || event.type === 'EMPLOYEE_SUSPENDED' ? endNetworkSessions(context, users[0]!.id, event.type) : undefined;
+  apply(context, user, event.type, event.company);
+  const review = event.type === 'EMPLOYEE_TERMINATED' || event.type === 'EMPLOYEE_SUSPENDED' ? endNetworkSessions(context, user.id, event.type) : undefined;
   return outcome(200, 'APPLIED', `${event.type} applied`, { ...extra, ...(review === undefined ? {} : { review }) });
 }
 
@@ -180,6 +183,7 @@ function apply(context: AdminContext, user: AdminUser, type: IdentityEvent, comp
       users.setEnabled(user.id, true);
       return;
     case 'EMPLOYEE_COMPANY_CHANGED':
-      users.setAttributes(user.id, { company: company! });
+      // The body check refuses this event without a company.
+      if (company !== undefined) users.setAttributes(user.id, { company });
   }
 }

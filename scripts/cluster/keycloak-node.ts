@@ -172,7 +172,16 @@ export function buildKeycloak(root: string, buildDir: string): void {
   if (run.status !== 0) throw new Error('scripts/kc.sh build (postgres) failed');
 }
 
-/** The realm to import, its `${NAME:default}` placeholders replaced by this run's values. */
+/**
+ * The realm to import, its `${NAME:default}` placeholders replaced by this run's values. The
+ * production realm file holds no person: with SVC_OPERATOR_PASSWORD given, the copy gets the
+ * site's operator `svc-operator` (realm role svc-admin), who signs in through the svc-admin GUI.
+ */
 export function realmForCluster(template: string, values: Record<string, string>): string {
-  return template.replace(/\$\{([A-Z_]+):([^}]*)\}/g, (_match, name: string, fallback: string) => values[name] ?? fallback);
+  const realm = template.replace(/\$\{([A-Z_]+):([^}]*)\}/g, (_match, name: string, fallback: string) => values[name] ?? fallback);
+  const password = values['SVC_OPERATOR_PASSWORD'];
+  if (password === undefined) return realm;
+  const parsed = JSON.parse(realm) as { users?: unknown[] };
+  const operator = { username: 'svc-operator', enabled: true, credentials: [{ type: 'password', value: password, temporary: false }], realmRoles: ['svc-admin'] };
+  return `${JSON.stringify({ ...parsed, users: [...(parsed.users ?? []), operator] }, null, 2)}\n`;
 }

@@ -32,10 +32,14 @@ function report(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-function answerAuthmon(form: URLSearchParams): string {
+function answerAuthmon(request: IncomingMessage, body: string): string {
+  const form = new URLSearchParams(body);
   const action = form.get('auth_get') ?? '';
   const payload = Buffer.from(form.get('payload') ?? '', 'base64').toString('utf8');
-  report({ authmon: { action, gatewayhash: form.get('gatewayhash') ?? '', payload } });
+  // The request as sent besides (path, content type, the form body as it came): what
+  // scripts/opennds/record-captures.ts keeps of the real openNDS.
+  const wire = { path: request.url ?? '', contentType: request.headers['content-type'] ?? '', body };
+  report({ authmon: { action, gatewayhash: form.get('gatewayhash') ?? '', payload, wire } });
   if (action === 'clear') {
     queue.length = 0;
     return '';
@@ -58,7 +62,7 @@ export function fasHandler(request: IncomingMessage, response: ServerResponse): 
   });
   request.on('end', () => {
     let answer = 'ndst-fas\n';
-    if (request.method === 'POST') answer = answerAuthmon(new URLSearchParams(body));
+    if (request.method === 'POST') answer = answerAuthmon(request, body);
     else report({ fas: request.url ?? '' });
     response.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
     response.end(answer);

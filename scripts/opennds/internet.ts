@@ -16,6 +16,8 @@ export interface AuthmonRequest {
   action: string;
   gatewayhash: string;
   payload: string;
+  /** The POST as it came: its path, content type and form body (payload still base64). */
+  wire: { path: string; contentType: string; body: string };
 }
 
 export interface RunningInternet {

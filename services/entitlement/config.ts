@@ -15,6 +15,7 @@ export const EntitlementConfig = z.object({
   IDP_ISSUER: z.url().default('http://localhost:8080/realms/wifi').describe('Accepted token issuer (iss).'),
   IDP_JWKS_URL: z.url().default('http://localhost:8080/realms/wifi/protocol/openid-connect/certs').describe('Where the signing keys are fetched.'),
   IDP_AUDIENCES: list.default(['wifi-portal-api', 'wifi-portal-employee-api', 'account']).describe('Accepted audiences, comma-separated (spec 5 rule 2).'),
+  IDP_EMPLOYEE_CLIENT: z.string().min(1).default('wifi-portal-employee-api').describe('The client (token azp) whose tokens alone reach the employee rules: the HR-checked sign-in.'),
   JWKS_TIMEOUT_MS: envInt(4000, 100, 60_000).describe('Key-set fetch timeout (spec 8: 4000 ms).'),
   JWKS_COOLDOWN_MS: envInt(5000, 0, 600_000).describe('Least time between two forced key-set refreshes for unknown key ids.'),
   DECISION_URL: z.url().default('http://127.0.0.1:3005').describe('Decision service base URL.'),

@@ -20,17 +20,24 @@ export type TokenVerifier = (authorization: string | undefined) => Promise<Token
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);
 
-function facts(payload: JWTPayload): TokenFacts {
+/**
+ * The employee claims count only in a token the employee client obtained (`azp`): that client's
+ * sign-in is the live HR check. Any other client's token (a customer's password grant among them)
+ * reaches no employee rule, whatever attributes its account carries: an account an import or an
+ * administrator wrongly marked must not turn a password into the employee package.
+ */
+function facts(payload: JWTPayload, employeeClient: string): TokenFacts {
   if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no sub');
+  const employee = payload['azp'] === employeeClient;
   return {
     subjectId: payload.sub,
     userType: text(payload['user_type']),
-    employeeVerified: flag(payload['employee_verified']),
-    company: text(payload['company']),
+    employeeVerified: employee ? flag(payload['employee_verified']) : null,
+    company: employee ? text(payload['company']) : null,
     email: text(payload['email']),
     emailVerified: payload['email_verified'] === true,
-    employeeRef: text(payload['employee_ref']),
-    wifiEligible: flag(payload['wifi_eligible']),
+    employeeRef: employee ? text(payload['employee_ref']) : null,
+    wifiEligible: employee ? flag(payload['wifi_eligible']) : null,
   };
 }
 
@@ -54,7 +61,7 @@ export function createTokenVerifier(config: EntitlementConfig): TokenVerifier {
         audience: config.IDP_AUDIENCES,
         requiredClaims: ['exp', 'sub'],
       });
-      return facts(payload);
+      return facts(payload, config.IDP_EMPLOYEE_CLIENT);
     } catch {
       throw new ApiError('UNAUTHORIZED', { message: 'The access token could not be verified.' });
     }

@@ -24,6 +24,7 @@ interface StoredUser {
   id: string;
   username: string;
   enabled: boolean;
+  hasPassword: boolean;
   attributes: Record<string, string>;
 }
 
@@ -54,18 +55,18 @@ export function fakeHost(options: {
   address?: string;
   config?: Record<string, string>;
   replies?: HttpReply[];
-  users?: Array<{ username: string; enabled?: boolean; attributes?: Record<string, string> }>;
+  users?: Array<{ username: string; enabled?: boolean; hasPassword?: boolean; attributes?: Record<string, string> }>;
 } = {}): FakeHost {
   let now = 1_000_000;
   let ids = 0;
   const all = new Map<string, StoredUser>();
   const view = (id: string): UserView => {
     const user = all.get(id)!;
-    return { id: user.id, username: user.username, enabled: user.enabled, attributes: { ...user.attributes } };
+    return { id: user.id, username: user.username, enabled: user.enabled, hasPassword: user.hasPassword, attributes: { ...user.attributes } };
   };
   for (const user of options.users ?? []) {
     const id = `user-${++ids}`;
-    all.set(id, { id, username: user.username, enabled: user.enabled ?? true, attributes: { ...user.attributes } });
+    all.set(id, { id, username: user.username, enabled: user.enabled ?? true, hasPassword: user.hasPassword ?? false, attributes: { ...user.attributes } });
   }
   const replies = [...(options.replies ?? [hrOk(ACTIVE)])];
   const httpCalls: HttpCall[] = [];
@@ -97,7 +98,7 @@ export function fakeHost(options: {
       },
       create: (username) => {
         const id = `user-${++ids}`;
-        all.set(id, { id, username, enabled: true, attributes: {} });
+        all.set(id, { id, username, enabled: true, hasPassword: false, attributes: {} });
         return view(id);
       },
       setAttributes: (userId, attributes) => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
 
@@ -30,12 +31,27 @@ test('an ack payload lists the authorised rhids; anything else is no ack', (t) =
   t.is(ackedRhids('* not-an-rhid'), undefined);
 });
 
-test('a deauthentication notice parses without the MAC; an unknown method or token is refused', (t) => {
-  const payload = 'method=downquota_deauth, clientmac=02:6e:64:73:00:11, bytes_incoming=1048576, bytes_outgoing=2048, session_start=1764100000, session_end=1764101800, token=0a1b2c3d, custom=bmRzdA==';
-  t.deepEqual(parseDeauthNotice(payload), { method: 'downquota_deauth', token: '0a1b2c3d', bytesIncoming: 1048576, bytesOutgoing: 2048, sessionStart: 1764100000, sessionEnd: 1764101800 });
-  t.is(parseDeauthNotice(payload.replace('downquota_deauth', 'client_auth')), undefined);
-  t.is(parseDeauthNotice(payload.replace('token=0a1b2c3d', 'token=xyz')), undefined);
-  t.is(parseDeauthNotice(payload.replace('bytes_incoming=1048576', 'bytes_incoming=-1')), undefined);
+// binauth_log.sh's notice as the real openNDS sent it (scripts/opennds/record-captures.ts).
+const RECORDED = JSON.parse(readFileSync(new URL('../contract/controllers/captures/opennds.json', import.meta.url), 'utf8')) as { authmon: { body: string }[] };
+const recordedNotice = (): string => {
+  const form = RECORDED.authmon.map((post) => new URLSearchParams(post.body)).find((f) => f.get('auth_get') === 'deauthed');
+  if (form === undefined) throw new Error('captures/opennds.json holds no deauthed notice');
+  return Buffer.from(form.get('payload') ?? '', 'base64').toString('utf8');
+};
+
+test('a deauthentication notice as openNDS sends it parses without the MAC; an unknown method or token is refused', (t) => {
+  const payload = recordedNotice();
+  const field = (name: string) => new RegExp(`(?:^|, )${name}=([^,]*)`).exec(payload)?.[1] ?? '';
+  t.deepEqual(parseDeauthNotice(payload), {
+    method: 'ndsctl_deauth', token: field('token'),
+    bytesIncoming: Number(field('bytes_incoming')), bytesOutgoing: Number(field('bytes_outgoing')),
+    sessionStart: Number(field('session_start')), sessionEnd: Number(field('session_end')),
+  });
+  t.false(JSON.stringify(parseDeauthNotice(payload)).includes(field('clientmac')), 'the MAC is dropped');
+  t.like(parseDeauthNotice(payload.replace('ndsctl_deauth', 'downquota_deauth')), { method: 'downquota_deauth' });
+  t.is(parseDeauthNotice(payload.replace('ndsctl_deauth', 'client_auth')), undefined);
+  t.is(parseDeauthNotice(payload.replace(`token=${field('token')}`, 'token=xyz')), undefined);
+  t.is(parseDeauthNotice(payload.replace(/bytes_incoming=\d+/, 'bytes_incoming=-1')), undefined);
 });
 
 test('the revocation channel: "*" and the rhids to end; a "revoked" report names the ended ones', (t) => {

@@ -4,10 +4,12 @@ import { refusesNaming } from './refusals.js';
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
 
-// Issue 27: pfSense's captive portal forwarding to this portal from a custom portal page
-// (captures/pfsense.json names the source).
+// pfSense's captive portal forwarding to this portal from a custom portal page (captures/pfsense.json
+// names the pfSense source files its values follow).
 interface Capture { state: ArrivalState; what: string; url: string }
-const CAPTURES = JSON.parse(readFileSync(new URL('./captures/pfsense.json', import.meta.url), 'utf8')) as { captures: Capture[] };
+interface Values { loginUrl: string; returnUrl: string; mac: string; ip: string; message: string }
+const CAPTURES = JSON.parse(readFileSync(new URL('./captures/pfsense.json', import.meta.url), 'utf8')) as { values: Values; captures: Capture[] };
+const VALUES = CAPTURES.values;
 const profile = CONTROLLER_PROFILES.pfsense;
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
@@ -17,13 +19,14 @@ for (const capture of CAPTURES.captures) {
     t.is(profileOfArrival(query), 'pfsense');
     const read = profile.arrival.read(query);
     if (!read.ok) return t.fail(read.problems.join(', '));
-    t.like(read.arrival, { state: capture.state, nasId: null, loginUrl: 'https://fw.example.net:8003/index.php?zone=guest', challenge: null, returnUrl: 'http://example.com/news' });
-    if (capture.state === 'login') t.is(normalizeMac(read.arrival.mac ?? ''), 'aabbcc001122');
-    else t.like(read.arrival, { mac: null, reason: 'Invalid credentials specified.' });
+    t.like(read.arrival, { state: capture.state, nasId: null, loginUrl: VALUES.loginUrl, challenge: null, reason: capture.state === 'failed' ? VALUES.message : null });
+    t.is(read.arrival.returnUrl, query['redirurl'] === '' ? null : VALUES.returnUrl, 'pfSense empties $PORTAL_REDIRURL$ when it is no URL: no return address');
+    t.is(normalizeMac(read.arrival.mac ?? ''), normalizeMac(VALUES.mac), 'the error page has $CLIENT_MAC$ too');
   });
 }
 
-test('pfSense: the MAC with a single dash is one MAC for every party', (t) => {
+test('pfSense as its source writes it: $CLIENT_MAC$ lower case with colons (ether_ntoa_r); the single-dash spelling (its RADIUS MAC format option) is one MAC too', (t) => {
+  t.regex(VALUES.mac, /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
   t.is(normalizeMac('aabbcc-001122'), 'aabbcc001122');
   t.is(normalizeMac('AABBCC-001122'), 'aabbcc001122');
   t.is(normalizeMac('aabbcc-00112'), undefined);

@@ -55,6 +55,9 @@ const origin = (server: Server): string => `http://127.0.0.1:${(server.address()
 /** A Driver over the running Keycloak at IDP_URL. */
 export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
   const master = await adminToken();
+  // The master realm's tokens live 60 s and the contract suite runs longer on a loaded machine:
+  // each admin call made after the start signs in again.
+  const admin = (): Promise<string> => adminToken();
   const [operator, customer, portal] = await Promise.all([operatorToken(master), customerToken(master), portalToken()]);
   const healthy = await listen((request, response) => response.writeHead(request.url === '/health' ? 200 : 404).end());
   const closed = await listen(() => undefined);
@@ -67,8 +70,8 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
     decisionUrl: DECISION_URL,
     // A realm update replaces the whole attribute map: send every attribute back.
     setDecisionUrl: async (url) => {
-      const { attributes } = (await adminApi(master, 'GET', '')) as { attributes: Record<string, string> };
-      await adminApi(master, 'PUT', '', { attributes: { ...attributes, 'svc-admin.decisionUrl': url } });
+      const { attributes } = (await adminApi(await admin(), 'GET', '')) as { attributes: Record<string, string> };
+      await adminApi(await admin(), 'PUT', '', { attributes: { ...attributes, 'svc-admin.decisionUrl': url } });
     },
     nowMs: () => Date.now(),
     send: async (request) => {
@@ -84,11 +87,20 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
     },
     createEmployee: async (employeeRef, company) => {
       const username = `emp-contract-${randomUUID()}`;
-      await adminApi(master, 'POST', '/users', { username, enabled: true, attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] } });
-      return userIdOf(master, username);
+      const token = await admin();
+      await adminApi(token, 'POST', '/users', { username, enabled: true, attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] } });
+      return userIdOf(token, username);
+    },
+    createAccount: async (email, options) => {
+      const token = await admin();
+      await adminApi(token, 'POST', '/users', {
+        username: email, email, emailVerified: options.emailVerified, enabled: true,
+        ...(options.password ? { credentials: [{ type: 'password', value: `pw-${randomUUID()}`, temporary: false }] } : {}),
+      });
+      return userIdOf(token, email);
     },
     employee: async (id) => {
-      const user = (await adminApi(master, 'GET', `/users/${id}`)) as { enabled: boolean; attributes?: Record<string, string[]> };
+      const user = (await adminApi(await admin(), 'GET', `/users/${id}`)) as { enabled: boolean; attributes?: Record<string, string[]> };
       return { enabled: user.enabled, attributes: Object.fromEntries(Object.entries(user.attributes ?? {}).map(([name, values]) => [name, values[0]])) };
     },
     close: () => new Promise<void>((resolve) => healthy.close(() => resolve())),

@@ -148,6 +148,14 @@ test('an emp- username taken by an account without the reference is a conflict, 
   t.is(host.users.all.get('user-1')?.attributes['employee_ref'], 'HR-OTHER');
 });
 
+test('an account carrying the reference with a password of its own is not adopted: IDENTITY_LINK_CONFLICT, nothing written', (t) => {
+  const host = fakeHost({ form: form(), users: [{ username: 'stranger@example.com', hasPassword: true, attributes: { user_type: 'EMPLOYEE', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }] });
+  t.like(authenticateEmployee(host), { status: 403, body: { error: 'identity_link_conflict' } });
+  t.is(host.users.all.get('user-1')?.attributes['employee_verified'], undefined);
+  t.deepEqual(host.attributeWrites, []);
+  t.true(host.logs.some((line) => line.startsWith('error IDENTITY_LINK_CONFLICT employee_ref=HR-A-0001: account stranger@example.com carries the reference and has a password of its own')));
+});
+
 test('an unusable config fails closed without calling HR, with its own answer and a log line naming the settings', (t) => {
   const cases: Array<[Record<string, string>, string]> = [
     [{}, 'hrUrl, hrApiKey'],

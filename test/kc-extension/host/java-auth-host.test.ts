@@ -18,9 +18,9 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
       return '{"status":200,"body":"{}"}';
     },
     findUsersByAttribute: () =>
-      '[{"id":"u1","username":"emp-a","enabled":true,"attributes":{"employee_ref":"HR-1","company":null}}]',
+      '[{"id":"u1","username":"emp-a","enabled":true,"hasPassword":true,"attributes":{"employee_ref":"HR-1","company":null}}]',
     findUserByUsername: () => null,
-    createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"attributes":{}}`,
+    createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"hasPassword":false,"attributes":{}}`,
     setUserAttributes: (id, json) => void calls.push(`attrs ${id} ${json}`),
     counterClaim: (key, ttl) => {
       calls.push(`claim ${key} ${ttl}`);
@@ -39,9 +39,12 @@ test('Java nulls become undefined and JSON strings become values', (t) => {
   t.is(host.request.clientAddress(), '203.0.113.5');
   t.is(adaptAuthHost(rawHost({ clientAddress: () => null })).request.clientAddress(), undefined);
   t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
-  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, attributes: { employee_ref: 'HR-1' } }]);
+  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, hasPassword: true, attributes: { employee_ref: 'HR-1' } }]);
   t.is(host.users.findByUsername('nobody'), undefined);
-  t.is(host.users.create('emp-b').username, 'emp-b');
+  t.like(host.users.create('emp-b'), { username: 'emp-b', hasPassword: false });
+  // A view without the flag counts as holding a password: the employee flow then adopts nothing.
+  const unflagged = adaptAuthHost(rawHost({ createUser: () => '{"id":"u3","username":"emp-c","enabled":true,"attributes":{}}' }));
+  t.true(unflagged.users.create('emp-c').hasPassword);
 });
 
 test('structured values are handed to Java as JSON strings', (t) => {

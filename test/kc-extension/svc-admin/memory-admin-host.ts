@@ -152,7 +152,7 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
       findByAttribute: (name, value, max) =>
         [...realm.users.values()].filter((user) => user.attributes[name] === value).slice(0, max).map(copy),
       create: (username, email, attributes) => {
-        const user: AdminUser = { id: randomUUID(), username: username.toLowerCase(), email: email?.toLowerCase(), enabled: true, attributes: { ...attributes } };
+        const user: AdminUser = { id: randomUUID(), username: username.toLowerCase(), email: email?.toLowerCase(), emailVerified: false, enabled: true, hasPassword: false, attributes: { ...attributes } };
         realm.users.set(user.id, user);
         return copy(user);
       },

@@ -58,8 +58,13 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
     },
     createEmployee: async (employeeRef, company) => {
       const id = randomUUID();
-      realm.users.set(id, { id, username: `emp-${id}`, email: undefined, enabled: true, attributes: { user_type: 'EMPLOYEE', employee_ref: employeeRef, company, employee_verified: 'true' } });
+      realm.users.set(id, { id, username: `emp-${id}`, email: undefined, emailVerified: false, enabled: true, hasPassword: false, attributes: { user_type: 'EMPLOYEE', employee_ref: employeeRef, company, employee_verified: 'true' } });
       realm.sessions.set(id, 1);
+      return id;
+    },
+    createAccount: async (email, options) => {
+      const id = randomUUID();
+      realm.users.set(id, { id, username: email, email, emailVerified: options.emailVerified, enabled: true, hasPassword: options.password, attributes: {} });
       return id;
     },
     employee: async (id) => {

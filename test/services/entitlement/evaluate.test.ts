@@ -44,6 +44,16 @@ test('an employee of a member company gets the employee package with the HR refe
   t.is(loyalty.hits, 0);
 });
 
+test('pre-hijack: employee claims in a token of any client but wifi-portal-employee-api reach no employee rule', async (t) => {
+  const { service } = await setup(t);
+  for (const azp of ['wifi-portal-api', 'account', undefined]) {
+    const { azp: _employeeClient, ...claims } = employeeClaims('MEMBER_A');
+    const reply = await service.evaluate(await shared.keys.token(azp === undefined ? claims : { ...claims, azp }), {});
+    assertError(t, reply, 403, 'ENTITLEMENT_DENIED');
+    t.like(reply.body, { eligible: false, reason: 'EMPLOYEE_NOT_VERIFIED' }, String(azp));
+  }
+});
+
 const DENIALS: [string, Record<string, unknown>, string][] = [
   ['an employee of PARTNER-X', employeeClaims('PARTNER-X'), 'COMPANY_NOT_ELIGIBLE'],
   ['an employee whose token says not verified', employeeClaims('MEMBER_A', false), 'EMPLOYEE_NOT_VERIFIED'],

@@ -80,9 +80,10 @@ export class KeySet {
   }
 }
 
-export const customerClaims = (email = 'guest@example.com', emailVerified = true) => ({ sub: randomUUID(), user_type: 'CUSTOMER', email, email_verified: emailVerified, preferred_username: email });
+export const customerClaims = (email = 'guest@example.com', emailVerified = true) => ({ sub: randomUUID(), azp: 'wifi-portal-api', user_type: 'CUSTOMER', email, email_verified: emailVerified, preferred_username: email });
 export const employeeClaims = (company: string, verified = true) => ({
   sub: randomUUID(),
+  azp: 'wifi-portal-employee-api',
   user_type: 'EMPLOYEE',
   employee_verified: verified,
   company,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import { encryptFas, fasText, newHid, type FasFields } from '../../opennds/fas-encrypt.js';
 import { bootPortal, cookieOf } from './portal-fakes.js';
+import { capturedQuery } from '../../contract/controllers/captured.js';
 
 // An arrival nothing binds to a browser (openNDS's encrypted FAS link; a controller that does not
 // sign its redirect) is copyable: an attacker at the venue copies the link openNDS made for his
@@ -72,7 +73,7 @@ test('an openNDS context lives OPENNDS_CONTEXT_TTL_SECONDS (300 by default), not
 
 test('a /gateway arrival nothing signs (a Cisco WLC\'s redirect) is taken only from the gateway\'s outside addresses; a signed one (CoovaChilli\'s md) from anywhere', async (t) => {
   const portal = await bootPortal(t, undefined, PROXIED);
-  const cisco = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33:44:55', client_mac: 'aa:bb:cc:0d:0e:0f', wlan: 'Guest WiFi', redirect: 'http://example.com/' };
+  const cisco = capturedQuery('cisco-wlc', 'login');
   const unsigned = `/gateway?${new URLSearchParams(cisco).toString()}`;
   const crafted = await portal.page(unsigned, ELSEWHERE);
   t.is(crafted.status, 403, crafted.text);

@@ -3,6 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { deviceRefFor } from '../../../services/kit/device-ref.js';
 import { bootPortal, connectionBody, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
 import type { Answer } from '../../helpers/service.js';
+import { capturedQuery } from '../../contract/controllers/captured.js';
 
 // Issues 17 and 27: the gateway context a captive device arrives with, kept server-side for the
 // sign-in, validated by its controller's profile against the gateway registry
@@ -13,7 +14,8 @@ const MAC = 'AA-BB-CC-0D-0E-0F';
 const MAC_SPELLINGS = ['AA-BB-CC-0D-0E-0F', 'aa-bb-cc-0d-0e-0f', 'aa:bb:cc:0d:0e:0f', 'AA:BB:CC:0D:0E:0F', 'aabbcc0d0e0f', 'AABBCC0D0E0F', 'aabb.cc0d.0e0f'];
 const DEV_KEY = 'dev-device-ref-key-0001';
 const UAM = { res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', called: '00-11-22-33-44-55', mac: MAC, ip: '10.1.0.7', nasid: 'venue-1', userurl: 'http://example.com/start' };
-const CISCO = { switch_url: 'https://192.0.2.1/login.html', ap_mac: '00:11:22:33:44:55', client_mac: 'aa:bb:cc:0d:0e:0f', wlan: 'Guest WiFi', redirect: 'http://example.com/' };
+/** A Cisco WLC's first redirect as captures/cisco-wlc.json holds it (its source named there). */
+const CISCO = capturedQuery('cisco-wlc', 'login');
 
 /** The UAM secrets of the test registry's CoovaChilli gateways: the registry refuses one without. */
 const UAM_SECRETS: Readonly<Record<string, string>> = { 'venue-1': 'venue-1-uam-secret', 'venue-2': 'venue-2-uam-secret', 'venue-md': 'venue-md-uam-secret' };
@@ -80,7 +82,7 @@ test('a Cisco web-auth arrival is matched to its WLC by switch_url and gives a P
   const portal = await bootPortal(t);
   const { login } = await arriveAndSignIn(t, portal, CISCO);
   t.is(login.status, 200, login.text);
-  t.like(login.body, { gateway: { loginUrl: 'https://192.0.2.1/login.html', method: 'POST', fields: { buttonClicked: '4', username: 'wifi-one-time-user', password: 'one-time-password', redirect_url: 'http://example.com/' } } });
+  t.like(login.body, { gateway: { loginUrl: 'https://192.0.2.1/login.html', method: 'POST', fields: { buttonClicked: '4', username: 'wifi-one-time-user', password: 'one-time-password', redirect_url: 'http://example.com/news' } } });
   t.deepEqual(portal.fakes.createdDevices, [deviceRefFor(DEV_KEY, 'wlc-1', MAC)], 'the registry names the WLC, which sends no NAS id');
   const second = await arriveAndSignIn(t, portal, { ...CISCO, switch_url: 'https://wlc2.venue.example/login.html' });
   t.is(second.login.status, 200);
@@ -176,7 +178,7 @@ for (const [state, params, english, vietnamese] of [
   ['success', { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' }, /You are connected[\s\S]*reconnects by itself[\s\S]*Time left: 59 min/, /Bạn đã kết nối[\s\S]*tự kết nối lại/],
   ['logoff', { res: 'logoff', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1' }, /You are logged off/, /Bạn đã đăng xuất/],
   ['already', { res: 'already', uamip: '10.1.0.1', uamport: '3990', challenge: UAM.challenge, mac: MAC, nasid: 'venue-1' }, /You are already connected/, /Bạn đã được kết nối/],
-  ['Cisco statusCode=5', { switch_url: CISCO.switch_url, ap_mac: CISCO.ap_mac, wlan: 'Guest WiFi', statusCode: '5' }, /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/, /Mã đăng nhập dùng một lần không được chấp nhận/],
+  ['Cisco statusCode=5', capturedQuery('cisco-wlc', 'failed'), /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/, /Mã đăng nhập dùng một lần không được chấp nhận/],
 ] as const) {
   test(`${state} is a page in the person's language, never a JSON error`, async (t) => {
     const portal = await bootPortal(t);

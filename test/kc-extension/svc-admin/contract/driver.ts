@@ -34,6 +34,8 @@ export interface Driver {
   nowMs(): number;
   /** A user carrying `employee_ref` and `company`; answers its id. */
   createEmployee(employeeRef: string, company: string): Promise<string>;
+  /** A user with this email (verified or not), with or without a password of its own; answers its id. */
+  createAccount(email: string, options: { emailVerified: boolean; password: boolean }): Promise<string>;
   employee(id: string): Promise<EmployeeState>;
   /** An HTTP origin whose /health answers 200, and one that refuses connections. */
   healthyOrigin: string;

@@ -69,17 +69,44 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     t.true(outcome.note?.includes(first));
   });
 
-  test('a known employee_ref links by reference; an email-only match is LINK_BY_EMAIL flagged for review', async (t) => {
+  test('a known employee_ref links by reference; an email-only match to a verified account without a password is LINK_BY_EMAIL flagged for review', async (t) => {
     const d = await driver();
     const company = await importCompany(d);
     const ref = uniqueId();
     await d.createEmployee(ref, company);
     t.deepEqual(actions(await postImport(d, 'preview', { company, rows: [{ employeeId: ref }] })), ['LINK_BY_EMPLOYEE_REF']);
     const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
-    await postImport(d, 'commit', { company, rows: [{ email }] });
-    const byEmail = ImportReply.parse((await postImport(d, 'preview', { company, rows: [{ employeeId: uniqueId(), email }] })).body).outcomes[0]!;
-    t.is(byEmail.action, 'LINK_BY_EMAIL');
+    const id = await d.createAccount(email, { emailVerified: true, password: false });
+    const employeeId = uniqueId();
+    const byEmail = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ employeeId, email }] })).body).outcomes[0]!;
+    t.like(byEmail, { action: 'LINK_BY_EMAIL', matchedUserId: id });
     t.regex(byEmail.note ?? '', /review/);
+    t.like(await d.employee(id), { attributes: { employee_ref: employeeId, company } });
+  });
+
+  test('pre-hijack: an email match to an account with a password of its own, or with the address unverified, is REVIEW_EMAIL_MATCH and a commit writes nothing', async (t) => {
+    const d = await driver();
+    const company = await importCompany(d);
+    const registered = `imp-${randomUUID().slice(0, 8)}@example.com`;
+    const unverified = `imp-${randomUUID().slice(0, 8)}@example.com`;
+    const ids = [
+      await d.createAccount(registered, { emailVerified: true, password: true }),
+      await d.createAccount(unverified, { emailVerified: false, password: false }),
+    ];
+    const rows = [{ employeeId: uniqueId(), email: registered, citizenId: uniqueNumber() }, { employeeId: uniqueId(), email: unverified }];
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['REVIEW_EMAIL_MATCH', 'REVIEW_EMAIL_MATCH']);
+    const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows })).body);
+    t.like(commit, { counts: { REVIEW_EMAIL_MATCH: 2, LINK_BY_EMAIL: 0, CREATE: 0 } });
+    t.like(commit.outcomes[0], { matchedUserId: ids[0] });
+    t.regex(commit.outcomes[0]!.note ?? '', /password of its own: nothing written/);
+    t.regex(commit.outcomes[1]!.note ?? '', /not verified the address: nothing written/);
+    for (const id of ids) {
+      const { attributes } = await d.employee(id);
+      t.deepEqual([attributes['user_type'], attributes['employee_ref'], attributes['company'], attributes['cccd_link']], [undefined, undefined, undefined, undefined]);
+    }
+    // The next file still cannot link them, and no account was made for the rows instead.
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['REVIEW_EMAIL_MATCH', 'REVIEW_EMAIL_MATCH']);
+    t.deepEqual(actions(await postImport(d, 'preview', { company, rows: rows.map((row) => ({ employeeId: row.employeeId })) })), ['CREATE', 'CREATE']);
   });
 
   test('a citizen number failing the pattern is not hashed: the row creates, and a later import does not link by it', async (t) => {

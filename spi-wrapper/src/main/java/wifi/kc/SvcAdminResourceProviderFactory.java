@@ -1,13 +1,17 @@
 package wifi.kc;
 
+import org.jboss.logging.Logger;
 import org.keycloak.Config;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.models.utils.PostMigrationEvent;
 import org.keycloak.services.resource.RealmResourceProvider;
 import org.keycloak.services.resource.RealmResourceProviderFactory;
 
 /** Mounts the member-company module at /realms/{realm}/svc-admin (spec 4.7). */
 public final class SvcAdminResourceProviderFactory implements RealmResourceProviderFactory {
+
+    private static final Logger LOG = Logger.getLogger(SvcAdminResourceProviderFactory.class);
 
     private JsRuntime runtime;
     /** The decision models folder: run-time configuration of this Keycloak (env DMN_DIR), not realm data. */
@@ -42,12 +46,22 @@ public final class SvcAdminResourceProviderFactory implements RealmResourceProvi
     @Override
     public void postInit(KeycloakSessionFactory factory) {
         runtime = JsRuntime.acquire();
-        // Issue 29 item 4: the extension's own start check; a production start with development
-        // secrets or test switches stops here, with one line naming them (never their values).
-        String refusal = runtime.call("startCheck", StartFacts.json());
-        if (!refusal.isEmpty()) {
-            throw new IllegalStateException(refusal);
-        }
+        // The extension's own start check, once the realms are imported and migrated (Keycloak
+        // publishes PostMigrationEvent inside its start-up, before it serves): a production start
+        // with development secrets, demo credentials or test switches stops there, with one line
+        // naming them (never their values).
+        JsRuntime current = runtime;
+        factory.register(event -> {
+            if (event instanceof PostMigrationEvent) {
+                String refusal = current.call("startCheck", StartFacts.json(factory));
+                if (!refusal.isEmpty()) {
+                    // Logged here: Keycloak reports a start that failed this late as "Failed to start
+                    // server" only, without the cause's message.
+                    LOG.error(refusal);
+                    throw new IllegalStateException(refusal);
+                }
+            }
+        });
     }
 
     @Override

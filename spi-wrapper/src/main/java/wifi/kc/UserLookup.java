@@ -31,8 +31,9 @@ final class UserLookup {
 
     /**
      * {@code keys} = {attributes: {name: [values]}, usernames: [..], emails: [..]}; answers each
-     * matching user once. Attribute values longer than 255 characters (Keycloak keeps those in
-     * another column) are not matched: the import's keys are short.
+     * matching user once. A password counts when the realm's database holds one (a user federated
+     * from a directory is not looked up here). Attribute values longer than 255 characters
+     * (Keycloak keeps those in another column) are not matched: the import's keys are short.
      */
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> findByKeys(Map<String, Object> keys) {
@@ -77,9 +78,13 @@ final class UserLookup {
         Map<String, Map<String, Object>> views = new LinkedHashMap<>();
         ids.forEach(id -> views.put(id, null));
         for (List<String> chunk : chunks(ids)) {
-            for (Object[] row : em.createQuery("select u.id, u.username, u.email, u.enabled from UserEntity u where u.id in :ids", Object[].class)
+            Set<String> withPassword = new LinkedHashSet<>(em.createQuery("select c.user.id from CredentialEntity c"
+                    + " where c.user.id in :ids and c.type = 'password'", String.class)
+                    .setParameter("ids", chunk).getResultList());
+            for (Object[] row : em.createQuery("select u.id, u.username, u.email, u.emailVerified, u.enabled from UserEntity u where u.id in :ids", Object[].class)
                     .setParameter("ids", chunk).getResultList()) {
-                views.put((String) row[0], UserViews.of((String) row[0], (String) row[1], (String) row[2], (Boolean) row[3], new LinkedHashMap<>()));
+                String id = (String) row[0];
+                views.put(id, UserViews.of(id, (String) row[1], (String) row[2], (Boolean) row[3], (Boolean) row[4], withPassword.contains(id), new LinkedHashMap<>()));
             }
             for (Object[] row : em.createQuery("select a.user.id, a.name, a.value from UserAttributeEntity a"
                     + " where a.user.id in :ids", Object[].class)

@@ -9,17 +9,30 @@ import org.junit.jupiter.api.Test;
 /** The facts the extension's start check judges (kc-extension/start-check.ts): names, never values. */
 class StartFactsTest {
 
+    private static final String NO_REALM_FACTS = ",\"developmentClientSecrets\":[],\"demoPasswords\":[],\"adminCliPasswordGrants\":[]";
+
     @Test
     void unsetAndDevelopmentValuesAreNamedAndTheHarnessIsASwitch() {
-        assertEquals("{\"devMode\":false,\"developmentDefaults\":[\"SVC_ADMIN_SEAL_KEY\",\"SESSION_API_KEY\"],\"switches\":[]}",
-                StartFacts.json(false, Map.of()));
-        assertEquals("{\"devMode\":true,\"developmentDefaults\":[\"SVC_ADMIN_SEAL_KEY\",\"SESSION_API_KEY\"],\"switches\":[\"TEST_HARNESS\"]}",
-                StartFacts.json(true, Map.of("SVC_ADMIN_SEAL_KEY", "dev-svc-admin-seal-key", "SESSION_API_KEY", "dev-session-key", "TEST_HARNESS", "true")));
+        assertEquals("{\"devMode\":false,\"developmentDefaults\":[\"SVC_ADMIN_SEAL_KEY\",\"SESSION_API_KEY\"],\"switches\":[]" + NO_REALM_FACTS + "}",
+                StartFacts.json(false, Map.of(), RealmFacts.none()));
+        assertEquals("{\"devMode\":true,\"developmentDefaults\":[\"SVC_ADMIN_SEAL_KEY\",\"SESSION_API_KEY\"],\"switches\":[\"TEST_HARNESS\"]" + NO_REALM_FACTS + "}",
+                StartFacts.json(true, Map.of("SVC_ADMIN_SEAL_KEY", "dev-svc-admin-seal-key", "SESSION_API_KEY", "dev-session-key", "TEST_HARNESS", "true"), RealmFacts.none()));
     }
 
     @Test
     void secretsOfTheOperatorsOwnAreNotNamed() {
-        assertEquals("{\"devMode\":false,\"developmentDefaults\":[],\"switches\":[]}",
-                StartFacts.json(false, Map.of("SVC_ADMIN_SEAL_KEY", "a-key-of-this-site", "SESSION_API_KEY", "another-key", "TEST_HARNESS", "false")));
+        assertEquals("{\"devMode\":false,\"developmentDefaults\":[],\"switches\":[]" + NO_REALM_FACTS + "}",
+                StartFacts.json(false, Map.of("SVC_ADMIN_SEAL_KEY", "a-key-of-this-site", "SESSION_API_KEY", "another-key", "TEST_HARNESS", "false"), RealmFacts.none()));
+    }
+
+    @Test
+    void realmFindingsAreNamedAndQuoted() {
+        RealmFacts realms = RealmFacts.none();
+        realms.developmentClientSecrets.add("wifi/wifi-portal-api");
+        realms.demoPasswords.add("wifi/svc-operator");
+        realms.adminCliPasswordGrants.add("odd\"realm/admin-cli");
+        assertEquals("{\"devMode\":false,\"developmentDefaults\":[],\"switches\":[],\"developmentClientSecrets\":[\"wifi/wifi-portal-api\"],"
+                + "\"demoPasswords\":[\"wifi/svc-operator\"],\"adminCliPasswordGrants\":[\"odd\\\"realm/admin-cli\"]}",
+                StartFacts.json(false, Map.of("SVC_ADMIN_SEAL_KEY", "a-key-of-this-site", "SESSION_API_KEY", "another-key"), realms));
     }
 }
