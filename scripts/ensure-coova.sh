@@ -13,9 +13,10 @@ CACHE="$ROOT/.cache/coova"
 RELEASES=(1.8 1.9)
 # Build dependencies (the vendor README) and what the tests run chilli with: ip (namespaces),
 # curl (the client's requests), udhcpc (the client's DHCP lease from chilli), python3 (the RADIUS
-# relay between chilli's namespace and the platform's FreeRADIUS: scripts/coova/relay.py).
-PACKAGES=(gengetopt libjson-c-dev autoconf automake libtool libssl-dev pkg-config make gcc iproute2 curl udhcpc python3)
-TOOLS=(ip curl udhcpc python3)
+# relay between chilli's namespace and the platform's FreeRADIUS: scripts/coova/radius-relay.py),
+# ethtool (the client's veth computes its own checksums, as a real device's NIC does).
+PACKAGES=(gengetopt libjson-c-dev autoconf automake libtool libssl-dev pkg-config make gcc iproute2 curl udhcpc python3 ethtool)
+TOOLS=(ip curl udhcpc python3 ethtool)
 
 built() { [ -d "$CACHE/$1/var/run" ] && [ -x "$CACHE/$1/sbin/chilli" ] && [ -x "$CACHE/$1/sbin/chilli_query" ] && [ "$(cat "$CACHE/$1/.stamp" 2>/dev/null)" = "$(sha "$1")" ]; }
 sha() { sha256sum "$VENDOR/coova-chilli-$1.tar.gz" | cut -d' ' -f1; }

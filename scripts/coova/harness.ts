@@ -30,7 +30,7 @@ export type Release = (typeof RELEASES)[number];
 export const chilliBinary = (release: Release, program = 'chilli') => join(ROOT, '.cache', 'coova', release, 'sbin', program);
 
 /** The programs a chilli test runs; the test fails at once naming what is missing. */
-export const COOVA_TOOLS = ['/usr/bin/ip', '/usr/bin/curl', '/usr/sbin/udhcpc', '/usr/bin/python3'] as const;
+export const COOVA_TOOLS = ['/usr/bin/ip', '/usr/bin/curl', '/usr/sbin/udhcpc', '/usr/bin/python3', '/usr/sbin/ethtool'] as const;
 
 const WAN = '198.51.100'; // TEST-NET-2 (RFC 5737): stands for the public side
 /** The address chilli's namespace knows its RADIUS server by (the relay listens there). */
@@ -147,6 +147,12 @@ export async function startChilli(options: ChilliOptions): Promise<RunningChilli
     await ip('-n', client.ns, 'link', 'add', 'eth0', 'address', client.mac, 'type', 'veth', 'peer', 'name', 'lan0', 'netns', gw);
     await ip('-n', gw, 'link', 'set', 'lan0', 'up');
     await ip('-n', client.ns, 'link', 'set', 'eth0', 'up');
+    // A veth leaves the TCP/UDP checksum of what the client sends for the receiving kernel to
+    // fill in (checksum offload). chilli reads lan0 with a raw socket and writes each packet to
+    // its tun device as it came, so without this the internet namespace drops every packet of the
+    // client's as a checksum error (TcpInCsumErrors) and nothing passes chilli. A real device's
+    // NIC or Wi-Fi chip puts the checksum in before the packet is on the air.
+    await must('ip', ['netns', 'exec', client.ns, 'ethtool', '-K', 'eth0', 'tx', 'off']);
     await ip('-n', gw, 'link', 'add', 'wan', 'type', 'veth', 'peer', 'name', 'eth0', 'netns', inet);
     await ip('-n', gw, 'addr', 'add', `${WAN}.1/24`, 'dev', 'wan');
     await ip('-n', gw, 'link', 'set', 'wan', 'up');
