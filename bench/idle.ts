@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSealer } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
-import { startFreeradius, writeFreeradiusConfig } from '../scripts/freeradius.js';
+import { startFreeradius, writeFreeradiusConfig } from '../edge/freeradius-site.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
 import { machine, startServer, writeResult, type ServerProcess } from './lib/load.js';

@@ -70,7 +70,7 @@ const portalHarness = await startHarness({
   fasRelaySocket: join(folder, 'portal.sock'),
   gateway: { authmonPollSeconds: AUTHMON_POLL_S },
 });
-const poller = portalHarness.gateway.runScript(fileURLToPath(new URL('../scripts/opennds/router/revocation-poll.sh', import.meta.url)), [String(AUTHMON_POLL_S)]);
+const poller = portalHarness.gateway.runScript(fileURLToPath(new URL('../edge/router/revocation-poll.sh', import.meta.url)), [String(AUTHMON_POLL_S)]);
 try {
   const client = portalHarness.topology.clients[0];
   if (client === undefined) throw new Error('no client');

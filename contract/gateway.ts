@@ -21,7 +21,7 @@ export interface GatewayLogin {
  * `gw`) and then with the portal session: no MAC, only the deviceRef.
  */
 export interface GatewayContext {
-  /** The controller profile (contract/controllers). */
+  /** The controller profile (edge/controllers). */
   profile: string;
   nasId: string;
   deviceRef: string;
@@ -103,7 +103,7 @@ export type GatewayConnection = z.output<typeof GatewayConnection>;
  * What a buffered accounting entry carries in place of User-Name (which for a returning
  * device is its MAC): the user name's SHA-256 in lower-case hex, the one thing the gateway
  * service looks a credential up by. A FreeRADIUS local attribute (3000-3999), which never
- * travels in a RADIUS packet, so a NAS cannot send it. Written by scripts/freeradius.ts, read by
+ * travels in a RADIUS packet, so a NAS cannot send it. Written by edge/freeradius-site.ts, read by
  * services/gateway/accounting.ts.
  */
 export const BUFFERED_USERNAME_HASH = 'Wifi-User-Name-Hash';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure Debian's FreeRADIUS 3.x (server, rest module, radclient) is installed, for the
-# gateway's RADIUS side (scripts/freeradius.ts) and its tests. Never touches /etc/freeradius:
+# gateway's RADIUS side (edge/freeradius-site.ts) and its tests. Never touches /etc/freeradius:
 # the platform runs FreeRADIUS from a generated copy under .run/ (or a test's own folder).
 set -euo pipefail
 

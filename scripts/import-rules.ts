@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import * as contract from '../contract/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PRODUCT = ['services', 'contract', 'kc-extension', 'dmn'];
+const PRODUCT = ['services', 'contract', 'edge', 'kc-extension', 'dmn'];
 const NODE_BUILTIN = /^node:|^(fs|path|os|crypto|child_process|net|http|https|url|util|stream|events|zlib|dgram|worker_threads)$/;
 
 export interface Rule {
@@ -41,7 +41,17 @@ export const RULES: Rule[] = [
   {
     name: 'contract-is-a-leaf',
     why: 'the wire contract is used everywhere, also inside Keycloak: it imports no product or tooling code',
-    breaks: (from, to) => from.startsWith('contract/') && /^(services|kc-extension|dmn|scripts|test|bench)\//.test(to),
+    breaks: (from, to) => from.startsWith('contract/') && /^(services|edge|kc-extension|dmn|scripts|test|bench)\//.test(to),
+  },
+  {
+    name: 'kit-imports-no-edge',
+    why: 'the kit is what every service uses; controller knowledge lives in edge/, used by the services that meet controllers',
+    breaks: (from, to) => serviceOf(from) === 'kit' && to.startsWith('edge/'),
+  },
+  {
+    name: 'edge-imports-no-service',
+    why: 'edge/ is used by the gateway and portal services and by tooling; it builds on the contract and the kit only',
+    breaks: (from, to) => from.startsWith('edge/') && (/^(kc-extension|dmn|scripts|test|bench)\//.test(to) || (serviceOf(to) !== undefined && serviceOf(to) !== 'kit')),
   },
   {
     name: 'keycloak-extension-imports-no-service',

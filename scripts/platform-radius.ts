@@ -5,9 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createSealer, loadGatewayRegistry, envPort, loadConfig } from '../services/kit/index.js';
+import { createSealer, envPort, loadConfig } from '../services/kit/index.js';
+import { loadGatewayRegistry } from '../edge/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
-import { startFreeradius, writeFreeradiusConfig } from './freeradius.js';
+import { startFreeradius, writeFreeradiusConfig } from '../edge/freeradius-site.js';
 
 const RadiusSettings = z.object({
   RADIUS_AUTH_PORT: envPort(1812).describe('FreeRADIUS authentication port (UDP).'),

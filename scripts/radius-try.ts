@@ -4,7 +4,8 @@
 // Access-Request and an Accounting Start through FreeRADIUS. Prints what came back.
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { createSealer, loadGatewayRegistry, deviceRefFor, loadConfig } from '../services/kit/index.js';
+import { createSealer, loadConfig } from '../services/kit/index.js';
+import { loadGatewayRegistry, deviceRefFor } from '../edge/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 
 const MAC = process.argv[2] ?? 'AA-BB-CC-DD-EE-FF';

@@ -1,6 +1,6 @@
 // Records what a real CoovaChilli (1.8 and 1.9, scripts/ensure-coova.sh) sends the portal, for
-// test/contract/controllers/captures/coovachilli.json:
-//   node --import tsx scripts/coova/record-captures.ts > test/contract/controllers/captures/coovachilli.json
+// test/edge/controllers/captures/coovachilli.json:
+//   node --import tsx scripts/coova/record-captures.ts > test/edge/controllers/captures/coovachilli.json
 // Each release runs in its namespaces (harness.ts) with a RADIUS stand-in on loopback that
 // rejects the first login and accepts the next (Session-Timeout 3600), and a client (curl in its
 // namespace) that opens a page, chilli's /prelogin, /logon (refused, then accepted), /prelogin

@@ -7,7 +7,7 @@
 // {"authorise": AuthmonGrant} and {"revoke": rhid} lines to stdin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
-import { ackedRhids, authList, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
+import { ackedRhids, authList, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../edge/controllers/opennds-authmon.js';
 
 const queue: AuthmonGrant[] = [];
 const revocations: string[] = [];

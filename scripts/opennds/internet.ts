@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import type { AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
+import type { AuthmonGrant } from '../../edge/controllers/opennds-authmon.js';
 import { stopChild } from '../child-process.js';
 import { waitFor } from './command.js';
 

@@ -1,6 +1,6 @@
 // Records what the real openNDS (Debian's opennds package, scripts/ensure-opennds.sh) sends a FAS,
-// for test/contract/controllers/captures/opennds.json:
-//   flock /tmp/wifi-platform.lock node --import tsx scripts/opennds/record-captures.ts > test/contract/controllers/captures/opennds.json
+// for test/edge/controllers/captures/opennds.json:
+//   flock /tmp/wifi-platform.lock node --import tsx scripts/opennds/record-captures.ts > test/edge/controllers/captures/opennds.json
 // For each FAS level the platform reads (1, 2 and 3) openNDS runs in its namespaces (harness.ts)
 // in front of the stand-in FAS (fas-stub.ts); a client (curl in its namespace) opens a page with a
 // query string and follows the redirect: the redirect's Location and the request the FAS received
@@ -11,7 +11,7 @@
 // Needs root. The client MAC is the harness's locally administered one, never a device's.
 import { fileURLToPath } from 'node:url';
 import { stopChild } from '../child-process.js';
-import { rhidOf, decryptFasQuery } from '../../services/kit/opennds-crypto.js';
+import { rhidOf, decryptFasQuery } from '../../edge/opennds-crypto.js';
 import { run, waitFor } from './command.js';
 import { startHarness } from './harness.js';
 import type { AuthmonRequest } from './internet.js';

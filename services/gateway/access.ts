@@ -1,5 +1,6 @@
-import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { deviceRefFor, normalizeMac, venueOf, type Gateway, type GatewayRegistry, type Reply } from '../kit/index.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import type { Reply } from '../kit/index.js';
+import { deviceRefFor, normalizeMac, venueOf, type Gateway, type GatewayRegistry } from '../../edge/index.js';
 import type { CredentialStore } from './credential-store.js';
 import { chapMatches, papMatches, passwordFor, usernameHash } from './credentials.js';
 import { limitsFor, type QosTable } from './qos.js';

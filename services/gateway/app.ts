@@ -1,11 +1,12 @@
-import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { loadGatewayRegistry } from '../../edge/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
 import { createCredentialStore } from './credential-store.js';
 import { sendCoa, sendDisconnect } from './disconnect.js';
-import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './disconnect-sender.js';
 import { followContinuously } from './feed-follower.js';
 import { countOpenConnectionsWith } from './metrics.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { authmonSignedText } from '../../contract/controllers/opennds-authmon.js';
+import { authmonSignedText } from '../../edge/controllers/opennds-authmon.js';
 
 export interface SignedAuthmonRequest {
   auth_get: string;

@@ -1,5 +1,6 @@
-import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { newCorrelationId, type Gateway, type GatewayRegistry, type Logger } from '../kit/index.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import { newCorrelationId, type Logger } from '../kit/index.js';
+import type { Gateway, GatewayRegistry } from '../../edge/index.js';
 import { limitAttributesOf, secondsLeft, type AccessDeps } from './access.js';
 import type { SessionIdentity } from './accounting.js';
 import type { ConnectionStore, DueRequest } from './connection-store.js';

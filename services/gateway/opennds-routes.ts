@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../contract/controllers/opennds-authmon.js';
+import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../edge/controllers/opennds-authmon.js';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { NAS_ID_PATTERN, PATH_ID_PATTERN } from '../../contract/ids.js';
-import { ApiError, fromGatewayOutside, requireApiKey, route, type CallerKey, type GatewayRegistry, type Logger, type Route } from '../kit/index.js';
+import { ApiError, requireApiKey, route, type CallerKey, type Logger, type Route } from '../kit/index.js';
+import { fromGatewayOutside, type GatewayRegistry } from '../../edge/index.js';
 import { authmonSignature } from './authmon-signature.js';
-import { hidOfToken, rhidOf } from '../kit/opennds-crypto.js';
+import { hidOfToken, rhidOf } from '../../edge/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
 import type { OpenndsStore } from './opennds-store.js';
 import { limitsFor, type QosTable } from './qos.js';

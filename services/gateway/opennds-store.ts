@@ -1,4 +1,4 @@
-import type { AuthmonGrant, DeauthMethod } from '../../contract/controllers/opennds-authmon.js';
+import type { AuthmonGrant, DeauthMethod } from '../../edge/controllers/opennds-authmon.js';
 import type { Database } from '../kit/store/index.js';
 
 /** The connection row of an openNDS authorisation: the connection view reads openNDS clients as it reads RADIUS ones. */

@@ -34,7 +34,7 @@ export function count(attributes: RadiusAttributes, name: string): number {
 export const reject = (message: string) => ({ status: 401, body: { 'reply:Reply-Message': message } });
 
 export const RejectBody = z.object({ 'reply:Reply-Message': z.string() });
-/** Session-Timeout and Class always; the limits as the gateway's controller profile names them (contract/controllers). */
+/** Session-Timeout and Class always; the limits as the gateway's controller profile names them (edge/controllers). */
 export const AcceptBody = z
   .object({
     'reply:Session-Timeout': z.number().int(),

@@ -11,7 +11,7 @@ const ACCOUNTING_STATUSES = new Set(['Start', 'Interim-Update', 'Stop', 'Account
 
 export const nasQuery = { nas: z.string().regex(NAS_ID_PATTERN).describe('FreeRADIUS client name (%{client:shortname}): the NAS whose shared secret the packet proved.') };
 
-/** What FreeRADIUS's rest module calls (scripts/freeradius.ts writes its configuration). */
+/** What FreeRADIUS's rest module calls (edge/freeradius-site.ts writes its configuration). */
 /** What an Accounting-Request does, whichever way it came (the route below, or the fast path). */
 type AccountingHandler = (context: { body: RadiusAttributes; query: { nas: string }; correlationId: string }) => Promise<void>;
 

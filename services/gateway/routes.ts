@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { ApiError, chapAnswerFor, requireApiKey, route, type CallerKey, type Gateway, type GatewayRegistry, type Route } from '../kit/index.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import { ApiError, requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
+import { chapAnswerFor, type Gateway, type GatewayRegistry } from '../../edge/index.js';
 import type { GatewayScope } from './config.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { CredentialStore } from './credential-store.js';

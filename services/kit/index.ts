@@ -38,8 +38,5 @@ export { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key.js
 
 // Secrets at rest and device handles behind a gateway.
 export { createSealer, type Sealer } from './sealing.js';
-export { deviceRefFor, normalizeMac } from './device-ref.js';
 
 // The gateway registry and the controllers' crypto.
-export { arrivalNeedsOutsideAddress, fromGatewayOutside, gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, venueOf, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './gateway-registry.js';
-export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

@@ -1,4 +1,5 @@
-import { createSealer, createServiceApp, healthRoute, loadGatewayRegistry, type Logger, type ServiceInstance } from '../kit/index.js';
+import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
+import { loadGatewayRegistry } from '../../edge/index.js';
 import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
 import { createArrivalLimit } from './arrival-limit.js';

@@ -22,7 +22,7 @@ export const PortalConfig = z.object({
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
   GATEWAY_CONTEXT_TTL_SECONDS: envInt(900, 30, 86_400).describe('How long a gateway context (cookie gw) waits for its sign-in.'),
   OPENNDS_CONTEXT_TTL_SECONDS: envInt(300, 30, 3_600).describe('How long an openNDS arrival\'s context waits for its sign-in: its link can be copied, so it lives briefly.'),
-  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (services/kit/gateway-registry.ts), the gateway service\'s own file: which gateways may send devices here and where each logs in.'),
+  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (edge/registry.ts), the gateway service\'s own file: which gateways may send devices here and where each logs in.'),
   GATEWAY_SEAL_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')

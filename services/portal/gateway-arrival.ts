@@ -1,6 +1,6 @@
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../contract/controllers/index.js';
-import { withoutEmpty } from '../../contract/controllers/types.js';
-import { arrivalIntegrityHolds, arrivalNeedsOutsideAddress, deviceRefFor, fromGatewayOutside, gatewayForArrival, type GatewayRegistry } from '../kit/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../edge/controllers/index.js';
+import { withoutEmpty } from '../../edge/controllers/types.js';
+import { arrivalIntegrityHolds, arrivalNeedsOutsideAddress, deviceRefFor, fromGatewayOutside, gatewayForArrival, type GatewayRegistry } from '../../edge/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an arrival is refused before any password is typed (each a page, never a JSON error). */

@@ -1,11 +1,11 @@
 import type { GatewayContext, GatewayLogin } from '../../contract/index.js';
-import { CONTROLLER_PROFILES, type ProfileId } from '../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, type ProfileId } from '../../edge/controllers/index.js';
 
 export type { GatewayContext, GatewayLogin };
 
 /**
  * The login request the gateway's controller expects (its profile in
- * contract/controllers), sent to the login URL the registry gave the context.
+ * edge/controllers), sent to the login URL the registry gave the context.
  */
 export function gatewayLogin(context: GatewayContext, credential: { username: string; password: string; chapResponse?: string; expiresAt: string }): GatewayLogin {
   const profile = CONTROLLER_PROFILES[context.profile as ProfileId];

@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { NAS_ID_PATTERN } from '../../contract/ids.js';
-import { newCorrelationId, type GatewayRegistry, type Logger } from '../kit/index.js';
+import { newCorrelationId, type Logger } from '../kit/index.js';
+import type { GatewayRegistry } from '../../edge/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
 import type { PortalConfig } from './config.js';

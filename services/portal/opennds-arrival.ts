@@ -1,6 +1,6 @@
-import { FAS_QUERY_PARAMETERS, parseLevel1Fas } from '../../contract/controllers/opennds.js';
-import { decryptFasQuery } from '../kit/opennds-crypto.js';
-import { deviceRefFor, fromGatewayOutside, normalUrl, type GatewayRegistry } from '../kit/index.js';
+import { FAS_QUERY_PARAMETERS, parseLevel1Fas } from '../../edge/controllers/opennds.js';
+import { decryptFasQuery } from '../../edge/opennds-crypto.js';
+import { deviceRefFor, fromGatewayOutside, normalUrl, type GatewayRegistry } from '../../edge/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an openNDS arrival is refused before any password (each a page: 4xx, or 503 when the gateway service does not answer). */

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
-import { ApiError, arrivalNeedsOutsideAddress, createCeiling, fromGatewayOutside, metricsRegistry, route, type GatewayRegistry, type Route } from '../kit/index.js';
+import { ApiError, createCeiling, metricsRegistry, route, type Route } from '../kit/index.js';
+import { arrivalNeedsOutsideAddress, fromGatewayOutside, type GatewayRegistry } from '../../edge/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';

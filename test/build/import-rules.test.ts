@@ -9,7 +9,7 @@ const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges)
 const ruleNames = (edges: Record<string, string[]>) => violations(graph(edges)).map((line) => line.split(':')[0]);
 
 test('the repository keeps its import rules (services apart, kit and contract below them, the Keycloak extension and DMN engine free of Node and services, no circles)', async (t) => {
-  const files = ['services', 'contract', 'kc-extension', 'dmn', 'scripts', 'bench'].flatMap((dir) =>
+  const files = ['services', 'contract', 'edge', 'kc-extension', 'dmn', 'scripts', 'bench'].flatMap((dir) =>
     readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
       .map((entry) => relative(ROOT, join(entry.parentPath, entry.name))),
@@ -28,6 +28,11 @@ test('each rule names an import that crosses its line, and lets the allowed ones
   t.deepEqual(ruleNames({ 'dmn/engine/a.ts': ['crypto'] }), ['dmn-engine-is-pure']);
   t.deepEqual(ruleNames({ 'contract/a.ts': ['test/helpers/b.ts'] }), ['contract-is-a-leaf', 'product-imports-no-tooling']);
   t.deepEqual(ruleNames({ 'scripts/a.ts': ['services/portal/b.ts'] }), []);
+  t.deepEqual(ruleNames({ 'services/kit/a.ts': ['edge/registry.ts'] }), ['kit-imports-no-edge']);
+  t.deepEqual(ruleNames({ 'edge/registry.ts': ['services/portal/b.ts'] }), ['edge-imports-no-service']);
+  t.deepEqual(ruleNames({ 'edge/registry.ts': ['services/kit/sealing.ts', 'contract/mac.ts', 'zod'] }), []);
+  t.deepEqual(ruleNames({ 'contract/a.ts': ['edge/controllers/index.ts'] }), ['contract-is-a-leaf']);
+  t.deepEqual(ruleNames({ 'services/portal/a.ts': ['edge/index.ts'] }), []);
 });
 
 test('a circle is found and named in order', (t) => {

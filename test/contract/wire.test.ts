@@ -25,8 +25,8 @@ test('the contract uses no Node or host API and no package but zod, so it can be
 });
 
 test('the controller profiles use no Node or host API either (zod is plain JavaScript)', (t) => {
-  for (const file of readdirSync('contract/controllers').filter((name) => name.endsWith('.ts'))) {
-    const source = readFileSync(join('contract/controllers', file), 'utf8').replace(/from 'zod'/g, '');
+  for (const file of readdirSync('edge/controllers').filter((name) => name.endsWith('.ts'))) {
+    const source = readFileSync(join('edge/controllers', file), 'utf8').replace(/from 'zod'/g, '');
     t.false(/from ['"](node:|[a-z@])|\brequire\(|\bprocess\.|\bBuffer\b|\bglobalThis\b/.test(source), file);
   }
 });

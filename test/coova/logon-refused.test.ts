@@ -3,8 +3,8 @@ import { createSocket } from 'node:dgram';
 import test from 'ava';
 import { chilliBinary, COOVA_TOOLS, RELEASES, startChilli } from '../../scripts/coova/harness.js';
 import { waitFor } from '../../scripts/opennds/command.js';
-import { CONTROLLER_PROFILES } from '../../contract/controllers/index.js';
-import { arrivalIntegrityHolds } from '../../services/kit/index.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import { arrivalIntegrityHolds } from '../../edge/index.js';
 import { requireTools } from '../helpers/host-tools.js';
 import { get } from '../opennds/client-http.js';
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { createSealer, loadGatewayRegistry } from '../../services/kit/index.js';
+import { createSealer } from '../../services/kit/index.js';
+import { loadGatewayRegistry } from '../../edge/index.js';
 import { GatewayConfig } from '../../services/gateway/config.js';
 import { COOVA_GATEWAYS } from '../../scripts/coova/gateways.js';
 import { RELEASES, settingsFor } from '../../scripts/coova/harness.js';

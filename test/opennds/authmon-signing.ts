@@ -1,7 +1,7 @@
-// The signing post-request.php's fields (scripts/opennds/router/post-request.php) computed in the
+// The signing post-request.php's fields (edge/router/post-request.php) computed in the
 // test, for requests a test sends to the FAS as the router would: ts, nonce, sig.
 import { createHmac, randomBytes } from 'node:crypto';
-import { authmonSignedText } from '../../contract/controllers/opennds-authmon.js';
+import { authmonSignedText } from '../../edge/controllers/opennds-authmon.js';
 
 export interface SigningOptions {
   /** The key signed with (a guest does not know the faskey). */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../contract/controllers/opennds-authmon.js';
+import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../edge/controllers/opennds-authmon.js';
 
 const RHID = 'a'.repeat(64);
 const GRANT: AuthmonGrant = { rhid: RHID, sessionMinutes: 60, uploadKbitPerSecond: 2000, downloadKbitPerSecond: 10000, uploadQuotaKB: 0, downloadQuotaKB: 500000, custom: 'c2Vzcy0x' };
@@ -32,7 +32,7 @@ test('an ack payload lists the authorised rhids; anything else is no ack', (t) =
 });
 
 // binauth_log.sh's notice as the real openNDS sent it (scripts/opennds/record-captures.ts).
-const RECORDED = JSON.parse(readFileSync(new URL('../contract/controllers/captures/opennds.json', import.meta.url), 'utf8')) as { authmon: { body: string }[] };
+const RECORDED = JSON.parse(readFileSync(new URL('../edge/controllers/captures/opennds.json', import.meta.url), 'utf8')) as { authmon: { body: string }[] };
 const recordedNotice = (): string => {
   const form = RECORDED.authmon.map((post) => new URLSearchParams(post.body)).find((f) => f.get('auth_get') === 'deauthed');
   if (form === undefined) throw new Error('captures/opennds.json holds no deauthed notice');

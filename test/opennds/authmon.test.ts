@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { parseDeauthNotice } from '../../contract/controllers/opennds-authmon.js';
-import { decryptFasQuery, hidOfToken, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { parseDeauthNotice } from '../../edge/controllers/opennds-authmon.js';
+import { decryptFasQuery, hidOfToken, rhidOf } from '../../edge/opennds-crypto.js';
 import { stopChild } from '../../scripts/child-process.js';
 import { waitFor } from '../../scripts/opennds/command.js';
 import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
@@ -25,7 +25,7 @@ const POLL_S = 1;
 // authmon sleeps 5 s before its first poll (authmon.sh), then polls every POLL_S.
 const FIRST_POLL_MS = 30_000;
 const DEADLINE_MS = 10_000;
-const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+const REVOCATION_POLL = fileURLToPath(new URL('../../edge/router/revocation-poll.sh', import.meta.url));
 
 const skipReason = await enforcementSkipReason();
 

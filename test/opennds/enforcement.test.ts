@@ -1,6 +1,6 @@
 import test from 'ava';
-import { authUrl, type OpenndsFasQuery } from '../../contract/controllers/opennds.js';
-import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { authUrl, type OpenndsFasQuery } from '../../edge/controllers/opennds.js';
+import { decryptFasQuery, rhidOf } from '../../edge/opennds-crypto.js';
 import { waitFor } from '../../scripts/opennds/command.js';
 import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
 import { INTERNET_MARKER } from '../../scripts/opennds/internet-marker.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { authUrl, fasBase64, parseFasFields, parseLevel1Fas } from '../../contract/controllers/opennds.js';
-import { decryptFasQuery, rhidOf } from '../../services/kit/opennds-crypto.js';
+import { authUrl, fasBase64, parseFasFields, parseLevel1Fas } from '../../edge/controllers/opennds.js';
+import { decryptFasQuery, rhidOf } from '../../edge/opennds-crypto.js';
 
 // Vectors made by PHP's openssl functions the way openNDS 9.10 calls them (regenerate with
 // `php -f test/opennds/fixtures/php-openssl-vectors.php`); the live daemon's own redirect is

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { parseLevel1Fas } from '../../contract/controllers/opennds.js';
+import { parseLevel1Fas } from '../../edge/controllers/opennds.js';
 import { startHarness, type Harness } from '../../scripts/opennds/harness.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';

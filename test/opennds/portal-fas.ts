@@ -27,7 +27,7 @@ export const POLL_S = 1;
 export const OPEN_MS = 30_000;
 /** Every end of a network session reaches the gateway within 15 s. */
 export const REVOKE_MS = 15_000;
-const REVOCATION_POLL = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
+const REVOCATION_POLL = fileURLToPath(new URL('../../edge/router/revocation-poll.sh', import.meta.url));
 
 export interface PortalFas {
   platform: FasPlatform;

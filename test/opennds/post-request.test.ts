@@ -15,7 +15,7 @@ import { requireTools } from '../helpers/host-tools.js';
 // openNDS at FAS level 3 needs anyway) against a server standing in for the FAS, its request
 // carries openNDS's fields unchanged and a signature the gateway service accepts.
 requireTools(['/usr/bin/php'], 'scripts/ensure-opennds.sh installs it (make test runs it)');
-const SCRIPT = fileURLToPath(new URL('../../scripts/opennds/router/post-request.php', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../edge/router/post-request.php', import.meta.url));
 const FASKEY = 'router-faskey-0123456789abcdef';
 const GATEWAYHASH = createHash('sha256').update('demo-opennds').digest('hex');
 

@@ -12,8 +12,8 @@ import { waitFor } from '../../scripts/opennds/command.js';
 // holds its lock fails with "Unable to create lock": the rhid must stay listed and be tried again,
 // or the client stays online with the platform believing it cut off. openNDS's library and ndsctl
 // are stood in by scripts in a temporary folder (LIBOPENNDS, PATH): no root needed.
-const SCRIPT = fileURLToPath(new URL('../../scripts/opennds/router/revocation-poll.sh', import.meta.url));
-const SIGNING_POST_REQUEST = fileURLToPath(new URL('../../scripts/opennds/router/post-request.php', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../edge/router/revocation-poll.sh', import.meta.url));
+const SIGNING_POST_REQUEST = fileURLToPath(new URL('../../edge/router/post-request.php', import.meta.url));
 const BUSY = 'a'.repeat(64);
 const GONE = 'b'.repeat(64);
 

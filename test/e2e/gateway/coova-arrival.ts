@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GatewayConfig } from '../../../services/gateway/config.js';
-import { createSealer, loadConfig, loadGatewayRegistry } from '../../../services/kit/index.js';
+import { createSealer, loadConfig } from '../../../services/kit/index.js';
+import { loadGatewayRegistry } from '../../../edge/index.js';
 
 /** The demo NAS of the running platform's registry (fixtures/gateways.json): a CoovaChilli with a UAM secret. */
 export function demoNas() {

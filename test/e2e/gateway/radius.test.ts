@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { deviceRefFor } from '../../../services/kit/index.js';
+import { deviceRefFor } from '../../../edge/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { hexText, radclient } from '../../services/gateway/radclient.js';
 import { URLS } from '../platform-urls.js';

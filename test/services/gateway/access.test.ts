@@ -4,7 +4,7 @@ import { assertError } from '../../helpers/error-shape.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir, UAM_SECRET } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 import { freePort } from '../../helpers/postgres-server.js';
-import { startFreeradius, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
+import { startFreeradius, writeFreeradiusConfig } from '../../../edge/freeradius-site.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 
 // Access-Request through a real FreeRADIUS (rest module -> gateway service) sent by

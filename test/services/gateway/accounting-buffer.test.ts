@@ -5,7 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import { waitFor } from '../../helpers/wait-for.js';
 import { join } from 'node:path';
 import { BUFFERED_USERNAME_HASH } from '../../../contract/index.js';
-import { accountingBuffer, BUFFERED_ATTRIBUTES, writeFreeradiusConfig } from '../../../scripts/freeradius.js';
+import { accountingBuffer, BUFFERED_ATTRIBUTES, writeFreeradiusConfig } from '../../../edge/freeradius-site.js';
 import { usernameHash } from '../../../services/gateway/credentials.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES, type ProfileId } from '../../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, type ProfileId } from '../../../edge/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { FEED_KEY, grantBody } from '../session/session-service.js';
 import { bootGateway, deviceRef, disconnectsReceived, lastReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import type { ProfileId } from '../../../contract/controllers/index.js';
+import type { ProfileId } from '../../../edge/controllers/index.js';
 import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 

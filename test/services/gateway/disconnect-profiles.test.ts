@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../edge/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { bootGateway, lastReceived, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';

@@ -6,11 +6,11 @@ import { freeUdpPort, hexText, radclient } from './radclient.js';
 
 // OPNsense's captive portal as its RADIUS authenticator (opnsense/core
 // src/opnsense/mvc/app/library/OPNsense/Auth/Radius.php, recorded in
-// test/contract/controllers/captures/opnsense.json) talks to a real FreeRADIUS in front of the
+// test/edge/controllers/captures/opnsense.json) talks to a real FreeRADIUS in front of the
 // gateway service: PAP with Message-Authenticator, its MAC as Calling-Station-Id with colons,
 // its authentication server's refid as NAS-Identifier; accounting without Class or
 // Calling-Station-Id. One test at a time (each starts FreeRADIUS).
-const CAPTURE = JSON.parse(readFileSync(new URL('../../contract/controllers/captures/opnsense.json', import.meta.url), 'utf8')) as { radius: { noClassInAccounting: boolean } };
+const CAPTURE = JSON.parse(readFileSync(new URL('../../edge/controllers/captures/opnsense.json', import.meta.url), 'utf8')) as { radius: { noClassInAccounting: boolean } };
 const OPN_MAC = 'aa:bb:cc:dd:ee:01';
 const REFID = '5f1c2b3a4d5e6';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import { encryptFas, fasText, newHid, type FasFields } from '../../opennds/fas-encrypt.js';
 import { bootPortal, cookieOf } from './portal-fakes.js';
-import { capturedQuery } from '../../contract/controllers/captured.js';
+import { capturedQuery } from '../../edge/controllers/captured.js';
 
 // An arrival nothing binds to a browser (openNDS's encrypted FAS link; a controller that does not
 // sign its redirect) is copyable: an attacker at the venue copies the link openNDS made for his

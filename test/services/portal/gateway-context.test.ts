@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { deviceRefFor } from '../../../services/kit/device-ref.js';
+import { deviceRefFor } from '../../../edge/device-ref.js';
 import { bootPortal, connectionBody, cookieOf, defaultFakes, type PortalUnderTest } from './portal-fakes.js';
 import type { Answer } from '../../helpers/service.js';
-import { capturedQuery } from '../../contract/controllers/captured.js';
+import { capturedQuery } from '../../edge/controllers/captured.js';
 
 // The gateway context a captive device arrives with, kept server-side for the
 // sign-in, validated by its controller's profile against the gateway registry

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { deviceRefFor } from '../../../services/kit/device-ref.js';
+import { deviceRefFor } from '../../../edge/device-ref.js';
 import { encryptFas, fasText, newHid, type FasFields } from '../../opennds/fas-encrypt.js';
 import { answer, bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
 

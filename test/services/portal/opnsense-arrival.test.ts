@@ -1,9 +1,9 @@
 import test from 'ava';
-import { deviceRefFor } from '../../../services/kit/device-ref.js';
+import { deviceRefFor } from '../../../edge/device-ref.js';
 import { bootPortal, cookieOf } from './portal-fakes.js';
 
 // An OPNsense zone's forwarding template sends the browser here with the zone's origin,
-// its redirurl (no scheme) and its status answer (test/contract/controllers/captures/opnsense.json);
+// its redirurl (no scheme) and its status answer (test/edge/controllers/captures/opnsense.json);
 // the registry (opn-1 in the test gateways file) holds the zone's https logon URL.
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const DEV_KEY = 'dev-device-ref-key-0001';

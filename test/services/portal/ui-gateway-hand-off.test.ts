@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import { postLogin, readLogonAnswer } from '../../../services/portal/ui/client/gateway-hand-off.js';
 
 // The page posts an OPNsense login itself and tells the person what the zone's logon
-// API answered (opnsense/core AccessController::logonAction; test/contract/controllers/captures/opnsense.json).
+// API answered (opnsense/core AccessController::logonAction; test/edge/controllers/captures/opnsense.json).
 for (const [what, status, body, outcome] of [
   ['AUTHORIZED (let in)', 200, { clientState: 'AUTHORIZED', ipAddress: '10.20.0.7', sessionId: 'x' }, 'connected'],
   ['NOT_AUTHORIZED (RADIUS refused)', 200, { clientState: 'NOT_AUTHORIZED', ipAddress: '10.20.0.7' }, 'refused'],

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { PROFILE_IDS } from '../../../contract/controllers/index.js';
+import { PROFILE_IDS } from '../../../edge/controllers/index.js';
 
 // Every capture the contract tests read is recorded from the real program here or taken from a
 // public source, never made up: each file says which. A recorded one names the release and the

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
-import { NAME_PATTERN, NAS_ID_PATTERN } from '../../contract/ids.js';
-import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from '../../contract/controllers/index.js';
-import type { Sealer } from './sealing.js';
+import { NAME_PATTERN, NAS_ID_PATTERN } from '../contract/ids.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ControllerProfile, type ProfileId } from './controllers/index.js';
+import type { Sealer } from '../services/kit/sealing.js';
 
 const sealed = z.string().startsWith('v1.');
 
 /** One line of the gateways file: a NAS that may send devices to the portal and ask RADIUS. */
 const GatewayEntry = z.strictObject({
   nasId: z.string().regex(NAS_ID_PATTERN).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
-  profile: z.enum(PROFILE_IDS).describe('The controller (contract/controllers): what it sends, how it logs in, what its Disconnect needs.'),
+  profile: z.enum(PROFILE_IDS).describe('The controller (edge/controllers): what it sends, how it logs in, what its Disconnect needs.'),
   address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
   secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
   outsideAddresses: z

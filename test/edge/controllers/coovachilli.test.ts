@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { refusesNaming } from './refusals.js';
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
-import { arrivalIntegrityHolds, chapAnswerFor } from '../../../services/kit/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../edge/controllers/index.js';
+import { arrivalIntegrityHolds, chapAnswerFor } from '../../../edge/index.js';
 import { createHash } from 'node:crypto';
 
 // CoovaChilli's redirects as the real chilli 1.8 and 1.9 sent them in test/e2e/coova/ (the

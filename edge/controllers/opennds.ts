@@ -2,7 +2,7 @@
  * openNDS 9.10 as a captive-portal controller: what it sends a Forwarding
  * Authentication Service (FAS), read from its source (src/http_microhttpd.c, fas_secure_enabled
  * levels 1-3) and checked against the live daemon (test/opennds/). Pure: no Node APIs; the
- * AES and SHA-256 steps are in services/kit/opennds-crypto.ts.
+ * AES and SHA-256 steps are in edge/opennds-crypto.ts.
  */
 import { z } from 'zod';
 import type { ControllerProfile } from './types.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { ControllerProfile } from '../../../contract/controllers/index.js';
+import type { ControllerProfile } from '../../../edge/controllers/index.js';
 
 /** A change to a captured arrival: a parameter set to a value, or removed (undefined). */
 export type Change = Readonly<Record<string, string | undefined>>;

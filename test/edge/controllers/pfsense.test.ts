@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { refusesNaming } from './refusals.js';
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../edge/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
 
 // pfSense's captive portal forwarding to this portal from a custom portal page (captures/pfsense.json

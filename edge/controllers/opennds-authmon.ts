@@ -80,7 +80,7 @@ export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
 }
 
 /**
- * What the signing post-request.php (scripts/opennds/router/post-request.php, installed over
+ * What the signing post-request.php (edge/router/post-request.php, installed over
  * openNDS's own) adds to every request a router sends its FAS, so a guest behind the router (who
  * reaches the FAS from the router's address and can compute `gatewayhash`) cannot speak for it:
  * `ts` (Unix seconds), `nonce` (32 hex digits) and `sig`, HMAC-SHA256 keyed by the faskey over
@@ -91,7 +91,7 @@ export function authmonSignedText(request: { ts: string; nonce: string; auth_get
 }
 
 /**
- * The revocation channel of scripts/opennds/router/revocation-poll.sh (ours, not openNDS's: it
+ * The revocation channel of edge/router/revocation-poll.sh (ours, not openNDS's: it
  * has no remote deauthentication), over `auth_get=custom`: the payload "revocations" is answered
  * with "*" and the rhids to end; "revoked <rhid> ..." reports the ended ones.
  */

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { profileOfArrival } from '../../../contract/controllers/index.js';
-import { parseLevel1Fas, type OpenndsFasQuery } from '../../../contract/controllers/opennds.js';
-import { ackedRhids, parseDeauthNotice, REVOCATIONS_REQUEST, revokedRhids } from '../../../contract/controllers/opennds-authmon.js';
+import { profileOfArrival } from '../../../edge/controllers/index.js';
+import { parseLevel1Fas, type OpenndsFasQuery } from '../../../edge/controllers/opennds.js';
+import { ackedRhids, parseDeauthNotice, REVOCATIONS_REQUEST, revokedRhids } from '../../../edge/controllers/opennds-authmon.js';
 import { AuthmonBody } from '../../../services/gateway/opennds-routes.js';
 import { authmonSignature } from '../../../services/gateway/authmon-signature.js';
-import { decryptFasQuery, hidOfToken, rhidOf } from '../../../services/kit/opennds-crypto.js';
-import type { Gateway } from '../../../services/kit/gateway-registry.js';
+import { decryptFasQuery, hidOfToken, rhidOf } from '../../../edge/opennds-crypto.js';
+import type { Gateway } from '../../../edge/registry.js';
 import { readOpenndsArrival } from '../../../services/portal/opennds-arrival.js';
 
 // What the real openNDS (Debian's 9.10) sent a FAS in scripts/opennds/record-captures.ts (the

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { refusesNaming } from './refusals.js';
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../edge/controllers/index.js';
 
 // Cisco WLC external web authentication (captures/cisco-wlc.json names Cisco's documents its
 // parameters and states follow), read by its profile into one ArrivalContext.

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { normalizeMac } from '../../contract/mac.js';
+import { normalizeMac } from '../contract/mac.js';
 
 export { normalizeMac };
 

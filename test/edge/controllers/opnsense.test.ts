@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { refusesNaming } from './refusals.js';
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../edge/controllers/index.js';
 import { normalizeMac } from '../../../contract/mac.js';
-import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
+import { handsOverPassword } from '../../../edge/registry.js';
 
 // OPNsense's captive portal forwarding to this portal from a zone template
 // (captures/opnsense.json names the opnsense/core files it follows).

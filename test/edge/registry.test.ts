@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../contract/controllers/index.js';
-import { handsOverPassword } from '../../../services/kit/gateway-registry.js';
-import { createSealer, gatewayForArrival, loadGatewayRegistry, type GatewaysFileEntry } from '../../../services/kit/index.js';
-import { tempDir } from '../gateway/platform.js';
+import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../edge/controllers/index.js';
+import { handsOverPassword } from '../../edge/registry.js';
+import { createSealer } from '../../services/kit/index.js';
+import { gatewayForArrival, loadGatewayRegistry, type GatewaysFileEntry } from '../../edge/index.js';
+import { tempDir } from '../services/gateway/platform.js';
 
 // One registry, read by the portal and the gateway service, decides where a device
 // logs in: a gateway is found by its NAS id or its login URL, and only its registered login URL counts.

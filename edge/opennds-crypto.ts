@@ -1,5 +1,5 @@
 import { createDecipheriv, createHash } from 'node:crypto';
-import { fasBase64, isFasIv, parseFasFields, type OpenndsFasQuery } from '../../contract/controllers/opennds.js';
+import { fasBase64, isFasIv, parseFasFields, type OpenndsFasQuery } from './controllers/opennds.js';
 
 /**
  * openNDS's return hash id (src/client_list.c): hex SHA-256 of `hid` followed by the gateway's

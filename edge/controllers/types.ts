@@ -4,7 +4,7 @@ import { z } from 'zod';
  * What a venue's controller does, declared once per controller (one module each in
  * this folder) and read by the portal and the gateway service alike. Pure data and pure
  * functions: the crypto a profile needs (CHAP, the arrival checksum) is named here and done by
- * the services through the kit (`services/kit/controller-crypto.ts`).
+ * the services through the kit (`edge/controller-crypto.ts`).
  */
 
 /** What an arrival at the portal means, in every state a controller documents. */

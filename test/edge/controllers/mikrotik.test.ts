@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { refusesNaming } from './refusals.js';
-import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../contract/controllers/index.js';
-import { octalEscapesToHex } from '../../../contract/controllers/mikrotik.js';
-import { chapAnswerFor } from '../../../services/kit/index.js';
+import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../../edge/controllers/index.js';
+import { octalEscapesToHex } from '../../../edge/controllers/mikrotik.js';
+import { chapAnswerFor } from '../../../edge/index.js';
 
 // MikroTik Hotspot's external-page redirect (captures/mikrotik.json names the manual its values
 // come from: the servlet variables' own examples).

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ArrivalIntegrity, ChapScheme } from '../../contract/controllers/index.js';
+import type { ArrivalIntegrity, ChapScheme } from './controllers/index.js';
 
 const md5 = (...parts: (Buffer | string)[]): Buffer => {
   const hash = createHash('md5');
@@ -9,7 +9,7 @@ const md5 = (...parts: (Buffer | string)[]): Buffer => {
 
 /**
  * The CHAP answer a controller's login expects for a one-time password (the schemes the profiles
- * in contract/controllers name); undefined when the scheme has none or the arrival gave no challenge.
+ * in edge/controllers name); undefined when the scheme has none or the arrival gave no challenge.
  * - `coova-uam`: the chilli sends CHAP-Challenge = MD5(challenge + UAM secret) (the raw challenge
  *   without a secret) with CHAP ident 0, so the page answers MD5(0x00 + password + that), hex.
  * - `mikrotik`: the router's md5.js answers MD5(chap-id + password + chap-challenge), hex; the
