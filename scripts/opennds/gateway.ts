@@ -20,7 +20,7 @@ import { run, waitFor, withoutMacs, type CommandResult } from './command.js';
 import { dnsmasqLeases, openndsConfig, type Lease, type OpenndsOptions } from './opennds-config.js';
 
 export const OPENNDS = '/usr/bin/opennds';
-const SIGNING_POST_REQUEST = fileURLToPath(new URL('./router/post-request.php', import.meta.url));
+const SIGNING_POST_REQUEST = fileURLToPath(new URL('../../edge/router/post-request.php', import.meta.url));
 
 // openNDS and its scripts run with the system's PATH only: under npm or npx, PATH starts with
 // node_modules/.bin, whose `nft` is @vercel/nft's CLI, and openNDS probes `nft` (nftables) on

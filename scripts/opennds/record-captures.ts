@@ -20,7 +20,7 @@ const FASKEY = 'ndst-capture-faskey-0123456789';
 const GATEWAY_NAME = 'ndst-capture-venue';
 const FAS_PATH = '/opennds/fas';
 const POLL_S = 1;
-const REVOCATION_POLL = fileURLToPath(new URL('./router/revocation-poll.sh', import.meta.url));
+const REVOCATION_POLL = fileURLToPath(new URL('../../edge/router/revocation-poll.sh', import.meta.url));
 
 /** One GET from the client's namespace as a browser sends it; the status and Location openNDS answered. */
 async function redirectOf(ns: string, url: string): Promise<{ status: number; location: string }> {

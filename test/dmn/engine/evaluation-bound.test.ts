@@ -10,19 +10,20 @@ const model = async (expression: string, inputs: Record<string, [string, unknown
 
 const message = (outcome: ReturnType<typeof evaluate>): string => (outcome.ok ? 'evaluated' : outcome.error.message);
 
-// Pathological FEEL, sized to take a second or two unbounded (so a broken bound fails here
-// rather than hanging the run); the same shapes with larger numbers run for hours. The inner lists are built and
+// Pathological FEEL, sized to take well over ten times the 200 ms limit unbounded even on a quiet,
+// fast machine (a run at a quiet moment finished the earlier, smaller sizes inside the limit), and
+// seconds rather than hours, so that a broken bound fails here instead of hanging the run. The inner lists are built and
 // dropped per step, so they take little memory.
-const LOOP_OF_LOOPS = 'sum(for i in 1..300 return sum(for j in 1..1000 return i * j))';
-const RECURSION = '{ f: function(n) if n = 0 then 0 else 1 + f(n - 1) + f(n - 1), r: f(17) }.r';
-const FLAT_LOOP = 'count(for i in 1..300000 return i)';
+const LOOP_OF_LOOPS = 'sum(for i in 1..3000 return sum(for j in 1..1000 return i * j))';
+const RECURSION = '{ f: function(n) if n = 0 then 0 else 1 + f(n - 1) + f(n - 1), r: f(21) }.r';
+const FLAT_LOOP = 'count(for i in 1..3000000 return i)';
 const items = 1e12;
 const bound = { timeLimitMs: 200, iterationItems: items };
 
 for (const [what, expression] of [
   ['a loop of loops', LOOP_OF_LOOPS],
   ['an exponential recursion', RECURSION],
-  ['a quantifier over loops', 'some x in 1..2 satisfies sum(for i in 1..150 return sum(for j in 1..1000 return i * j)) < 0'],
+  ['a quantifier over loops', 'some x in 1..2 satisfies sum(for i in 1..1500 return sum(for j in 1..1000 return i * j)) < 0'],
   ['a loop whose steps do no arithmetic', FLAT_LOOP],
 ] as const) {
   test(`${what} stops at the time limit as DMN_EVALUATION_ERROR`, async (t) => {
