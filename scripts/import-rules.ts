@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as contract from '../contract/index.js';
+import { PROFILE_IDS } from '../edge/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRODUCT = ['services', 'contract', 'edge', 'kc-extension', 'dmn'];
@@ -143,6 +144,12 @@ const isProduct = (path: string) => /^(services|kc-extension)\//.test(path) && p
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
 export const SOURCE_RULES: SourceRule[] = [
+  {
+    name: 'sign-in-names-no-controller',
+    why: 'the sign-in core asks the profile (edge/controllers) how a device is let through; a controller named there is a controller added in two places',
+    applies: (path) => /^services\/portal\/sign-in[^/]*\.ts$/.test(path),
+    find: (text) => PROFILE_IDS.flatMap((id) => [...text.matchAll(new RegExp(`['"\`]${id}['"\`]`, 'g'))].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`)),
+  },
   {
     name: 'no-redeclared-contract-pattern',
     why: 'a shape that crosses a boundary is written once in contract/ and imported, so the two sides cannot drift apart',

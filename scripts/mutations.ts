@@ -336,6 +336,9 @@ export const MUTATIONS: Mutation[] = [
   { rule: 'production start: the demo accounts live in the development realm file only', file: 'realm-export.json', from: '"serviceAccountClientId": "wifi-portal-api",', to: '"serviceAccountClientId": "wifi-portal-api",\n      "credentials": [{ "type": "password", "value": "operator-demo-pass" }],', tests: ['test/kc-extension/realm-files.test.ts'] },
   { rule: 'lint: an any in product code fails the tree', file: 'services/hr/app.ts', from: `import type { Express } from 'express';`, to: `import type { Express } from 'express';\nexport const loose: any = 1;`, tests: ['test/build/lint.test.ts'] },
   { rule: "lint: product code may not assert non-null", file: "biome.jsonc", from: '"style": { "noNonNullAssertion": "error"', to: '"style": { "noNonNullAssertion": "off"', tests: ["test/build/lint.test.ts"] },
+  // Sign-in asks the controller's profile how a device is let through.
+  { rule: 'edge: openNDS collects its grant itself (queued): the sign-in queues it and hands the browser nothing', file: 'edge/controllers/opennds.ts', from: "grant: 'queued',", to: "grant: 'credential',", tests: ['test/services/portal/opennds-arrival.test.ts'] },
+  { rule: 'build: the sign-in core naming a controller is named', file: 'services/portal/sign-in.ts', from: "grantOf(device.gateway.profile) === 'queued'", to: "device.gateway.profile === 'opennds'", tests: ['test/build/import-rules.test.ts'] },
 ];
 
 /** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */

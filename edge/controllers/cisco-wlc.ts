@@ -56,6 +56,7 @@ export const ciscoWlc: ControllerProfile = {
     'Cisco, "Configure External Web Authentication on Catalyst 9800 WLC" (document 70937)',
   ],
   arrival: arrivalOf((query) => 'switch_url' in query || 'client_mac' in query, Query, toArrival),
+  grant: 'credential',
   login: {
     method: 'POST',
     chap: 'none',

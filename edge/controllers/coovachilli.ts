@@ -59,6 +59,7 @@ export const coovachilli: ControllerProfile = {
   name: 'CoovaChilli (UAM/WISPr)',
   sources: ['coova-chilli src/redir.c (bstring_buildurl, redir_md_param)', 'coova-chilli src/chilli.c (Disconnect-Request handling)'],
   arrival: arrivalOf((query) => 'uamip' in query || 'res' in query, Query, toArrival, 'coova-md'),
+  grant: 'credential',
   login: {
     method: 'GET',
     chap: 'coova-uam',

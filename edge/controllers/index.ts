@@ -23,6 +23,11 @@ export const CONTROLLER_PROFILES = {
 export type ProfileId = keyof typeof CONTROLLER_PROFILES;
 export const PROFILE_IDS = Object.keys(CONTROLLER_PROFILES) as [ProfileId, ...ProfileId[]];
 
+/** How a device behind this profile's controller is let through once signed in (`ControllerProfile.grant`); undefined for an unknown profile. */
+export function grantOf(profile: string): ControllerProfile['grant'] | undefined {
+  return Object.hasOwn(CONTROLLER_PROFILES, profile) ? CONTROLLER_PROFILES[profile as ProfileId].grant : undefined;
+}
+
 /** The profile whose parameters an arrival's query carries, if any. */
 export function profileOfArrival(query: Readonly<Record<string, unknown>>): ProfileId | undefined {
   return PROFILE_IDS.find((id) => CONTROLLER_PROFILES[id].arrival.recognises(query));

@@ -61,6 +61,7 @@ export const mikrotik: ControllerProfile = {
     'MikroTik, RouterOS manual "RADIUS": Access-Request attributes (CHAP-Password, CHAP-Challenge, Calling-Station-Id upper case), Mikrotik-Rate-Limit, incoming Disconnect-Request',
   ],
   arrival: arrivalOf((query) => 'link-login-only' in query || 'chap-id' in query, Query, toArrival),
+  grant: 'credential',
   login: {
     method: 'POST',
     chap: 'mikrotik',

@@ -165,6 +165,7 @@ export const opennds: ControllerProfile = {
     read: () => ({ ok: false, problems: ['fas'] }),
     integrity: 'none',
   },
+  grant: 'queued',
   login: { method: 'GET', chap: 'none', fields: () => ({}) },
   replyAttributes: () => ({}),
   disconnect: [],

@@ -74,6 +74,7 @@ export const opnsense: ControllerProfile = {
     'opnsense/core src/opnsense/mvc/app/library/OPNsense/Auth/Radius.php (Access-Request and accounting attributes; Session-Timeout and Acct-Interim-Interval read from the Accept)',
   ],
   arrival: arrivalOf((query) => 'zone_url' in query && 'clientState' in query, Query, toArrival),
+  grant: 'credential',
   login: {
     method: 'POST',
     chap: 'none',

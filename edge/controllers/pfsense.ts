@@ -48,6 +48,7 @@ export const pfsense: ControllerProfile = {
     'pfSense captiveportal.inc: RADIUS re-authentication of connected users every minute ("reauthenticate")',
   ],
   arrival: arrivalOf((query) => 'portal_action' in query || ('zone' in query && 'redirurl' in query), Query, toArrival),
+  grant: 'credential',
   login: {
     method: 'POST',
     chap: 'none',

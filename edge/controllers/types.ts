@@ -104,6 +104,13 @@ export interface ControllerProfile {
     read(query: Readonly<Record<string, unknown>>): ArrivalParse;
     readonly integrity: ArrivalIntegrity;
   };
+  /**
+   * How a signed-in device is let through: `credential`, a one-time credential the page hands to
+   * the controller's login URL (the controller then asks RADIUS with it); `queued`, the
+   * authorisation waits at the gateway service until the controller collects it (openNDS's authmon
+   * poll), and the browser is handed nothing.
+   */
+  readonly grant: 'credential' | 'queued';
   readonly login: {
     readonly method: 'GET' | 'POST';
     /** `none` with the password among `fields` (Cisco, pfSense, OPNsense): the registry refuses an http login URL for it. */

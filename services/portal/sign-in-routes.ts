@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
 import { ApiError, createCeiling, metricsRegistry, route, type Route } from '../kit/index.js';
-import { arrivalNeedsOutsideAddress, fromGatewayOutside, type GatewayRegistry } from '../../edge/index.js';
+import { arrivalNeedsOutsideAddress, fromGatewayOutside, grantOf, type GatewayRegistry } from '../../edge/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
@@ -81,8 +81,9 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   /** The gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
   const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
-    // An openNDS sign-in hands nothing to the browser (its hid was spent on arrival).
-    if ((login === null && gateway?.profile !== 'opennds') || id === undefined) return;
+    // A queued grant hands nothing to the browser and still uses its context up (openNDS: its hid was spent on arrival).
+    const queued = gateway !== null && gateway !== undefined && grantOf(gateway.profile) === 'queued';
+    if ((login === null && !queued) || id === undefined) return;
     await deps.gatewayContexts.drop(id);
     cookie.clearGateway(req, res);
   };

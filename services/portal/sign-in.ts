@@ -3,6 +3,7 @@ import { Entitlement } from '../../contract/entitlement.js';
 import { IssuedCredentialReply, OpenndsAuthorisationReply } from '../../contract/gateway.js';
 import { Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
+import { grantOf } from '../../edge/index.js';
 import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
 import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
@@ -124,9 +125,10 @@ export async function completeSignIn(
     // Behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
-    if (device.gateway !== null && device.gateway.profile === 'opennds') {
-      // openNDS is told by its authmon poll, not by the browser: the client is queued at
-      // the gateway service with the session's limits; no answer is no access (fail closed).
+    if (device.gateway !== null && grantOf(device.gateway.profile) === 'queued') {
+      // The controller collects the grant itself (openNDS's authmon poll), not from the browser:
+      // the client is queued at the gateway service with the session's limits; no answer is no
+      // access (fail closed).
       const { nasId, hid } = device.gateway;
       if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
       const authorisation = await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId);

@@ -69,3 +69,10 @@ test('a comment citing a tracker number is found in TypeScript, Java and shell; 
   t.deepEqual(sourceRuleNames({ 'services/kit/a.ts': '// spec 4.4 rule 3; RFC 5176 section 3' }), []);
   t.deepEqual(sourceRuleNames({ 'docs/a.md': `${cite('12')}` }), [], 'prose is read by people, not by this rule');
 });
+
+test('the sign-in core names no controller: a profile id there is found, the profile\'s grant is not', (t) => {
+  t.deepEqual(sourceRuleNames({ 'services/portal/sign-in.ts': "if (device.gateway.profile === 'opennds') queue();" }), ['sign-in-names-no-controller']);
+  t.deepEqual(sourceRuleNames({ 'services/portal/sign-in-routes.ts': 'const chilli = "coovachilli";' }), ['sign-in-names-no-controller']);
+  t.deepEqual(sourceRuleNames({ 'services/portal/sign-in.ts': "if (grantOf(device.gateway.profile) === 'queued') queue();" }), []);
+  t.deepEqual(sourceRuleNames({ 'services/portal/opennds-arrival.ts': "profile: 'opennds'" }), [], 'an arrival of a controller of its own may name it');
+});
