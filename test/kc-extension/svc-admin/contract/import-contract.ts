@@ -5,6 +5,7 @@ import { IMPORT_ACTIONS, ImportOutcome } from '../../../../kc-extension/svc-admi
 import { putCompany, uniqueCode } from './companies-contract.js';
 import type { Driver, DriverReply } from './driver.js';
 import { ErrorBody } from './response-schemas.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
 export const ImportReply = z
   .object({
@@ -144,6 +145,11 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     // run saw LINK_BY_EMPLOYEE_REF below; the file alone passes).
     const first = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ email, citizenId: number }] })).body);
     t.like(first.outcomes[0], { action: 'CREATE', username: email });
+    // The second import must see the link the first wrote. Against Keycloak, two full runs saw it
+    // missing (LINK_BY_EMPLOYEE_REF below) while the file alone passes: wait until a preview of the
+    // same row finds the account by its citizen number, so this test judges the CONFLICT only.
+    const previewAction = async () => ImportReply.parse((await postImport(d, 'preview', { company, rows: [{ email, citizenId: number }] })).body).outcomes[0]?.action;
+    await waitFor(previewAction, (action) => action === 'LINK_BY_CCCD', { timeoutMs: 15_000, intervalMs: 100 });
     const ref = uniqueId();
     const holder = await d.createEmployee(ref, 'OTHER');
     const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows: [{ employeeId: ref, citizenId: number }] })).body);
