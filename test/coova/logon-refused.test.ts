@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import test from 'ava';
 import { chilliBinary, COOVA_TOOLS, RELEASES, startChilli } from '../../scripts/coova/harness.js';
-import { waitFor } from '../../scripts/opennds/command.js';
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { arrivalIntegrityHolds } from '../../edge/index.js';
 import { requireTools } from '../helpers/host-tools.js';
+import { uamLogon } from './uam-logon.js';
 import { get } from '../opennds/client-http.js';
 
 // A real CoovaChilli whose RADIUS server refuses every login (a stand-in answering
@@ -45,14 +45,8 @@ for (const release of RELEASES) {
     });
     t.teardown(() => chilli.stop());
     await chilli.lease();
-    const captive = await waitFor('chilli redirects a captive page', async () => {
-      const answer = await get(chilli.client, chilli.internetUrl);
-      return answer.status === 302 ? answer : undefined;
-    }, 10_000, 200);
-    const challenge = /challenge=([0-9a-f]{32})/.exec(captive.location)?.[1] ?? '';
-    const md5 = (...parts: (Buffer | string)[]) => parts.reduce((hash, part) => hash.update(part), createHash('md5')).digest();
-    const response = md5(Buffer.from([0]), 'spent-password', md5(Buffer.from(challenge, 'hex'), UAM_SECRET)).toString('hex');
-    const logon = await get(chilli.client, `${chilli.uamOrigin}/logon?username=wifi-spent&response=${response}`);
+    const { url, challenge } = await uamLogon(chilli, 'wifi-spent', 'spent-password', UAM_SECRET);
+    const logon = await get(chilli.client, url);
     t.is(radius.requests.length > 0, true, 'chilli asked RADIUS');
     if (release === '1.9') {
       t.is(logon.status, 0, '1.9 answers a rejected /logon with nothing');

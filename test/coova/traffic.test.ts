@@ -4,6 +4,7 @@ import test from 'ava';
 import { chilliBinary, COOVA_TOOLS, RELEASES, startChilli } from '../../scripts/coova/harness.js';
 import { waitFor } from '../../scripts/opennds/command.js';
 import { requireTools } from '../helpers/host-tools.js';
+import { uamLogon } from './uam-logon.js';
 import { get, reachesInternet } from '../opennds/client-http.js';
 
 // A real CoovaChilli with macauth whose RADIUS server (a stand-in) refuses the device's MAC and
@@ -91,14 +92,7 @@ for (const release of RELEASES) {
     t.teardown(() => chilli.stop());
     await chilli.lease();
     await waitFor('macauth: chilli asks RADIUS for the device\'s MAC first', async () => (radius.macRequests.length > 0 ? true : undefined), 5_000, 100);
-    const captive = await waitFor('chilli redirects a captive page', async () => {
-      const answer = await get(chilli.client, chilli.internetUrl);
-      return answer.status === 302 ? answer : undefined;
-    }, 10_000, 200);
-    const challenge = /challenge=([0-9a-f]{32})/.exec(captive.location)?.[1] ?? '';
-    const md5 = (...parts: (Buffer | string)[]) => parts.reduce((hash, part) => hash.update(part), createHash('md5')).digest();
-    const response = md5(Buffer.from([0]), 'one-time-password', md5(Buffer.from(challenge, 'hex'), UAM_SECRET)).toString('hex');
-    const logon = await get(chilli.client, `${chilli.uamOrigin}/logon?username=${USER}&response=${response}`);
+    const logon = await get(chilli.client, (await uamLogon(chilli, USER, 'one-time-password', UAM_SECRET)).url);
     t.regex(logon.location, /res=success/);
     const through = await waitFor('the client reaches the internet through chilli', async () => {
       const answer = await get(chilli.client, chilli.internetUrl);
