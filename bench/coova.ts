@@ -28,7 +28,7 @@ const RADIUS = { server: '127.0.0.1', auth: Number(process.env['RADIUS_AUTH_PORT
 const CUSTOMER = { username: 'bob@example.com', password: 'bob-demo-pass' };
 
 if (process.getuid?.() !== 0) {
-  process.stderr.write('bench:coova needs root (network namespaces, chilli\'s tun device)\n');
+  process.stderr.write("bench:coova needs root (network namespaces, chilli's tun device)\n");
   process.exit(1);
 }
 if (spawnSync(join(ROOT, 'scripts', 'ensure-coova.sh'), { stdio: 'inherit' }).status !== 0) process.exit(1);
@@ -38,10 +38,15 @@ const summary = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)),
 
 /** One round: sign-in answered -> first byte through chilli; revoke answered -> captive again. */
 async function round(chilli: RunningChilli): Promise<{ signInToFirstByte: number; revokeToCaptive: number }> {
-  const captive = await waitFor('a captive redirect', async () => {
-    const answer = await get(chilli.client, chilli.internetUrl);
-    return answer.status === 302 ? answer.location : undefined;
-  }, 10_000, 20);
+  const captive = await waitFor(
+    'a captive redirect',
+    async () => {
+      const answer = await get(chilli.client, chilli.internetUrl);
+      return answer.status === 302 ? answer.location : undefined;
+    },
+    10_000,
+    20,
+  );
   const arrival = await browse(chilli.folder, chilli.client, captive);
   if (arrival.status !== 303) throw new Error(`arrival: ${arrival.status} ${arrival.body.slice(0, 200)}`);
   const login = await browse(chilli.folder, chilli.client, `${PORTAL}/api/v1/auth/login`, CUSTOMER);
@@ -69,7 +74,11 @@ try {
     process.env['KC_RUN_DIR'] ??= join(ROOT, '.run', 'keycloak-test');
     process.env['KC_LOG_FILE'] ??= `${process.env['KC_RUN_DIR']}.log`;
     if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed');
-    platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { DATA_DIR: join(scratch, 'data'), RADIUS_RUN_DIR: join(scratch, 'freeradius') } });
+    platform = await startPlatform({
+      keycloak: true,
+      freshKeycloak: true,
+      env: { DATA_DIR: join(scratch, 'data'), RADIUS_RUN_DIR: join(scratch, 'freeradius') },
+    });
   }
   for (const release of RELEASES) {
     const chilli = await startChilli({ release, ...COOVA_GATEWAYS[release], portal: PORTAL, radius: RADIUS });

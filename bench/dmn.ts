@@ -16,7 +16,9 @@ import { compare, machine, startServer, warm, writeResult } from './lib/load.js'
 // development transform (a name-keeping wrapper on every function), which ships nowhere.
 const ENGINE_BUILD = 'scripts/bundles.ts dmnEngineBundle("esm"): esbuild, neutral platform, es2022, as the Keycloak extension is built';
 const engineSource = await dmnEngineBundle('esm');
-const { evaluate, loadModel, parseModel }: typeof import('../dmn/engine/index.js') = await import(`data:text/javascript;base64,${Buffer.from(engineSource).toString('base64')}`);
+const { evaluate, loadModel, parseModel }: typeof import('../dmn/engine/index.js') = await import(
+  `data:text/javascript;base64,${Buffer.from(engineSource).toString('base64')}`
+);
 
 const MODEL_FILE = 'dmn/models/WifiEntitlement.dmn';
 const BKM_MODEL_FILE = 'test/dmn/models/bench/Surcharge.dmn';

@@ -109,11 +109,20 @@ try {
   const loyalty = await startServer('services/loyalty/main.ts', PORTS.loyalty, { LOG_LEVEL: 'warn', LOYALTY_GLOBAL_LIMIT: '100000000' });
   servers.push(loyalty);
   // A second loyalty, with the fault harness, hangs; the healthy one stays untouched.
-  const loyaltyHanging = await startServer('services/loyalty/main.ts', PORTS.loyaltyHanging, { LOG_LEVEL: 'warn', LOYALTY_GLOBAL_LIMIT: '100000000', TEST_HARNESS: 'true' });
+  const loyaltyHanging = await startServer('services/loyalty/main.ts', PORTS.loyaltyHanging, {
+    LOG_LEVEL: 'warn',
+    LOYALTY_GLOBAL_LIMIT: '100000000',
+    TEST_HARNESS: 'true',
+  });
   servers.push(loyaltyHanging);
   const entitlement = await startServer('services/entitlement/main.ts', PORTS.entitlement, entitlementEnv(PORTS.loyalty), PGLITE_FIRST_START_MS);
   servers.push(entitlement);
-  const entitlementBreaker = await startServer('services/entitlement/main.ts', PORTS.entitlementBreaker, entitlementEnv(PORTS.loyaltyHanging), PGLITE_FIRST_START_MS);
+  const entitlementBreaker = await startServer(
+    'services/entitlement/main.ts',
+    PORTS.entitlementBreaker,
+    entitlementEnv(PORTS.loyaltyHanging),
+    PGLITE_FIRST_START_MS,
+  );
   servers.push(entitlementBreaker);
 
   const evaluateUrl = `${entitlement.url}/api/v1/entitlements/evaluate`;

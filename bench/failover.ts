@@ -15,7 +15,8 @@ try {
     benchmark: 'failover',
     at: new Date().toISOString(),
     machine: machine(),
-    method: 'closed loop, customer sign-ins (POST /api/v1/auth/login) through nginx https; kill -9 of keycloak-1 and instance 1 of every service at 25% of the run, restart at 50%; other sessions may load the machine at the same time',
+    method:
+      'closed loop, customer sign-ins (POST /api/v1/auth/login) through nginx https; kill -9 of keycloak-1 and instance 1 of every service at 25% of the run, restart at 50%; other sessions may load the machine at the same time',
     ...result,
   });
   say(`${JSON.stringify(result, null, 2)}\n${file}`);

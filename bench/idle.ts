@@ -36,7 +36,22 @@ async function start(name: keyof typeof PORTS, env: Record<string, string> = {})
 
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
 const gatewaysFile = join(tmp, 'gateways.json');
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(defaults.GATEWAY_SEAL_KEY).seal(SECRET), coaPort: 3799, uamSecret: createSealer(defaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'), loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(
+  gatewaysFile,
+  JSON.stringify({
+    gateways: [
+      {
+        nasId: NAS,
+        profile: 'coovachilli',
+        address: '127.0.0.1',
+        secret: createSealer(defaults.GATEWAY_SEAL_KEY).seal(SECRET),
+        coaPort: 3799,
+        uamSecret: createSealer(defaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'),
+        loginUrls: ['http://10.1.0.1:3990/logon'],
+      },
+    ],
+  }),
+);
 let radiusServer: Awaited<ReturnType<typeof startFreeradius>> | undefined;
 try {
   const pids: Record<string, number> = {};
@@ -46,8 +61,22 @@ try {
   pids['session'] = await start('session');
   pids['entitlement'] = await start('entitlement', { DECISION_URL: url('decision'), LOYALTY_URL: url('loyalty') });
   pids['gateway'] = await start('gateway', { SESSION_URL: url('session'), GATEWAYS_FILE: gatewaysFile });
-  pids['portal'] = await start('portal', { ENTITLEMENT_URL: url('entitlement'), SESSION_URL: url('session'), GATEWAY_URL: url('gateway'), GATEWAYS_FILE: gatewaysFile, PORTAL_PUBLIC_URL: url('portal') });
-  writeFreeradiusConfig({ dir: join(tmp, 'freeradius'), role: 'server', authPort, acctPort, restUrl: url('gateway'), restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
+  pids['portal'] = await start('portal', {
+    ENTITLEMENT_URL: url('entitlement'),
+    SESSION_URL: url('session'),
+    GATEWAY_URL: url('gateway'),
+    GATEWAYS_FILE: gatewaysFile,
+    PORTAL_PUBLIC_URL: url('portal'),
+  });
+  writeFreeradiusConfig({
+    dir: join(tmp, 'freeradius'),
+    role: 'server',
+    authPort,
+    acctPort,
+    restUrl: url('gateway'),
+    restKey: defaults.RADIUS_API_KEY,
+    clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }],
+  });
   radiusServer = await startFreeradius(join(tmp, 'freeradius'));
   pids['freeradius'] = radiusServer.child.pid as number;
   // Start-up work (migrations, first compilations, the first held read's answer) settles first.

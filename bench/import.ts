@@ -33,15 +33,31 @@ const rows = (tag: string) =>
   }));
 
 // The demo operator holds the realm role svc-admin (the portal's service account does not: managing users is not operating svc-admin).
-const operator = await token('wifi', { grant_type: 'password', client_id: 'admin-cli', username: 'svc-operator', password: process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass' });
-const master = await token('master', { grant_type: 'password', client_id: 'admin-cli', username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin', password: process.env['KC_BOOTSTRAP_ADMIN_PASSWORD'] ?? 'admin' });
+const operator = await token('wifi', {
+  grant_type: 'password',
+  client_id: 'admin-cli',
+  username: 'svc-operator',
+  password: process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass',
+});
+const master = await token('master', {
+  grant_type: 'password',
+  client_id: 'admin-cli',
+  username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin',
+  password: process.env['KC_BOOTSTRAP_ADMIN_PASSWORD'] ?? 'admin',
+});
 const company = `BENCH-${run.toUpperCase()}`;
 const json = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' });
-await timed('company', () => fetch(`${IDP_URL}/realms/wifi/svc-admin/api/companies/${company}`, { method: 'PUT', headers: json(operator), body: JSON.stringify({ name: 'Benchmark' }) }));
+await timed('company', () =>
+  fetch(`${IDP_URL}/realms/wifi/svc-admin/api/companies/${company}`, { method: 'PUT', headers: json(operator), body: JSON.stringify({ name: 'Benchmark' }) }),
+);
 
 const moduleRows = rows(`m${run}`);
 const importCall = (mode: string) => () =>
-  fetch(`${IDP_URL}/realms/wifi/svc-admin/api/import?mode=${mode}`, { method: 'POST', headers: json(operator), body: JSON.stringify({ company, rows: moduleRows }) });
+  fetch(`${IDP_URL}/realms/wifi/svc-admin/api/import?mode=${mode}`, {
+    method: 'POST',
+    headers: json(operator),
+    body: JSON.stringify({ company, rows: moduleRows }),
+  });
 const preview = await timed('preview', importCall('preview'));
 console.log(`preview of ${ROWS} rows: ${preview.ms} ms`);
 const commit = await timed('commit', importCall('commit'));
@@ -56,7 +72,8 @@ const users = rows(`k${run}`).map((row) => ({
   attributes: { user_type: ['EMPLOYEE'], employee_ref: [row.employeeId], company: [company], imported_at: [importedAt], cccd_link: [randomUUID()] },
 }));
 const partial = await timed('partialImport', () =>
-  fetch(`${IDP_URL}/admin/realms/wifi/partialImport`, { method: 'POST', headers: json(master), body: JSON.stringify({ ifResourceExists: 'FAIL', users }) }));
+  fetch(`${IDP_URL}/admin/realms/wifi/partialImport`, { method: 'POST', headers: json(master), body: JSON.stringify({ ifResourceExists: 'FAIL', users }) }),
+);
 
 const counts = (body: unknown) => (body as { counts: Record<string, number> }).counts;
 const result = {

@@ -36,7 +36,14 @@ function kc(instance: Instance, ...args: string[]): void {
   const run = spawnSync(join(ROOT, 'scripts/kc.sh'), args, {
     cwd: ROOT,
     // Management port beside the HTTP port, so a running platform (9000) is left alone.
-    env: { ...process.env, KC_PORT: String(instance.port), KC_MGMT_PORT: String(instance.port + 1000), KC_RUN_DIR: instance.runDir, HR_URL: HR, ...instance.env },
+    env: {
+      ...process.env,
+      KC_PORT: String(instance.port),
+      KC_MGMT_PORT: String(instance.port + 1000),
+      KC_RUN_DIR: instance.runDir,
+      HR_URL: HR,
+      ...instance.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
   });
@@ -63,7 +70,10 @@ function memoryMb(instance: Instance): { resident: number; liveHeap: number } {
   const pid = javaPid(instance);
   jcmd(pid, 'GC.run');
   const used = /garbage-first heap\s+total \d+K, used (\d+)K/.exec(jcmd(pid, 'GC.heap_info'))?.[1];
-  const rss = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '';
+  const rss =
+    readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:')) ?? '';
   if (used === undefined) throw new Error('no heap figure from jcmd GC.heap_info');
   return { resident: Math.round(Number(rss.replace(/\D+/g, '')) / 1024), liveHeap: Math.round(Number(used) / 1024) };
 }
@@ -75,14 +85,16 @@ async function post(url: string, body: URLSearchParams | string, headers: Record
 }
 
 const tokenUrl = (port: number): string => `http://127.0.0.1:${port}/realms/wifi/protocol/openid-connect/token`;
-const grant = (form: Record<string, string>): Call => () => post(tokenUrl(port), new URLSearchParams(form));
+const grant =
+  (form: Record<string, string>): Call =>
+  () =>
+    post(tokenUrl(port), new URLSearchParams(form));
 let port = PLAIN_PORT;
 const calls: Record<string, Call> = {
   clientCredentials: grant({ grant_type: 'client_credentials', ...CLIENT }),
   customerPassword: grant({ grant_type: 'password', ...CLIENT, username: 'carol@example.com', password: 'carol-demo-pass' }),
   employee: grant({ grant_type: 'password', ...EMPLOYEE_CLIENT, ...EMPLOYEE }),
-  hrVerify: () =>
-    post(`${HR}/api/v1/employees/verify`, JSON.stringify(EMPLOYEE), { 'Content-Type': 'application/json', 'X-API-Key': 'dev-hr-tools-key' }),
+  hrVerify: () => post(`${HR}/api/v1/employees/verify`, JSON.stringify(EMPLOYEE), { 'Content-Type': 'application/json', 'X-API-Key': 'dev-hr-tools-key' }),
 };
 
 async function timed(call: Call): Promise<number> {
@@ -100,10 +112,12 @@ async function measure(names: string[], rounds: number): Promise<Record<string, 
   for (let i = 0; i < rounds; i++) {
     for (const name of names) samples[name]!.push(await timed(calls[name]!));
   }
-  return Object.fromEntries(names.map((name) => {
-    const sorted = samples[name]!.sort((a, b) => a - b);
-    return [name, { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), n: sorted.length }];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const sorted = samples[name]!.sort((a, b) => a - b);
+      return [name, { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), n: sorted.length }];
+    }),
+  );
 }
 
 const plain: Instance = { runDir: join(ROOT, '.run/bench/kc-plain'), port: PLAIN_PORT, env: { KC_WITH_EXTENSION: '0', JAVA_OPTS_KC_HEAP: FIXED_HEAP } };

@@ -16,7 +16,11 @@ const PASSWORD = `bench-${randomUUID()}`;
 
 async function post(path: string, body: unknown): Promise<{ status: number; ms: number }> {
   const started = performance.now();
-  const reply = await fetch(`${PORTAL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: PORTAL }, body: JSON.stringify(body) });
+  const reply = await fetch(`${PORTAL}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: PORTAL },
+    body: JSON.stringify(body),
+  });
   await reply.arrayBuffer();
   return { status: reply.status, ms: performance.now() - started };
 }
@@ -51,11 +55,18 @@ for (let round = 0; round < ROUNDS; round += 1) {
   times.known.push(await refusal(known, 'wrong-password'));
   times.unknown.push(await refusal(`nobody-${randomUUID()}@example.com`, 'wrong-password'));
   times.locked.push(await refusal(locked, 'wrong-password'));
-  if (round % 3 === 2 && (await post('/api/v1/auth/login', { username: known, password: PASSWORD })).status !== 200) throw new Error('the known account could not sign in');
+  if (round % 3 === 2 && (await post('/api/v1/auth/login', { username: known, password: PASSWORD })).status !== 200)
+    throw new Error('the known account could not sign in');
 }
 
 const kinds = { known: summary(times.known), unknown: summary(times.unknown), locked: summary(times.locked) };
 const medians = Object.values(kinds).map((kind) => kind.p50);
-const result = { machine: machine(), portal: PORTAL, rounds: ROUNDS, kinds, largestMedianDifferenceMs: Number((Math.max(...medians) - Math.min(...medians)).toFixed(1)) };
+const result = {
+  machine: machine(),
+  portal: PORTAL,
+  rounds: ROUNDS,
+  kinds,
+  largestMedianDifferenceMs: Number((Math.max(...medians) - Math.min(...medians)).toFixed(1)),
+};
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`written to ${writeResult('login-timing', result)}\n`);

@@ -82,7 +82,10 @@ try {
     let start = performance.now();
     await waitFor('through after the sign-in', async () => (reachesInternet(await get(client, url)) ? true : undefined), 30_000, 20);
     signInToFirstByte.push(performance.now() - start);
-    const revoked = await fetch(`${platform.session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } });
+    const revoked = await fetch(`${platform.session}/api/v1/sessions/${sessionId}/revoke`, {
+      method: 'POST',
+      headers: { 'X-API-Key': 'dev-session-tools-key' },
+    });
     if (revoked.status !== 200) throw new Error(`revoke answered ${revoked.status}`);
     start = performance.now();
     await waitFor('cut off after the revoke', async () => (reachesInternet(await get(client, url)) ? undefined : true), 15_000, 20);
@@ -102,7 +105,13 @@ const result = {
   loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
   authToFirstByteMs: summary(authToFirstByte),
   deauthToCutOffMs: summary(deauthToCutOff),
-  throughThePortal: { platform: platform.kind, authmonPollSeconds: AUTHMON_POLL_S, revocationPollSeconds: AUTHMON_POLL_S, signInToFirstByteMs: summary(signInToFirstByte), revokeToCutOffMs: summary(revokeToCutOff) },
+  throughThePortal: {
+    platform: platform.kind,
+    authmonPollSeconds: AUTHMON_POLL_S,
+    revocationPollSeconds: AUTHMON_POLL_S,
+    signInToFirstByteMs: summary(signInToFirstByte),
+    revokeToCutOffMs: summary(revokeToCutOff),
+  },
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`written to ${writeResult('opennds', result)}\n`);

@@ -53,19 +53,58 @@ const token = await new SignJWT({ user_type: 'CUSTOMER', email: MEMBER, email_ve
   .sign(privateKey);
 const member = { found: true, memberRef: 'LOY-G-0001', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true };
 // What the entitlement service sends the decision service for that member, and the real answer.
-const decisionBody = { decision: 'Entitlement', inputs: { userType: 'CUSTOMER', employeeVerified: null, company: null, memberTier: 'GOLD', wifiBenefit: true, wifiEligible: null } };
+const decisionBody = {
+  decision: 'Entitlement',
+  inputs: { userType: 'CUSTOMER', employeeVerified: null, company: null, memberTier: 'GOLD', wifiBenefit: true, wifiEligible: null },
+};
 const runtime = await loadDirectory('dmn/models');
 if (!runtime.ok) throw new Error(runtime.message);
 const decided = evaluate(runtime.runtime.models.get('WifiEntitlement')!.model, decisionBody.inputs, decisionBody.decision);
 if (!decided.ok) throw new Error('the decision model did not evaluate');
-const decisionAnswer = { model: 'WifiEntitlement', results: decided.results, correlationId: 'corr-00000000-0000-4000-8000-000000000000', timestamp: new Date().toISOString() };
+const decisionAnswer = {
+  model: 'WifiEntitlement',
+  results: decided.results,
+  correlationId: 'corr-00000000-0000-4000-8000-000000000000',
+  timestamp: new Date().toISOString(),
+};
 
 // --- The gateway's world: one NAS, one device, one granted session (answered by the stub). ---
 const gatewayDefaults = GatewayConfig.parse({});
 const gatewaysFile = join(tmp, 'gateways.json');
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'), coaPort: 3799, uamSecret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'), macAuthentication: true, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(
+  gatewaysFile,
+  JSON.stringify({
+    gateways: [
+      {
+        nasId: NAS,
+        profile: 'coovachilli',
+        address: '127.0.0.1',
+        secret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-nas-secret'),
+        coaPort: 3799,
+        uamSecret: createSealer(gatewayDefaults.GATEWAY_SEAL_KEY).seal('bench-uam-secret'),
+        macAuthentication: true,
+        loginUrls: ['http://10.1.0.1:3990/logon'],
+      },
+    ],
+  }),
+);
 const deviceRef = deviceRefFor(gatewayDefaults.DEVICE_REF_KEY, NAS, MAC)!;
-const sessionView = (sessionId: string) => ({ sessionId, subjectId: randomUUID(), deviceRef, state: 'GRANTED', entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BASIC', qosClass: 'STANDARD', grantedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3_600_000).toISOString(), revokedAt: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), replayed: false });
+const sessionView = (sessionId: string) => ({
+  sessionId,
+  subjectId: randomUUID(),
+  deviceRef,
+  state: 'GRANTED',
+  entitlementId: `ent-${randomUUID()}`,
+  entitlementType: 'LOYALTY',
+  tier: 'BASIC',
+  qosClass: 'STANDARD',
+  grantedAt: new Date().toISOString(),
+  expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+  revokedAt: null,
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  replayed: false,
+});
 
 // The portal's peers: Keycloak's token endpoint answering that customer's token, the entitlement
 // service its entitlement, the session service a created and then a granted session.
@@ -73,13 +112,31 @@ const tokenAnswer = { access_token: token, refresh_token: `refresh-${randomUUID(
 const entitlementAnswer = () => {
   const at = new Date();
   return {
-    entitlementId: `ent-${randomUUID()}`, subjectId, sessionId: null, eligible: true, entitlementType: 'LOYALTY', status: 'ACTIVE',
-    validFrom: at.toISOString(), validUntil: new Date(at.getTime() + 3_600_000).toISOString(),
+    entitlementId: `ent-${randomUUID()}`,
+    subjectId,
+    sessionId: null,
+    eligible: true,
+    entitlementType: 'LOYALTY',
+    status: 'ACTIVE',
+    validFrom: at.toISOString(),
+    validUntil: new Date(at.getTime() + 3_600_000).toISOString(),
     permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 3, sourceType: 'LOYALTY_TIER', sourceRef: member.memberRef },
-    issuedAt: at.toISOString(), replayed: false,
+    issuedAt: at.toISOString(),
+    replayed: false,
   };
 };
-const createdView = () => ({ ...sessionView(`sess-${randomUUID()}`), subjectId, deviceRef: null, state: 'CREATED', entitlementId: null, entitlementType: null, tier: null, qosClass: null, grantedAt: null, expiresAt: null });
+const createdView = () => ({
+  ...sessionView(`sess-${randomUUID()}`),
+  subjectId,
+  deviceRef: null,
+  state: 'CREATED',
+  entitlementId: null,
+  entitlementType: null,
+  tier: null,
+  qosClass: null,
+  grantedAt: null,
+  expiresAt: null,
+});
 
 /** Every peer of every case, on one port: key set, token endpoint, loyalty, decision, entitlement, session. */
 const held = new Set<ServerResponse>();
@@ -158,12 +215,17 @@ async function drive(base: string, steps: readonly Step[], seconds: number): Pro
         if (status !== step.status) {
           unexpected += 1;
           firstUnexpected ??= `${step.method} ${step.path}: ${status} ${body.slice(0, 200)}`;
-        }
-        else step.keep?.(body === '' ? undefined : JSON.parse(body), context as Record<string, unknown>);
+        } else step.keep?.(body === '' ? undefined : JSON.parse(body), context as Record<string, unknown>);
       },
     })),
   });
-  return { requests: result.requests.total, requestsPerSecond: Math.round(result.requests.average), unexpected, firstUnexpected, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    unexpected,
+    firstUnexpected,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 interface Case {
@@ -193,7 +255,15 @@ async function usedCredential(base: string): Promise<Record<string, string>> {
   const sessionId = `sess-${randomUUID()}`;
   const issued = await postJson(`${base}/api/v1/credentials`, { sessionId, deviceRef, nasId: NAS }, { 'X-API-Key': 'dev-gateway-tools-key' });
   if (issued.status !== 201) throw new Error(`credential not issued: ${issued.status} ${JSON.stringify(issued.body)}`);
-  const accepted = await postJson(`${base}/radius/authorize?nas=${NAS}`, { 'User-Name': attribute(String(issued.body['username'])), 'User-Password': attribute(String(issued.body['password'])), 'Calling-Station-Id': attribute(MAC) }, radiusKey);
+  const accepted = await postJson(
+    `${base}/radius/authorize?nas=${NAS}`,
+    {
+      'User-Name': attribute(String(issued.body['username'])),
+      'User-Password': attribute(String(issued.body['password'])),
+      'Calling-Station-Id': attribute(MAC),
+    },
+    radiusKey,
+  );
   if (accepted.status !== 200) throw new Error(`credential not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return { sessionId };
 }
@@ -234,7 +304,7 @@ const cases: Case[] = [
     service: 'services/loyalty/main.ts',
     twin: 'loyalty',
     env: { LOYALTY_GLOBAL_LIMIT: '100000000' },
-    what: 'POST /api/v1/members/lookup (entitlement\'s key), a GOLD member',
+    what: "POST /api/v1/members/lookup (entitlement's key), a GOLD member",
     steps: () => [{ method: 'POST', path: '/api/v1/members/lookup', headers: { 'X-API-Key': 'dev-loyalty-key' }, body: { email: MEMBER }, status: 200 }],
   },
   {
@@ -242,8 +312,16 @@ const cases: Case[] = [
     service: 'services/hr/main.ts',
     twin: 'hr',
     env: { HR_GLOBAL_LIMIT: '100000000' },
-    what: 'POST /api/v1/employees/verify (Keycloak\'s key), an active eligible employee',
-    steps: () => [{ method: 'POST', path: '/api/v1/employees/verify', headers: { 'X-API-Key': 'dev-hr-key' }, body: { employeeId: 'A-1001', citizenId: '079201001234' }, status: 200 }],
+    what: "POST /api/v1/employees/verify (Keycloak's key), an active eligible employee",
+    steps: () => [
+      {
+        method: 'POST',
+        path: '/api/v1/employees/verify',
+        headers: { 'X-API-Key': 'dev-hr-key' },
+        body: { employeeId: 'A-1001', citizenId: '079201001234' },
+        status: 200,
+      },
+    ],
   },
   {
     name: 'entitlement',
@@ -251,7 +329,15 @@ const cases: Case[] = [
     twin: 'entitlement',
     env: { IDP_ISSUER: ISSUER, IDP_JWKS_URL: `${STUBS}/certs`, DECISION_URL: STUBS, LOYALTY_URL: STUBS },
     what: 'POST /api/v1/entitlements/evaluate as the portal calls it per sign-in (RS256 customer token, {subjectId}, a new Idempotency-Key): token verify + key claimed + loyalty call + decision call + one stored entitlement settling the key',
-    steps: () => [{ method: 'POST', path: '/api/v1/entitlements/evaluate', headers: { authorization: `Bearer ${token}` }, build: () => ({ headers: { 'Idempotency-Key': randomUUID() }, body: { subjectId } }), status: 201 }],
+    steps: () => [
+      {
+        method: 'POST',
+        path: '/api/v1/entitlements/evaluate',
+        headers: { authorization: `Bearer ${token}` },
+        build: () => ({ headers: { 'Idempotency-Key': randomUUID() }, body: { subjectId } }),
+        status: 201,
+      },
+    ],
     stateful: true,
   },
   {
@@ -275,7 +361,14 @@ const cases: Case[] = [
         headers: { 'X-API-Key': 'dev-session-tools-key' },
         build: (context) => ({
           path: `/api/v1/sessions/${String(context['sessionId'])}/grant`,
-          body: { entitlementId: `ent-${randomUUID()}`, entitlementType: 'LOYALTY', tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 3 },
+          body: {
+            entitlementId: `ent-${randomUUID()}`,
+            entitlementType: 'LOYALTY',
+            tier: 'BOOST',
+            qosClass: 'HIGH',
+            validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+            deviceSlots: 3,
+          },
         }),
         status: 200,
       },
@@ -290,7 +383,9 @@ const cases: Case[] = [
     what: 'POST /api/v1/auth/login, a customer sign-in without a gateway: password grant at the token endpoint, token check (RS256, key set fetched once), entitlement, session create and grant, the portal session row with its sealed tokens, cookie sid',
     // The sign-in must come from the portal's own origin: each side is asked at its own address.
     prepare: async (base) => ({ origin: base }),
-    steps: ({ origin }) => [{ method: 'POST', path: '/api/v1/auth/login', headers: { origin: origin! }, body: { username: MEMBER, password: 'bench-pass-word' }, status: 200 }],
+    steps: ({ origin }) => [
+      { method: 'POST', path: '/api/v1/auth/login', headers: { origin: origin! }, body: { username: MEMBER, password: 'bench-pass-word' }, status: 200 },
+    ],
     stateful: true,
   },
   {
@@ -298,7 +393,7 @@ const cases: Case[] = [
     service: 'services/gateway/main.ts',
     twin: 'gateway',
     env: gatewayEnv,
-    what: 'POST /radius/accounting?nas=..., Interim-Update of a running connection (FreeRADIUS\'s rest call; the service answers it on its fast path)',
+    what: "POST /radius/accounting?nas=..., Interim-Update of a running connection (FreeRADIUS's rest call; the service answers it on its fast path)",
     async prepare(base) {
       const { sessionId } = await usedCredential(base);
       const acctSessionId = `acct-${randomUUID().slice(0, 8)}`;
@@ -308,7 +403,15 @@ const cases: Case[] = [
     },
     steps: ({ sessionId, acctSessionId }) => {
       let octets = 0;
-      return [{ method: 'POST', path: `/radius/accounting?nas=${NAS}`, headers: radiusKey, build: () => ({ body: accounting('Interim-Update', sessionId!, acctSessionId!, (octets += 1000)) }), status: 204 }];
+      return [
+        {
+          method: 'POST',
+          path: `/radius/accounting?nas=${NAS}`,
+          headers: radiusKey,
+          build: () => ({ body: accounting('Interim-Update', sessionId!, acctSessionId!, (octets += 1000)) }),
+          status: 204,
+        },
+      ];
     },
     stateful: true,
   },
@@ -319,7 +422,15 @@ const cases: Case[] = [
     env: gatewayEnv,
     what: 'POST /radius/authorize?nas=..., MAC authentication of a device with a live session (the Access-Request that repeats: one session read at the session service stub, one credential lookup)',
     prepare: stoppedConnection,
-    steps: () => [{ method: 'POST', path: `/radius/authorize?nas=${NAS}`, headers: radiusKey, body: { 'User-Name': attribute(MAC), 'User-Password': attribute(MAC), 'Calling-Station-Id': attribute(MAC) }, status: 200 }],
+    steps: () => [
+      {
+        method: 'POST',
+        path: `/radius/authorize?nas=${NAS}`,
+        headers: radiusKey,
+        body: { 'User-Name': attribute(MAC), 'User-Password': attribute(MAC), 'Calling-Station-Id': attribute(MAC) },
+        status: 200,
+      },
+    ],
     stateful: true,
   },
 ];
@@ -332,8 +443,13 @@ interface Side {
 async function measure(server: ServerProcess, steps: Step[]): Promise<Side['rounds'][number]> {
   const meter = cpuMeter({ server: server.child.pid! });
   const driven = await drive(server.url, steps, SECONDS);
-  if (driven.unexpected > 0 || driven.errors > 0) throw new Error(`${server.name}: ${driven.unexpected} unexpected answers (first: ${driven.firstUnexpected}), ${driven.errors} errors`);
-  return { cpuUsPerRequest: Math.round(meter.perOperation(driven.requests).server! * 1000), requests: driven.requests, requestsPerSecond: driven.requestsPerSecond };
+  if (driven.unexpected > 0 || driven.errors > 0)
+    throw new Error(`${server.name}: ${driven.unexpected} unexpected answers (first: ${driven.firstUnexpected}), ${driven.errors} errors`);
+  return {
+    cpuUsPerRequest: Math.round(meter.perOperation(driven.requests).server! * 1000),
+    requests: driven.requests,
+    requestsPerSecond: driven.requestsPerSecond,
+  };
 }
 
 const results: Record<string, unknown>[] = [];
@@ -356,7 +472,14 @@ try {
       }
       const best = (rounds: Side['rounds']) => Math.min(...rounds.map((r) => r.cpuUsPerRequest));
       const ratio = Math.round((best(sides.service) / best(sides.twin)) * 100) / 100;
-      const row = { route: which.name, what: which.what, service: { cpuUsPerRequest: best(sides.service), rounds: sides.service }, twin: { cpuUsPerRequest: best(sides.twin), rounds: sides.twin }, ratio, met: ratio <= TARGET };
+      const row = {
+        route: which.name,
+        what: which.what,
+        service: { cpuUsPerRequest: best(sides.service), rounds: sides.service },
+        twin: { cpuUsPerRequest: best(sides.twin), rounds: sides.twin },
+        ratio,
+        met: ratio <= TARGET,
+      };
       process.stdout.write(`${which.name}: service ${row.service.cpuUsPerRequest} us, twin ${row.twin.cpuUsPerRequest} us per request, ratio ${ratio}\n`);
       results.push(row);
     } finally {

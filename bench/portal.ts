@@ -64,13 +64,29 @@ async function ok(response: Promise<Response>): Promise<boolean> {
   return false;
 }
 
-const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields),
+});
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', origin: url('portal') }, body: JSON.stringify(body) });
 
 const loads = {
-  keycloakCustomer: (worker: number) => ok(fetch(TOKEN, form({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: 'dev-portal-api-secret', scope: 'openid', ...customer(worker) }))),
+  keycloakCustomer: (worker: number) =>
+    ok(
+      fetch(
+        TOKEN,
+        form({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: 'dev-portal-api-secret', scope: 'openid', ...customer(worker) }),
+      ),
+    ),
   portalCustomer: (worker: number) => ok(fetch(`${url('portal')}/api/v1/auth/login`, json(customer(worker)))),
-  keycloakEmployee: () => ok(fetch(TOKEN, form({ grant_type: 'password', client_id: 'wifi-portal-employee-api', client_secret: 'dev-portal-employee-api-secret', scope: 'openid', ...EMPLOYEE }))),
+  keycloakEmployee: () =>
+    ok(
+      fetch(
+        TOKEN,
+        form({ grant_type: 'password', client_id: 'wifi-portal-employee-api', client_secret: 'dev-portal-employee-api-secret', scope: 'openid', ...EMPLOYEE }),
+      ),
+    ),
   portalEmployee: () => ok(fetch(`${url('portal')}/api/v1/auth/employee`, json(EMPLOYEE))),
 };
 
@@ -98,23 +114,37 @@ const keycloakPid = () => Number(readFileSync(`${KC_RUN_DIR}.pid`, 'utf8').trim(
 /** The three services that keep state, on PGlite (DATA_DIR) or on PostgreSQL (one database each). */
 async function startStores(database: (service: string) => Promise<Record<string, string>>): Promise<void> {
   stores.push(await startServer('services/session/main.ts', PORTS.session, { ...quiet, ...(await database('session')) }, READY_MS));
-  stores.push(await startServer('services/entitlement/main.ts', PORTS.entitlement, {
-    ...quiet,
-    ...(await database('entitlement')),
-    IDP_ISSUER: `${IDP}/realms/wifi`,
-    IDP_JWKS_URL: `${IDP}/realms/wifi/protocol/openid-connect/certs`,
-    DECISION_URL: url('decision'),
-    LOYALTY_URL: url('loyalty'),
-  }, READY_MS));
-  stores.push(await startServer('services/portal/main.ts', PORTS.portal, {
-    ...quiet,
-    ...(await database('portal')),
-    IDP_URL: IDP,
-    ENTITLEMENT_URL: url('entitlement'),
-    SESSION_URL: url('session'),
-    PORTAL_PUBLIC_URL: url('portal'),
-    PORTAL_EMPLOYEE_ADDRESS_LIMIT: '1000000',
-  }, READY_MS));
+  stores.push(
+    await startServer(
+      'services/entitlement/main.ts',
+      PORTS.entitlement,
+      {
+        ...quiet,
+        ...(await database('entitlement')),
+        IDP_ISSUER: `${IDP}/realms/wifi`,
+        IDP_JWKS_URL: `${IDP}/realms/wifi/protocol/openid-connect/certs`,
+        DECISION_URL: url('decision'),
+        LOYALTY_URL: url('loyalty'),
+      },
+      READY_MS,
+    ),
+  );
+  stores.push(
+    await startServer(
+      'services/portal/main.ts',
+      PORTS.portal,
+      {
+        ...quiet,
+        ...(await database('portal')),
+        IDP_URL: IDP,
+        ENTITLEMENT_URL: url('entitlement'),
+        SESSION_URL: url('session'),
+        PORTAL_PUBLIC_URL: url('portal'),
+        PORTAL_EMPLOYEE_ADDRESS_LIMIT: '1000000',
+      },
+      READY_MS,
+    ),
+  );
 }
 
 async function stopStores(): Promise<void> {
@@ -140,19 +170,31 @@ async function cpuPerSignIn(extra: Record<string, number> = {}) {
     signIns = await runCycles(loads.portalCustomer, WORKERS, SECONDS);
     return signIns.cycles;
   });
-  windows.push({ database: `${'postgresql' in extra ? 'postgresql' : 'pglite'}${passwordHash === 'fast hash' ? ', fast hash' : ''}`, from, to: monotonicMicros(), signIns: portal.operations, pids, cpuMsPerSignIn: portal.cpuMsPerOperation });
+  windows.push({
+    database: `${'postgresql' in extra ? 'postgresql' : 'pglite'}${passwordHash === 'fast hash' ? ', fast hash' : ''}`,
+    from,
+    to: monotonicMicros(),
+    signIns: portal.operations,
+    pids,
+    cpuMsPerSignIn: portal.cpuMsPerOperation,
+  });
   const failed = { ...failedBecause };
   const countsAfter = await storeCounts();
   const perSignIn = (n: number) => Math.round((n / portal.operations) * 100) / 100;
-  const store = Object.fromEntries(Object.entries(countsAfter).map(([name, after]) => {
-    const before = countsBefore[name] ?? { statements: 0, transactions: 0 };
-    return [name, { statements: perSignIn(after.statements - before.statements), transactions: perSignIn(after.transactions - before.transactions) }];
-  }));
+  const store = Object.fromEntries(
+    Object.entries(countsAfter).map(([name, after]) => {
+      const before = countsBefore[name] ?? { statements: 0, transactions: 0 };
+      return [name, { statements: perSignIn(after.statements - before.statements), transactions: perSignIn(after.transactions - before.transactions) }];
+    }),
+  );
   // Which hop failed and how, over the measured window (empty when nothing failed).
-  const outboundFailures = Object.fromEntries(Object.entries(countsAfter).flatMap(([name, after]) =>
-    Object.entries(after.outboundFailures)
-      .map(([key, count]) => [`${name} -> ${key}`, count - (countsBefore[name]?.outboundFailures[key] ?? 0)] as const)
-      .filter(([, count]) => count > 0)));
+  const outboundFailures = Object.fromEntries(
+    Object.entries(countsAfter).flatMap(([name, after]) =>
+      Object.entries(after.outboundFailures)
+        .map(([key, count]) => [`${name} -> ${key}`, count - (countsBefore[name]?.outboundFailures[key] ?? 0)] as const)
+        .filter(([, count]) => count > 0),
+    ),
+  );
   const bare = await cpuPerOperation({ keycloak: pids.keycloak }, async () => (await runCycles(loads.keycloakCustomer, WORKERS, SECONDS)).cycles);
   const ours = Object.entries(portal.cpuMsPerOperation).filter(([name]) => name !== 'keycloak' && !(name in extra));
   const servicesMs = Math.round(ours.reduce((sum, [, ms]) => sum + ms, 0) * 100) / 100;
@@ -186,7 +228,8 @@ async function storeCounts(): Promise<Record<string, { statements: number; trans
     const outboundFailures: Record<string, number> = {};
     for (const { name, labels, value: count } of found) {
       const outcome = labels['outcome'];
-      if (name === 'outbound_calls_total' && (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response')) outboundFailures[`${labels['peer']} ${outcome}`] = count;
+      if (name === 'outbound_calls_total' && (outcome === 'timeout' || outcome === 'unreachable' || outcome === 'bad-response'))
+        outboundFailures[`${labels['peer']} ${outcome}`] = count;
     }
     counts[server.name] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), outboundFailures };
   }
@@ -206,9 +249,11 @@ async function timings(name: keyof typeof PORTS): Promise<Record<string, number>
   const seconds: Record<string, number> = {};
   for (const { name: metric, labels, value } of samples(await (await fetch(`${url(name)}/metrics`)).text())) {
     const key =
-      metric === 'http_request_duration_seconds_sum' ? `${name} ${labels['method']} ${labels['route']}`
-      : metric === 'outbound_call_duration_seconds_sum' ? `${name} -> ${peerName(labels['peer'] ?? '')}`
-      : undefined;
+      metric === 'http_request_duration_seconds_sum'
+        ? `${name} ${labels['method']} ${labels['route']}`
+        : metric === 'outbound_call_duration_seconds_sum'
+          ? `${name} -> ${peerName(labels['peer'] ?? '')}`
+          : undefined;
     if (key !== undefined) seconds[key] = (seconds[key] ?? 0) + value;
   }
   return seconds;
@@ -251,7 +296,10 @@ async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, nu
 const FAST_HASH_POLICY = 'hashAlgorithm(pbkdf2-sha256) and hashIterations(1)';
 let passwordHash: 'argon2' | 'fast hash' = 'argon2';
 async function adminToken(): Promise<string> {
-  const token = await fetch(`${IDP}/realms/master/protocol/openid-connect/token`, form({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: 'admin' }));
+  const token = await fetch(
+    `${IDP}/realms/master/protocol/openid-connect/token`,
+    form({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: 'admin' }),
+  );
   return ((await token.json()) as { access_token: string }).access_token;
 }
 
@@ -262,7 +310,9 @@ async function adminToken(): Promise<string> {
  */
 async function liftEmployeeLimits(): Promise<void> {
   const headers = { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' };
-  const executions = (await (await fetch(`${IDP}/admin/realms/wifi/authentication/flows/${encodeURIComponent(EMPLOYEE_FLOW)}/executions`, { headers })).json()) as { authenticationConfig?: string }[];
+  const executions = (await (
+    await fetch(`${IDP}/admin/realms/wifi/authentication/flows/${encodeURIComponent(EMPLOYEE_FLOW)}/executions`, { headers })
+  ).json()) as { authenticationConfig?: string }[];
   const id = executions.find((execution) => execution.authenticationConfig !== undefined)?.authenticationConfig;
   if (id === undefined) throw new Error(`no configured execution in the flow ${EMPLOYEE_FLOW}`);
   const current = (await (await fetch(`${IDP}/admin/realms/wifi/authentication/config/${id}`, { headers })).json()) as { config: Record<string, string> };
@@ -310,7 +360,13 @@ function writeProfiles(dir: string): string {
       }),
     ),
   }));
-  return writeResult('portal-profile', { benchmark: 'portal-profile', at: new Date().toISOString(), machine: machine(), loadAverage: loadavg(), windows: result });
+  return writeResult('portal-profile', {
+    benchmark: 'portal-profile',
+    at: new Date().toISOString(),
+    machine: machine(),
+    loadAverage: loadavg(),
+    windows: result,
+  });
 }
 
 /** Bytes of the tables and indexes of these databases, after VACUUM brings the free space map up to date. */
@@ -359,7 +415,9 @@ try {
   const [[kc1, portal1], hopsAt1] = await withHops(() => compare(loads.keycloakCustomer, counted(loads.portalCustomer), 1));
   if (process.env.BENCH_LATENCY_ONLY === '1') {
     // A quick look while cutting latency: concurrency 1 only; portal.json is not written.
-    process.stdout.write(`${JSON.stringify({ keycloak: kc1, portal: portal1, p50OverheadMs: Math.round((portal1.latencyMs.p50 - kc1.latencyMs.p50) * 10) / 10, msPerSignInAt1: hopsAt1 }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ keycloak: kc1, portal: portal1, p50OverheadMs: Math.round((portal1.latencyMs.p50 - kc1.latencyMs.p50) * 10) / 10, msPerSignInAt1: hopsAt1 }, null, 2)}\n`,
+    );
     throw new CpuOnlyDone();
   }
   const [kc8, portal8] = await compare(loads.keycloakCustomer, loads.portalCustomer, WORKERS);
@@ -417,10 +475,13 @@ try {
     met: {
       p50Overhead: p50OverheadMs <= targets.customerP50OverheadMsAtMost,
       throughputRatio: throughputRatio >= targets.customerThroughputRatioAt8AtLeast,
-      servicesCpu: cpuPglite.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost && cpuPostgres.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost,
+      servicesCpu:
+        cpuPglite.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost && cpuPostgres.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost,
       servicesCpuFastHash:
-        cpuPgliteFastHash.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost && cpuPostgresFastHash.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost,
-      noFailures: portal1.failures + portal8.failures + cpuPglite.failures + cpuPostgres.failures + cpuPgliteFastHash.failures + cpuPostgresFastHash.failures === 0,
+        cpuPgliteFastHash.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost &&
+        cpuPostgresFastHash.servicesCpuMsPerSignIn <= targets.servicesCpuMsPerSignInAtMost,
+      noFailures:
+        portal1.failures + portal8.failures + cpuPglite.failures + cpuPostgres.failures + cpuPgliteFastHash.failures + cpuPostgresFastHash.failures === 0,
     },
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('portal', result)}\n`);

@@ -73,11 +73,40 @@ const coaPort = await freeUdpPort();
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
 const gatewaysFile = join(tmp, 'gateways.json');
 const sealer = createSealer(defaults.GATEWAY_SEAL_KEY);
-writeFileSync(gatewaysFile, JSON.stringify({ gateways: [{ nasId: NAS, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal(SECRET), coaPort, uamSecret: sealer.seal('bench-uam-secret'), macAuthentication: true, loginUrls: ['http://10.1.0.1:3990/logon'] }] }));
+writeFileSync(
+  gatewaysFile,
+  JSON.stringify({
+    gateways: [
+      {
+        nasId: NAS,
+        profile: 'coovachilli',
+        address: '127.0.0.1',
+        secret: sealer.seal(SECRET),
+        coaPort,
+        uamSecret: sealer.seal('bench-uam-secret'),
+        macAuthentication: true,
+        loginUrls: ['http://10.1.0.1:3990/logon'],
+      },
+    ],
+  }),
+);
 const session = await startServer('services/session/main.ts', 3983, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
 const INTERIM_FLUSH_MS = process.env.INTERIM_FLUSH_MS ?? String(defaults.INTERIM_FLUSH_MS);
-const gateway = await startServer('services/gateway/main.ts', 3984, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000', INTERIM_FLUSH_MS }, 60_000);
-writeFreeradiusConfig({ dir: join(tmp, 'server'), role: 'server', authPort, acctPort, restUrl: gateway.url, restKey: defaults.RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }] });
+const gateway = await startServer(
+  'services/gateway/main.ts',
+  3984,
+  { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000', INTERIM_FLUSH_MS },
+  60_000,
+);
+writeFreeradiusConfig({
+  dir: join(tmp, 'server'),
+  role: 'server',
+  authPort,
+  acctPort,
+  restUrl: gateway.url,
+  restKey: defaults.RADIUS_API_KEY,
+  clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }],
+});
 const server = await startFreeradius(join(tmp, 'server'));
 /** Accounting the gateway service did not take at once waits in FreeRADIUS's buffer; waits until the buffer is empty. */
 async function drained(): Promise<void> {
@@ -105,10 +134,17 @@ const nas = await startFreeradius(join(tmp, 'nas'), {
 async function grantedSession(device: string): Promise<string> {
   const created = await json(`${session.url}/api/v1/sessions`, sessionHeaders, { subjectId: randomUUID(), deviceRef: device });
   const sessionId = String(created['sessionId']);
-  await json(`${session.url}/api/v1/sessions/${sessionId}/grant`, sessionHeaders, { entitlementId: `ent-${randomUUID()}`, tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 16 });
+  await json(`${session.url}/api/v1/sessions/${sessionId}/grant`, sessionHeaders, {
+    entitlementId: `ent-${randomUUID()}`,
+    tier: 'BASIC',
+    qosClass: 'STANDARD',
+    validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    deviceSlots: 16,
+  });
   return sessionId;
 }
-const issue = async (sessionId: string, device: string) => (await json(`${gateway.url}/api/v1/credentials`, gatewayHeaders, { sessionId, deviceRef: device, nasId: NAS })) as { username: string; password: string };
+const issue = async (sessionId: string, device: string) =>
+  (await json(`${gateway.url}/api/v1/credentials`, gatewayHeaders, { sessionId, deviceRef: device, nasId: NAS })) as { username: string; password: string };
 
 const pids = { freeradius: server.child.pid!, gateway: gateway.child.pid!, session: session.child.pid!, benchClient: process.pid };
 
@@ -120,15 +156,17 @@ async function measureAccess(workers: { packets: Attributes[] }[]) {
   let rejects = 0;
   const meter = cpuMeter(pids);
   const started = performance.now();
-  await Promise.all(workers.map(async ({ packets }) => {
-    const client = radiusClient(authPort);
-    for (const packet of packets) {
-      const t0 = performance.now();
-      if ((await client.send('Access-Request', packet)) === 'Access-Accept') latencies.push(performance.now() - t0);
-      else rejects += 1;
-    }
-    client.close();
-  }));
+  await Promise.all(
+    workers.map(async ({ packets }) => {
+      const client = radiusClient(authPort);
+      for (const packet of packets) {
+        const t0 = performance.now();
+        if ((await client.send('Access-Request', packet)) === 'Access-Accept') latencies.push(performance.now() - t0);
+        else rejects += 1;
+      }
+      client.close();
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   return {
     inFlight: workers.length,
@@ -142,14 +180,21 @@ async function measureAccess(workers: { packets: Attributes[] }[]) {
 
 /** `devices` each send `perWorker` one-time credentials (issued first: they live 120 s). */
 async function accessPhase(devices: { w: number; sessionId: string; device: string }[], perWorker: number) {
-  const workers = await Promise.all(devices.map(async ({ w, sessionId, device }) => {
-    const packets: Attributes[] = [];
-    for (let i = 0; i < perWorker; i += 1) {
-      const { username, password } = await issue(sessionId, device);
-      packets.push([['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]);
-    }
-    return { packets };
-  }));
+  const workers = await Promise.all(
+    devices.map(async ({ w, sessionId, device }) => {
+      const packets: Attributes[] = [];
+      for (let i = 0; i < perWorker; i += 1) {
+        const { username, password } = await issue(sessionId, device);
+        packets.push([
+          ['User-Name', username],
+          ['User-Password', password],
+          ['Calling-Station-Id', mac(w)],
+          ['NAS-Identifier', NAS],
+        ]);
+      }
+      return { packets };
+    }),
+  );
   return measureAccess(workers);
 }
 
@@ -158,7 +203,19 @@ async function accessPhase(devices: { w: number; sessionId: string; device: stri
  * back `perWorker` times by MAC authentication (User-Name = its MAC).
  */
 const macAuthPhase = (devices: { w: number }[], perWorker: number) =>
-  measureAccess(devices.map(({ w }) => ({ packets: Array.from({ length: perWorker }, (): Attributes => [['User-Name', mac(w)], ['User-Password', mac(w)], ['Calling-Station-Id', mac(w)], ['NAS-Identifier', NAS]]) })));
+  measureAccess(
+    devices.map(({ w }) => ({
+      packets: Array.from(
+        { length: perWorker },
+        (): Attributes => [
+          ['User-Name', mac(w)],
+          ['User-Password', mac(w)],
+          ['Calling-Station-Id', mac(w)],
+          ['NAS-Identifier', NAS],
+        ],
+      ),
+    })),
+  );
 
 /** The CPU one Interim-Update costs FreeRADIUS, the gateway and the session service together, one at a time. */
 async function interimPhase(count: number) {
@@ -167,8 +224,24 @@ async function interimPhase(count: number) {
   const { username, password } = await issue(sessionId, device);
   const auth = radiusClient(authPort);
   const acct = radiusClient(acctPort);
-  if ((await auth.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(2000)]])) !== 'Access-Accept') throw new Error('not accepted');
-  const packet = (status: string, i: number): [string, string | number | Buffer][] => [['User-Name', username], ['Acct-Status-Type', status], ['Acct-Session-Id', 'bench-interim'], ['Class', Buffer.from(sessionId)], ['Calling-Station-Id', mac(2000)], ['Acct-Session-Time', i], ['Acct-Input-Octets', i * 1000], ['Acct-Output-Octets', i * 5000]];
+  if (
+    (await auth.send('Access-Request', [
+      ['User-Name', username],
+      ['User-Password', password],
+      ['Calling-Station-Id', mac(2000)],
+    ])) !== 'Access-Accept'
+  )
+    throw new Error('not accepted');
+  const packet = (status: string, i: number): [string, string | number | Buffer][] => [
+    ['User-Name', username],
+    ['Acct-Status-Type', status],
+    ['Acct-Session-Id', 'bench-interim'],
+    ['Class', Buffer.from(sessionId)],
+    ['Calling-Station-Id', mac(2000)],
+    ['Acct-Session-Time', i],
+    ['Acct-Input-Octets', i * 1000],
+    ['Acct-Output-Octets', i * 5000],
+  ];
   await acct.send('Accounting-Request', packet('Start', 0));
   for (let i = 1; i <= 20; i += 1) await acct.send('Accounting-Request', packet('Interim-Update', i));
   await drained();
@@ -188,7 +261,13 @@ async function interimPhase(count: number) {
   acct.close();
   // The target counts the platform's processes, not the process sending the packets.
   const platformTotal = Math.round(((cpu['freeradius'] ?? 0) + (cpu['gateway'] ?? 0) + (cpu['session'] ?? 0)) * 1000) / 1000;
-  return { updates: count, perSecond: Math.round(count / seconds), bufferFilesAtEnd: buffered, gatewayInterimFlushMs: Number(INTERIM_FLUSH_MS), cpuMsPerUpdate: { ...cpu, platformTotal } };
+  return {
+    updates: count,
+    perSecond: Math.round(count / seconds),
+    bufferFilesAtEnd: buffered,
+    gatewayInterimFlushMs: Number(INTERIM_FLUSH_MS),
+    cpuMsPerUpdate: { ...cpu, platformTotal },
+  };
 }
 
 /**
@@ -201,17 +280,19 @@ function littlesLaw(cpuMsPerAuth: number) {
   const cores = cpus().length;
   return {
     authsPerSecondImpliedByP50TargetAt16: Math.round(WORKERS / 0.005),
-    cpuMsPerAuthThatWouldNeed: Math.round((cores * 1000 * 0.005 / WORKERS) * 1000) / 1000,
+    cpuMsPerAuthThatWouldNeed: Math.round(((cores * 1000 * 0.005) / WORKERS) * 1000) / 1000,
     cpuCeilingAuthsPerSecond: Math.round((cores * 1000) / cpuMsPerAuth),
     p50MsAt500PerSecondAnd16InFlight: Math.round((WORKERS / 500) * 1000),
   };
 }
 
 try {
-  const devices = await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-    const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
-    return { w, device, sessionId: await grantedSession(device) };
-  }));
+  const devices = await Promise.all(
+    Array.from({ length: WORKERS }, async (_, w) => {
+      const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(w))!;
+      return { w, device, sessionId: await grantedSession(device) };
+    }),
+  );
   // Warm-up (JIT, connection pools, FreeRADIUS threads), not reported.
   await accessPhase(devices, Math.ceil(WARMUP / WORKERS));
   const serial = await accessPhase(devices.slice(0, 1), SERIAL);
@@ -219,7 +300,14 @@ try {
   // MAC authentication is taken only after the session's connection stopped: each device's did.
   const acctClient = radiusClient(acctPort);
   for (const { w, sessionId } of devices) {
-    for (const status of ['Start', 'Stop']) await acctClient.send('Accounting-Request', [['User-Name', mac(w)], ['Acct-Status-Type', status], ['Acct-Session-Id', `bench-returning-${w}`], ['Class', Buffer.from(sessionId)], ['Calling-Station-Id', mac(w)]]);
+    for (const status of ['Start', 'Stop'])
+      await acctClient.send('Accounting-Request', [
+        ['User-Name', mac(w)],
+        ['Acct-Status-Type', status],
+        ['Acct-Session-Id', `bench-returning-${w}`],
+        ['Class', Buffer.from(sessionId)],
+        ['Calling-Station-Id', mac(w)],
+      ]);
   }
   await drained();
   await macAuthPhase(devices, 20);
@@ -235,9 +323,21 @@ try {
     const device = deviceRefFor(defaults.DEVICE_REF_KEY, NAS, mac(1000 + i))!;
     const sessionId = await grantedSession(device);
     const { username, password } = await issue(sessionId, device);
-    if ((await auth.send('Access-Request', [['User-Name', username], ['User-Password', password], ['Calling-Station-Id', mac(1000 + i)]])) !== 'Access-Accept') throw new Error('not accepted');
+    if (
+      (await auth.send('Access-Request', [
+        ['User-Name', username],
+        ['User-Password', password],
+        ['Calling-Station-Id', mac(1000 + i)],
+      ])) !== 'Access-Accept'
+    )
+      throw new Error('not accepted');
     const acctSessionId = `bench-${i}`;
-    await acct.send('Accounting-Request', [['User-Name', username], ['Acct-Status-Type', 'Start'], ['Acct-Session-Id', acctSessionId], ['Class', Buffer.from(sessionId)]]);
+    await acct.send('Accounting-Request', [
+      ['User-Name', username],
+      ['Acct-Status-Type', 'Start'],
+      ['Acct-Session-Id', acctSessionId],
+      ['Class', Buffer.from(sessionId)],
+    ]);
     await drained();
     const t0 = performance.now();
     await json(`${session.url}/api/v1/sessions/${sessionId}/revoke`, sessionHeaders);
@@ -259,7 +359,11 @@ try {
     oneAtATime: serial,
     macAuthentication: { oneAtATime: macAuthOneAtATime, inFlight16: macAuth, targets: { p50MsOneAtATime: 5, authsPerSecondAt16: 500 } },
     interimUpdate: { ...interim, targetCpuMsPlatformTotal: 1, note: process.env.BENCH_NOTE ?? '' },
-    revokeToDisconnect: { sessions: disconnect.length, feedPollMs: defaults.FEED_POLL_MS, latencyMs: { p50: quantile(disconnect, 0.5), p95: quantile(disconnect, 0.95), max: quantile(disconnect, 1) } },
+    revokeToDisconnect: {
+      sessions: disconnect.length,
+      feedPollMs: defaults.FEED_POLL_MS,
+      latencyMs: { p50: quantile(disconnect, 0.5), p95: quantile(disconnect, 0.95), max: quantile(disconnect, 1) },
+    },
     targets: { p50Ms: 5, authsPerSecond: 500, disconnectP95Ms: 1000 },
     // Little's law (in flight = throughput x latency): both targets at once need what two cores cannot give.
     consistency: littlesLaw(access.cpuMsPerAuth.total),

@@ -19,7 +19,12 @@ async function cycleAgainst(url: string): Promise<boolean> {
   const granted = await fetch(`${url}/api/v1/sessions/${sessionId}/grant`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ entitlementId: `ent-${randomUUID()}`, tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString() }),
+    body: JSON.stringify({
+      entitlementId: `ent-${randomUUID()}`,
+      tier: 'BASIC',
+      qosClass: 'STANDARD',
+      validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    }),
   });
   await granted.arrayBuffer();
   const read = await fetch(`${url}/api/v1/sessions/${sessionId}`, { headers });

@@ -43,7 +43,14 @@ async function timed(round: () => Promise<void>, gapMs: number): Promise<{ cpuMs
   return { cpuMs: round2(cpu / ROUNDS), wallMs: round2(wall / ROUNDS) };
 }
 
-const grantBody = () => ({ entitlementId: `ent-${randomUUID()}`, entitlementType: 'CUSTOMER', tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString(), deviceSlots: 3 });
+const grantBody = () => ({
+  entitlementId: `ent-${randomUUID()}`,
+  entitlementType: 'CUSTOMER',
+  tier: 'BASIC',
+  qosClass: 'STANDARD',
+  validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+  deviceSlots: 3,
+});
 const subjects = Array.from({ length: 500 }, () => randomUUID());
 let next = 0;
 
@@ -58,7 +65,10 @@ async function javascript(): Promise<void> {
 const db = await openDatabase('session', SessionConfig.parse({ DATA_DIR: join(tmp, 'in-process') }), MIGRATIONS);
 const store = createSessionStore(db);
 async function statements(): Promise<void> {
-  const created = await store.create({ subjectId: subjects[(next += 1) % subjects.length] as string, deviceRef: null, idempotencyKey: `warmth-${randomUUID()}` }, 'corr-bench');
+  const created = await store.create(
+    { subjectId: subjects[(next += 1) % subjects.length] as string, deviceRef: null, idempotencyKey: `warmth-${randomUUID()}` },
+    'corr-bench',
+  );
   if (created.kind !== 'created') throw new Error(`create answered ${created.kind}`);
   const body = grantBody();
   const granted = await store.grant(created.session.sessionId, { ...body, validUntil: new Date(body.validUntil) }, 'corr-bench');
@@ -70,7 +80,11 @@ const twin = await startServer('bench/servers/twins.ts', PORTS.twin, { TWIN: 'se
 const headers = { 'content-type': 'application/json', 'X-API-Key': 'dev-session-portal-key' };
 async function overHttp(port: number): Promise<void> {
   const base = `http://127.0.0.1:${port}/api/v1/sessions`;
-  const created = await fetch(base, { method: 'POST', headers: { ...headers, 'Idempotency-Key': `warmth-${randomUUID()}` }, body: JSON.stringify({ subjectId: subjects[(next += 1) % subjects.length], deviceRef: null }) });
+  const created = await fetch(base, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': `warmth-${randomUUID()}` },
+    body: JSON.stringify({ subjectId: subjects[(next += 1) % subjects.length], deviceRef: null }),
+  });
   const { sessionId } = (await created.json()) as { sessionId: string };
   const granted = await fetch(`${base}/${sessionId}/grant`, { method: 'POST', headers, body: JSON.stringify(grantBody()) });
   await granted.arrayBuffer();
@@ -105,7 +119,8 @@ try {
     at: new Date().toISOString(),
     machine: machine(),
     rounds: ROUNDS,
-    method: 'each figure a mean per round; an idle gap before every round; the session service compiled, as make up runs it (LOG_LEVEL info), and its bare twin (bench/servers/twins.ts), each on PGlite in a folder; CPU from /proc for the service, process.cpuUsage in process',
+    method:
+      'each figure a mean per round; an idle gap before every round; the session service compiled, as make up runs it (LOG_LEVEL info), and its bare twin (bench/servers/twins.ts), each on PGlite in a folder; CPU from /proc for the service, process.cpuUsage in process',
     rows,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('warmth', result)}\n`);

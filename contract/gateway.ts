@@ -78,7 +78,10 @@ export interface CredentialRequest {
 export const IssuedCredentialReply = z.object({
   username: z.string().min(1).max(64),
   password: z.string().min(1).max(128),
-  chapResponse: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  chapResponse: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
   nasId: z.string(),
   expiresAt: z.string(),
 });
@@ -95,7 +98,10 @@ export const GatewayConnection = z.object({
   inputOctets: z.number().int(),
   outputOctets: z.number().int(),
   sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
-  disconnect: z.enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER']).nullable().describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
+  disconnect: z
+    .enum(['PENDING', 'ACKED', 'NAKED', 'GONE', 'NO_ANSWER'])
+    .nullable()
+    .describe('RFC 5176 Disconnect-Request of this connection, if one was due; GONE: the NAS answered it has no such session (Error-Cause 503).'),
 });
 export type GatewayConnection = z.output<typeof GatewayConnection>;
 

@@ -8,7 +8,12 @@ import { z } from 'zod';
 const Limits = z.strictObject({
   up: z.number().int().min(0).describe('Upload rate, bit/s (WISPr-Bandwidth-Max-Up; openNDS upload rate in kbit/s = up / 1000).'),
   down: z.number().int().min(0).describe('Download rate, bit/s (WISPr-Bandwidth-Max-Down; openNDS download rate in kbit/s).'),
-  upQuotaKB: z.number().int().min(0).default(0).describe('Upload quota per session in kB, openNDS only (RADIUS controllers have no standard attribute); 0: none.'),
+  upQuotaKB: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Upload quota per session in kB, openNDS only (RADIUS controllers have no standard attribute); 0: none.'),
   downQuotaKB: z.number().int().min(0).default(0).describe('Download quota per session in kB, openNDS only; 0: none.'),
 });
 export type Limits = z.output<typeof Limits>;

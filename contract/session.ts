@@ -91,8 +91,8 @@ export const GrantRequest = z.strictObject({
   entitlementType: z.string().min(1).max(64).nullable().default(null),
   tier: z.enum(TIERS).nullable().default(null),
   qosClass: z.enum(QOS_CLASSES).nullable().default(null),
-  validUntil: z.iso.datetime({ offset: true }).describe('The entitlement\'s validUntil; becomes expiresAt.'),
-  deviceSlots: z.number().int().min(1).max(16).default(1).describe('The entitlement\'s deviceSlots (extension; default 1).'),
+  validUntil: z.iso.datetime({ offset: true }).describe("The entitlement's validUntil; becomes expiresAt."),
+  deviceSlots: z.number().int().min(1).max(16).default(1).describe("The entitlement's deviceSlots (extension; default 1)."),
 });
 export type GrantRequest = z.input<typeof GrantRequest>;
 

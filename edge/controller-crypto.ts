@@ -15,7 +15,11 @@ const md5 = (...parts: (Buffer | string)[]): Buffer => {
  * - `mikrotik`: the router's md5.js answers MD5(chap-id + password + chap-challenge), hex; the
  *   router sends it on as CHAP-Password with ident chap-id and CHAP-Challenge chap-challenge.
  */
-export function chapAnswerFor(scheme: ChapScheme, password: string, arrival: { challenge: string | null; chapId?: string | null; uamSecret: string | undefined }): string | undefined {
+export function chapAnswerFor(
+  scheme: ChapScheme,
+  password: string,
+  arrival: { challenge: string | null; chapId?: string | null; uamSecret: string | undefined },
+): string | undefined {
   if (scheme === 'none' || arrival.challenge === null) return undefined;
   const challenge = Buffer.from(arrival.challenge, 'hex');
   if (scheme === 'mikrotik') {

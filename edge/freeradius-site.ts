@@ -57,7 +57,10 @@ const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 // from FreeRADIUS 3.2.5; Debian bookworm's 3.2.1+deb12u1 has `require_message_authenticator`.)
 function clientsConf(clients: RadiusClient[]): string {
   return clients
-    .map((c) => `client ${c.name} {\n\tipaddr = ${c.address}\n\tsecret = ${quote(c.secret)}\n\tshortname = ${c.name}\n\tnas_type = other\n\trequire_message_authenticator = yes\n}\n`)
+    .map(
+      (c) =>
+        `client ${c.name} {\n\tipaddr = ${c.address}\n\tsecret = ${quote(c.secret)}\n\tshortname = ${c.name}\n\tnas_type = other\n\trequire_message_authenticator = yes\n}\n`,
+    )
     .join('\n');
 }
 
@@ -82,7 +85,8 @@ export const DIRECT_ACCOUNTING_TIMEOUT_SECONDS = 1;
 // Two instances of the rest module: `rest` (Access-Requests, and the replay of the buffer, which
 // may wait 3 s) and `rest_direct` (live accounting, which buffers rather than wait).
 function restModule(options: ServerRole, name: string, timeout: number): string {
-  const call = (path: string, nas: string) => `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = ${timeout.toFixed(1)}\n\t}`;
+  const call = (path: string, nas: string) =>
+    `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = ${timeout.toFixed(1)}\n\t}`;
   return `rest${name === '' ? '' : ` ${name}`} {
 \ttls {
 \t}
@@ -112,8 +116,18 @@ function restModule(options: ServerRole, name: string, timeout: number): string 
  * (BUFFERED_USERNAME_HASH): a returning device's User-Name is its MAC, which never rests on disk.
  */
 export const BUFFERED_ATTRIBUTES = [
-  'Acct-Status-Type', 'Acct-Session-Id', 'Class', BUFFERED_USERNAME_HASH, 'Acct-Input-Octets', 'Acct-Input-Gigawords', 'Acct-Output-Octets',
-  'Acct-Output-Gigawords', 'Acct-Session-Time', 'Acct-Terminate-Cause', 'Acct-Delay-Time', NAS_ATTRIBUTE,
+  'Acct-Status-Type',
+  'Acct-Session-Id',
+  'Class',
+  BUFFERED_USERNAME_HASH,
+  'Acct-Input-Octets',
+  'Acct-Input-Gigawords',
+  'Acct-Output-Octets',
+  'Acct-Output-Gigawords',
+  'Acct-Session-Time',
+  'Acct-Terminate-Cause',
+  'Acct-Delay-Time',
+  NAS_ATTRIBUTE,
 ] as const;
 
 const bufferFilterFile = (dir: string) => join(dir, 'mods-config', 'attr_filter', 'accounting_buffer');
@@ -300,7 +314,8 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
   // Everything is replaced but the accounting not yet replayed (run/accounting).
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const entry of readdirSync(dir)) if (entry !== 'run') rmSync(join(dir, entry), { recursive: true, force: true });
-  for (const entry of existsSync(join(dir, 'run')) ? readdirSync(join(dir, 'run')) : []) if (entry !== 'accounting') rmSync(join(dir, 'run', entry), { recursive: true, force: true });
+  for (const entry of existsSync(join(dir, 'run')) ? readdirSync(join(dir, 'run')) : [])
+    if (entry !== 'accounting') rmSync(join(dir, 'run', entry), { recursive: true, force: true });
   cpSync(SYSTEM_CONFIG, dir, { recursive: true, verbatimSymlinks: true });
   for (const sub of ['log', 'run', 'run/accounting']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
   // As root the stock freerad user cannot write our folders: run as whoever starts us; paths
@@ -321,8 +336,13 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
   if (options.role === 'server') {
     // rlm_expr's %{sha256:...}: a buffered entry's user name hash (BUFFERED_ATTRIBUTES).
     symlinkSync('../mods-available/expr', join(dir, 'mods-enabled', 'expr'));
-    writeFileSync(join(dir, 'dictionary'), `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\nATTRIBUTE\t${BUFFERED_USERNAME_HASH}\t3191\tstring\n`);
-    writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options, '', 3) + restModule(options, 'rest_direct', DIRECT_ACCOUNTING_TIMEOUT_SECONDS), { mode: 0o600 });
+    writeFileSync(
+      join(dir, 'dictionary'),
+      `${readFileSync(join(dir, 'dictionary'), 'utf8')}\nATTRIBUTE\t${NAS_ATTRIBUTE}\t3190\tstring\nATTRIBUTE\t${BUFFERED_USERNAME_HASH}\t3191\tstring\n`,
+    );
+    writeFileSync(join(dir, 'mods-enabled', 'rest'), restModule(options, '', 3) + restModule(options, 'rest_direct', DIRECT_ACCOUNTING_TIMEOUT_SECONDS), {
+      mode: 0o600,
+    });
     writeFileSync(join(dir, 'mods-enabled', 'accounting_buffer'), bufferModules(dir), { mode: 0o600 });
     writeFileSync(bufferFilterFile(dir), bufferFilter(), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'wifi'), serverSite(options, listen), { mode: 0o600 });

@@ -2,5 +2,17 @@
 // controllers' arrivals and hand-offs, device references (edge/README.md).
 export * from './controllers/index.js';
 export { deviceRefFor, normalizeMac } from './device-ref.js';
-export { arrivalNeedsOutsideAddress, fromGatewayOutside, gatewayForArrival, GatewaysFile, loadGatewayRegistry, normalUrl, venueOf, type Gateway, type GatewayMatch, type GatewayRegistry, type GatewaysFileEntry } from './registry.js';
+export {
+  arrivalNeedsOutsideAddress,
+  fromGatewayOutside,
+  gatewayForArrival,
+  GatewaysFile,
+  loadGatewayRegistry,
+  normalUrl,
+  venueOf,
+  type Gateway,
+  type GatewayMatch,
+  type GatewayRegistry,
+  type GatewaysFileEntry,
+} from './registry.js';
 export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

@@ -8,37 +8,59 @@ import type { Sealer } from '../services/kit/sealing.js';
 const sealed = z.string().startsWith('v1.');
 
 /** One line of the gateways file: a NAS that may send devices to the portal and ask RADIUS. */
-const GatewayEntry = z.strictObject({
-  nasId: z.string().regex(NAS_ID_PATTERN).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
-  profile: z.enum(PROFILE_IDS).describe('The controller (edge/controllers): what it sends, how it logs in, what its Disconnect needs.'),
-  address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
-  secret: sealed.optional().describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
-  outsideAddresses: z
-    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
-    .min(1)
-    .max(16)
-    .optional()
-    .describe('Where its captive devices (and, for openNDS, authmon) reach the portal from: the router\'s outside address(es) behind NAT, or its clients\' prefix without NAT (default: `address`). Arrivals that carry no signature are taken only from here.'),
-  coaPort: z.number().int().min(1).max(65535).default(3799),
-  uamSecret: sealed.optional().describe('CoovaChilli-style UAM secret, sealed: checks the arrival\'s `md` and keys the CHAP answer.'),
-  faskey: sealed.optional().describe('openNDS only, and required there: the router\'s `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey).'),
-  venue: z.string().regex(NAME_PATTERN).optional().describe('Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).'),
-  macAuthentication: z.boolean().default(false).describe('Whether this gateway\'s MAC authentication (a returning device, no typing) may be accepted at all; off unless set: anyone can present a copied MAC.'),
-  loginUrls: z
-    .array(z.url({ protocol: /^https?$/ }).max(512))
-    .min(1)
-    .max(16)
-    .describe('The only addresses the page may hand this gateway\'s credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...); for openNDS `http://<gatewayaddress>/`, the router\'s LAN address and GatewayPort its FAS query names.'),
-}).superRefine((entry, ctx) => {
-  // openNDS has no RADIUS secret and needs its faskey; every other controller the reverse.
-  if (entry.profile === 'opennds') {
-    if (entry.faskey === undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'an openNDS gateway needs its sealed faskey' });
-    if (entry.secret !== undefined || entry.uamSecret !== undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an openNDS gateway speaks no RADIUS: no secret or uamSecret' });
-  } else {
-    if (entry.secret === undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'a RADIUS controller needs its sealed secret' });
-    if (entry.faskey !== undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'faskey is for openNDS gateways only' });
-  }
-});
+const GatewayEntry = z
+  .strictObject({
+    nasId: z.string().regex(NAS_ID_PATTERN).describe('The NAS id; also the FreeRADIUS client name and part of deviceRef.'),
+    profile: z.enum(PROFILE_IDS).describe('The controller (edge/controllers): what it sends, how it logs in, what its Disconnect needs.'),
+    address: z.union([z.ipv4(), z.ipv6()]).describe('Where its RADIUS packets come from and where Disconnect-Requests go.'),
+    secret: sealed
+      .optional()
+      .describe('The RADIUS shared secret, sealed (scripts/seal-secret.ts); required for every RADIUS controller, absent for openNDS (it speaks no RADIUS).'),
+    outsideAddresses: z
+      .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+      .min(1)
+      .max(16)
+      .optional()
+      .describe(
+        "Where its captive devices (and, for openNDS, authmon) reach the portal from: the router's outside address(es) behind NAT, or its clients' prefix without NAT (default: `address`). Arrivals that carry no signature are taken only from here.",
+      ),
+    coaPort: z.number().int().min(1).max(65535).default(3799),
+    uamSecret: sealed.optional().describe("CoovaChilli-style UAM secret, sealed: checks the arrival's `md` and keys the CHAP answer."),
+    faskey: sealed
+      .optional()
+      .describe("openNDS only, and required there: the router's `faskey`, sealed. Decrypts its FAS query (AES-256-CBC) and keys rhid = sha256(hid + faskey)."),
+    venue: z
+      .string()
+      .regex(NAME_PATTERN)
+      .optional()
+      .describe(
+        'Venue group: a device signed in at one gateway of the group is let back in by MAC authentication at any of them that enables it (default: the gateway alone).',
+      ),
+    macAuthentication: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Whether this gateway's MAC authentication (a returning device, no typing) may be accepted at all; off unless set: anyone can present a copied MAC.",
+      ),
+    loginUrls: z
+      .array(z.url({ protocol: /^https?$/ }).max(512))
+      .min(1)
+      .max(16)
+      .describe(
+        "The only addresses the page may hand this gateway's credentials to (CoovaChilli http://uamip:uamport/logon, Cisco switch_url, ...); for openNDS `http://<gatewayaddress>/`, the router's LAN address and GatewayPort its FAS query names.",
+      ),
+  })
+  .superRefine((entry, ctx) => {
+    // openNDS has no RADIUS secret and needs its faskey; every other controller the reverse.
+    if (entry.profile === 'opennds') {
+      if (entry.faskey === undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'an openNDS gateway needs its sealed faskey' });
+      if (entry.secret !== undefined || entry.uamSecret !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an openNDS gateway speaks no RADIUS: no secret or uamSecret' });
+    } else {
+      if (entry.secret === undefined) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'a RADIUS controller needs its sealed secret' });
+      if (entry.faskey !== undefined) ctx.addIssue({ code: 'custom', path: ['faskey'], message: 'faskey is for openNDS gateways only' });
+    }
+  });
 
 export const GatewaysFile = z.strictObject({ gateways: z.array(GatewayEntry).min(1) });
 export type GatewaysFileEntry = z.input<typeof GatewayEntry>;
@@ -84,7 +106,9 @@ const PROBE_PASSWORD = 'probe-password-\u0000';
  */
 export function handsOverPassword(profile: ControllerProfile): boolean {
   if (profile.login.chap !== 'none') return false;
-  return Object.values(profile.login.fields({ username: 'probe', password: PROBE_PASSWORD }, null, 'https://probe.invalid/?zone=probe')).includes(PROBE_PASSWORD);
+  return Object.values(profile.login.fields({ username: 'probe', password: PROBE_PASSWORD }, null, 'https://probe.invalid/?zone=probe')).includes(
+    PROBE_PASSWORD,
+  );
 }
 
 /**
@@ -105,8 +129,12 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
     // A one-time password posted over http is anyone's on the venue's air, and a controller that
     // re-authenticates with it (pfSense) keeps a sniffed one valid for the whole session.
     const plain = urls.find((url) => !url.startsWith('https:'));
-    if (plain !== undefined && handsOverPassword(profile)) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) is handed the password itself: its login URL ${plain} must be https`);
-    if ((profile.login.chap === 'coova-uam' || profile.arrival.integrity === 'coova-md') && entry.uamSecret === undefined) throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) needs its uamSecret: without it the arrival is unsigned and the CHAP answer is keyed by the bare challenge`);
+    if (plain !== undefined && handsOverPassword(profile))
+      throw new Error(`gateways file: ${entry.nasId} (${entry.profile}) is handed the password itself: its login URL ${plain} must be https`);
+    if ((profile.login.chap === 'coova-uam' || profile.arrival.integrity === 'coova-md') && entry.uamSecret === undefined)
+      throw new Error(
+        `gateways file: ${entry.nasId} (${entry.profile}) needs its uamSecret: without it the arrival is unsigned and the CHAP answer is keyed by the bare challenge`,
+      );
     for (const url of urls) {
       if (loginUrls.has(url)) throw new Error(`gateways file: login URL of ${entry.nasId} registered twice`);
       loginUrls.add(url);

@@ -21,7 +21,15 @@ export function authenticateEmployee(raw: JavaAuthHost): string {
  * exactly these): `[{name, label, help, default?, secret}]`. settings.ts is the one source.
  */
 export function authenticatorSettings(): string {
-  return JSON.stringify(SETTINGS.map((setting) => ({ name: setting.name, label: setting.label, help: setting.help, default: 'default' in setting ? setting.default : undefined, secret: setting.kind === 'secret' })));
+  return JSON.stringify(
+    SETTINGS.map((setting) => ({
+      name: setting.name,
+      label: setting.label,
+      help: setting.help,
+      default: 'default' in setting ? setting.default : undefined,
+      secret: setting.kind === 'secret',
+    })),
+  );
 }
 
 /**

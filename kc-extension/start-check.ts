@@ -28,8 +28,12 @@ export function startRefusal(facts: StartFacts): string {
     ...facts.developmentDefaults.map((name) => `${name} is still the development default; set a secret of your own`),
     ...facts.switches.map((name) => `${name} is a test switch; leave it off`),
     ...facts.developmentClientSecrets.map((name) => `client ${name} still has its shipped development secret; set one of your own`),
-    ...facts.demoPasswords.map((name) => `user ${name} still signs in with the demo password; import realm-export.json alone (realm-dev.json is for development) or change it`),
+    ...facts.demoPasswords.map(
+      (name) => `user ${name} still signs in with the demo password; import realm-export.json alone (realm-dev.json is for development) or change it`,
+    ),
     ...facts.adminCliPasswordGrants.map((name) => `${name} takes password grants; turn its direct access grants off`),
   ];
-  return problems.length === 0 ? '' : `wifi extension: a production Keycloak (kc.sh start) refuses to start: ${problems.join('; ')} (kc.sh start-dev is for development)`;
+  return problems.length === 0
+    ? ''
+    : `wifi extension: a production Keycloak (kc.sh start) refuses to start: ${problems.join('; ')} (kc.sh start-dev is for development)`;
 }

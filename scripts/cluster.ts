@@ -88,8 +88,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const realm = realmForCluster(realmTemplate, keycloakEnv);
   refuseDevelopmentSecrets(keycloakEnv, realm);
 
-  const busy = (await Promise.all(allPorts(ports).filter((port) => options.databaseUrl === undefined || port !== ports.postgres).map(async (port) => ((await listening(port)) ? [port] : [])))).flat();
-  if (busy.length > 0) throw new Error(`ports already in use: ${busy.join(', ')}; is a cluster running already? (make up-cluster, the failover run and its test share the ports)`);
+  const busy = (
+    await Promise.all(
+      allPorts(ports)
+        .filter((port) => options.databaseUrl === undefined || port !== ports.postgres)
+        .map(async (port) => ((await listening(port)) ? [port] : [])),
+    )
+  ).flat();
+  if (busy.length > 0)
+    throw new Error(`ports already in use: ${busy.join(', ')}; is a cluster running already? (make up-cluster, the failover run and its test share the ports)`);
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const secretsFile = join(dir, 'secrets.env');
   writeSecretsFile(secretsFile, secrets);
@@ -159,16 +166,27 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all([...services.map((service) => service.start()), first.start()]);
     say('keycloak-1 ready; keycloak-2 starting');
     await (slots[1] as KeycloakSlot).start();
-    await waitClusterSize(slots.map((slot) => slot.current()), 2, 120_000);
+    await waitClusterSize(
+      slots.map((slot) => slot.current()),
+      2,
+      120_000,
+    );
     say('keycloak: cluster view of 2 members on both nodes');
     prometheus = await startPrometheus({
       dir: join(dir, 'prometheus'),
       port: ports.prometheus,
-      targets: { services: services.map((service) => ({ name: service.name, instance: service.instance, url: service.url })), keycloak: slots.map((slot) => ({ name: slot.name, managementUrl: slot.current().managementUrl })) },
+      targets: {
+        services: services.map((service) => ({ name: service.name, instance: service.instance, url: service.url })),
+        keycloak: slots.map((slot) => ({ name: slot.name, managementUrl: slot.current().managementUrl })),
+      },
       scrapeIntervalSeconds: options.scrapeIntervalSeconds,
       log: join(dir, 'logs', 'prometheus.log'),
     });
-    say(prometheus === undefined ? `prometheus: not installed (${PROMETHEUS}); make up-cluster installs it` : `prometheus: ${prometheus.url} (every instance and both Keycloaks, every ${options.scrapeIntervalSeconds} s)`);
+    say(
+      prometheus === undefined
+        ? `prometheus: not installed (${PROMETHEUS}); make up-cluster installs it`
+        : `prometheus: ${prometheus.url} (every instance and both Keycloaks, every ${options.scrapeIntervalSeconds} s)`,
+    );
     return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, prometheus, stop };
   } catch (error) {
     await stop();
@@ -195,7 +213,8 @@ function readdirKeycloakHome(buildDir: string): string {
 export async function waitClusterSize(nodes: KeycloakNode[], size: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!nodes.every((node) => node.clusterSize() === size)) {
-    if (Date.now() > deadline) throw new Error(`keycloak cluster views: ${nodes.map((node) => `${node.name}=${node.clusterSize()}`).join(', ')}; expected ${size} each`);
+    if (Date.now() > deadline)
+      throw new Error(`keycloak cluster views: ${nodes.map((node) => `${node.name}=${node.clusterSize()}`).join(', ')}; expected ${size} each`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

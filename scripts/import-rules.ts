@@ -52,13 +52,15 @@ export const RULES: Rule[] = [
   {
     name: 'edge-imports-no-service',
     why: 'edge/ is used by the gateway and portal services and by tooling; it builds on the contract and the kit only',
-    breaks: (from, to) => from.startsWith('edge/') && (/^(kc-extension|dmn|scripts|test|bench)\//.test(to) || (serviceOf(to) !== undefined && serviceOf(to) !== 'kit')),
+    breaks: (from, to) =>
+      from.startsWith('edge/') && (/^(kc-extension|dmn|scripts|test|bench)\//.test(to) || (serviceOf(to) !== undefined && serviceOf(to) !== 'kit')),
   },
   {
     name: 'keycloak-extension-imports-no-service',
     why: 'the extension runs in GraalJS inside Keycloak: it shares only the contract and the DMN engine',
     // A bundle.ts beside it is the Node build step of a bundle, not part of one.
-    breaks: (from, to) => from.startsWith('kc-extension/') && (/^(services|scripts|test|bench)\//.test(to) || (NODE_BUILTIN.test(to) && !from.endsWith('/bundle.ts'))),
+    breaks: (from, to) =>
+      from.startsWith('kc-extension/') && (/^(services|scripts|test|bench)\//.test(to) || (NODE_BUILTIN.test(to) && !from.endsWith('/bundle.ts'))),
   },
   {
     name: 'dmn-engine-is-pure',
@@ -88,7 +90,10 @@ export async function importGraph(entryPoints: string[]): Promise<Map<string, st
   });
   const graph = new Map<string, string[]>();
   for (const [file, input] of Object.entries(result.metafile.inputs)) {
-    graph.set(file, input.imports.map((edge) => edge.path));
+    graph.set(
+      file,
+      input.imports.map((edge) => edge.path),
+    );
   }
   return graph;
 }
@@ -148,7 +153,8 @@ export const SOURCE_RULES: SourceRule[] = [
     name: 'sign-in-names-no-controller',
     why: 'the sign-in core asks the profile (edge/controllers) how a device is let through; a controller named there is a controller added in two places',
     applies: (path) => /^services\/portal\/sign-in[^/]*\.ts$/.test(path),
-    find: (text) => PROFILE_IDS.flatMap((id) => [...text.matchAll(new RegExp(`['"\`]${id}['"\`]`, 'g'))].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`)),
+    find: (text) =>
+      PROFILE_IDS.flatMap((id) => [...text.matchAll(new RegExp(`['"\`]${id}['"\`]`, 'g'))].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`)),
   },
   {
     name: 'no-redeclared-contract-pattern',
@@ -162,7 +168,7 @@ export const SOURCE_RULES: SourceRule[] = [
   },
   {
     name: 'route-params-from-their-schema',
-    why: 'a route parameter is read typed from the route\'s params schema (or Express\'s typed path), never cast with String()',
+    why: "a route parameter is read typed from the route's params schema (or Express's typed path), never cast with String()",
     applies: isProduct,
     find: (text) => [...text.matchAll(/String\(req\.params/g)].map((match) => `line ${lineOf(text, match.index)}: ${match[0]}`),
   },

@@ -17,7 +17,10 @@ import { startHarness, untilGatewayPolls, type Harness } from './opennds/harness
 const PORTAL = process.env['PORTAL_URL'] ?? 'http://127.0.0.1:3000';
 const GATEWAY_SERVICE = process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:3004';
 const REVOCATION_POLL = fileURLToPath(new URL('../edge/router/revocation-poll.sh', import.meta.url));
-const portalUp = await fetch(`${PORTAL}/health`).then((answer) => answer.ok, () => false);
+const portalUp = await fetch(`${PORTAL}/health`).then(
+  (answer) => answer.ok,
+  () => false,
+);
 const folder = mkdtempSync(join(tmpdir(), 'ndst-try-'));
 let bridge: Server | undefined;
 

@@ -15,7 +15,11 @@ function filesUnder(dir: string): string[] {
 /** `<path> <size> <mtime>` per file of the operator's data, sorted. */
 export function operatorDataFingerprint(root: string): string[] {
   const keycloak = join(root, '.run', 'keycloak');
-  const homes = existsSync(keycloak) ? readdirSync(keycloak).filter((name) => name.startsWith('keycloak-')).map((name) => join(keycloak, name, 'data')) : [];
+  const homes = existsSync(keycloak)
+    ? readdirSync(keycloak)
+        .filter((name) => name.startsWith('keycloak-'))
+        .map((name) => join(keycloak, name, 'data'))
+    : [];
   return [...homes, join(root, '.data')]
     .flatMap(filesUnder)
     .map((file) => {

@@ -15,7 +15,13 @@ const RadiusSettings = z.object({
   RADIUS_ACCT_PORT: envPort(1813).describe('FreeRADIUS accounting port (UDP).'),
   RADIUS_LISTEN: z.union([z.ipv4(), z.ipv6()]).default('127.0.0.1').describe('Address FreeRADIUS listens on; 0.0.0.0 for a real controller on the network.'),
   GATEWAY_URL: z.url().default('http://127.0.0.1:3004').describe('The gateway service, as FreeRADIUS reaches it.'),
-  RADIUS_REPLAY_RETRY_SECONDS: z.coerce.number().int().min(4).max(3600).default(5).describe('How long the accounting replay waits before handing an entry the gateway service did not take to it again (FreeRADIUS allows 4 to 3600).'),
+  RADIUS_REPLAY_RETRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(4)
+    .max(3600)
+    .default(5)
+    .describe('How long the accounting replay waits before handing an entry the gateway service did not take to it again (FreeRADIUS allows 4 to 3600).'),
 });
 
 export interface PlatformRadius {
@@ -34,7 +40,9 @@ export async function startPlatformRadius(env: NodeJS.ProcessEnv, dir: string, l
   const settings = loadConfig(RadiusSettings, env);
   const gatewayConfig = loadConfig(GatewayConfig, env);
   // openNDS gateways speak no RADIUS: only the RADIUS controllers are FreeRADIUS clients.
-  const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()].flatMap((g) => (g.secret === undefined ? [] : [{ ...g, secret: g.secret }]));
+  const gateways = [...loadGatewayRegistry(gatewayConfig.GATEWAYS_FILE, createSealer(gatewayConfig.GATEWAY_SEAL_KEY)).values()].flatMap((g) =>
+    g.secret === undefined ? [] : [{ ...g, secret: g.secret }],
+  );
   writeFreeradiusConfig({
     dir,
     role: 'server',

@@ -26,13 +26,33 @@ const sessionKey = process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key';
 const session = await post(`${config.SESSION_URL}/api/v1/sessions`, sessionKey, { subjectId: randomUUID(), deviceRef });
 const sessionId = String(session['sessionId']);
 await post(`${config.SESSION_URL}/api/v1/sessions/${sessionId}/grant`, sessionKey, {
-  entitlementId: `ent-${randomUUID()}`, entitlementType: 'WIFI_CUSTOMER_BASIC', tier: 'BASIC', qosClass: 'STANDARD', validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+  entitlementId: `ent-${randomUUID()}`,
+  entitlementType: 'WIFI_CUSTOMER_BASIC',
+  tier: 'BASIC',
+  qosClass: 'STANDARD',
+  validUntil: new Date(Date.now() + 3_600_000).toISOString(),
 });
 const gatewayKey = process.env['GATEWAY_TOOLS_KEY'] ?? 'dev-gateway-tools-key';
-const credential = await post(`http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/credentials`, gatewayKey, { sessionId, deviceRef, nasId: gateway.nasId });
+const credential = await post(`http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/credentials`, gatewayKey, {
+  sessionId,
+  deviceRef,
+  nasId: gateway.nasId,
+});
 process.stdout.write(`session ${sessionId} granted; one-time credential issued for device ${MAC}\n`);
 const send = (port: string, type: string, lines: string[]) =>
   spawnSync('radclient', ['-x', `${radius}:${port}`, type, gateway.secret ?? ''], { input: lines.join('\n'), stdio: ['pipe', 'inherit', 'inherit'] });
-send(process.env['RADIUS_AUTH_PORT'] ?? '1812', 'auth', [`User-Name = "${String(credential['username'])}"`, `User-Password = "${String(credential['password'])}"`, `Calling-Station-Id = "${MAC}"`, 'Message-Authenticator = 0x00']);
-send(process.env['RADIUS_ACCT_PORT'] ?? '1813', 'acct', [`User-Name = "${String(credential['username'])}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "try-${Date.now()}"`, `Class = "${sessionId}"`]);
-process.stdout.write(`connection state (CONNECTED once FreeRADIUS answered the Start; during a gateway outage, once its buffer replays it): GET http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/connections/${sessionId} (X-API-Key: the tools key, GATEWAY_TOOLS_KEY)\n`);
+send(process.env['RADIUS_AUTH_PORT'] ?? '1812', 'auth', [
+  `User-Name = "${String(credential['username'])}"`,
+  `User-Password = "${String(credential['password'])}"`,
+  `Calling-Station-Id = "${MAC}"`,
+  'Message-Authenticator = 0x00',
+]);
+send(process.env['RADIUS_ACCT_PORT'] ?? '1813', 'acct', [
+  `User-Name = "${String(credential['username'])}"`,
+  'Acct-Status-Type = Start',
+  `Acct-Session-Id = "try-${Date.now()}"`,
+  `Class = "${sessionId}"`,
+]);
+process.stdout.write(
+  `connection state (CONNECTED once FreeRADIUS answered the Start; during a gateway outage, once its buffer replays it): GET http://127.0.0.1:${process.env['GATEWAY_PORT'] ?? 3004}/api/v1/connections/${sessionId} (X-API-Key: the tools key, GATEWAY_TOOLS_KEY)\n`,
+);

@@ -49,10 +49,20 @@ process.env['KC_RUN_DIR'] ??= join(ROOT, '.run', 'keycloak-test');
 process.env['KC_LOG_FILE'] ??= `${process.env['KC_RUN_DIR']}.log`;
 const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
 const operatorData = operatorDataFingerprint(ROOT);
-if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0) throw new Error('scripts/kc.sh build failed for the test run\'s Keycloak');
-const platform = await startPlatform({ keycloak: true, freshKeycloak: true, env: { TEST_HARNESS: 'true', SVC_ADMIN_PROBE_ALLOW: '127.0.0.0/8, ::1/128', DMN_DIR: dmnDir, DATA_DIR: dataDir, RADIUS_RUN_DIR: join(dataDir, 'freeradius') } });
+if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0)
+  throw new Error("scripts/kc.sh build failed for the test run's Keycloak");
+const platform = await startPlatform({
+  keycloak: true,
+  freshKeycloak: true,
+  env: { TEST_HARNESS: 'true', SVC_ADMIN_PROBE_ALLOW: '127.0.0.0/8, ::1/128', DMN_DIR: dmnDir, DATA_DIR: dataDir, RADIUS_RUN_DIR: join(dataDir, 'freeradius') },
+});
 const selected = process.argv.length > 2;
-const phases = selected ? [process.argv.slice(2)] : [['test/**/*.test.ts', '!test/e2e/**', '!test/cluster/**'], ['--concurrency=1', 'test/e2e/**/*.test.ts']];
+const phases = selected
+  ? [process.argv.slice(2)]
+  : [
+      ['test/**/*.test.ts', '!test/e2e/**', '!test/cluster/**'],
+      ['--concurrency=1', 'test/e2e/**/*.test.ts'],
+    ];
 const result: Outcome = { status: 0, passed: 0, failed: 0, skipped: 0 };
 const add = (phase: Outcome) => {
   result.status ||= phase.status;
@@ -71,7 +81,8 @@ try {
 // the cluster's start, 60 s of sign-ins, the restarted node's rejoin) runs last, alone on the
 // machine; CLUSTER_FAILOVER_TEST=0 leaves it out (a quick local run). `npm run bench:failover`
 // runs the same as a benchmark.
-const clusterTests = process.env['CLUSTER_FAILOVER_TEST'] === '0' ? ['test/cluster/**/*.test.ts', '!test/cluster/failover.test.ts'] : ['test/cluster/**/*.test.ts'];
+const clusterTests =
+  process.env['CLUSTER_FAILOVER_TEST'] === '0' ? ['test/cluster/**/*.test.ts', '!test/cluster/failover.test.ts'] : ['test/cluster/**/*.test.ts'];
 if (!selected) add(await runAva(['--concurrency=1', '--timeout=25m', ...clusterTests]));
 // The run fails when it changed what `make up` serves.
 const touched = changedEntries(operatorData, operatorDataFingerprint(ROOT));

@@ -3,7 +3,10 @@ import { startPlatform } from './platform.js';
 
 // The demo HR service runs on loopback, which svc-admin's connector probe refuses unless allowed:
 // `make up` allows loopback (a production Keycloak allows only what its operator names).
-const platform = await startPlatform({ keycloak: true, env: { TEST_HARNESS: process.env.TEST_HARNESS ?? 'true', SVC_ADMIN_PROBE_ALLOW: process.env.SVC_ADMIN_PROBE_ALLOW ?? '127.0.0.0/8, ::1/128' } });
+const platform = await startPlatform({
+  keycloak: true,
+  env: { TEST_HARNESS: process.env.TEST_HARNESS ?? 'true', SVC_ADMIN_PROBE_ALLOW: process.env.SVC_ADMIN_PROBE_ALLOW ?? '127.0.0.0/8, ::1/128' },
+});
 for (const { name, url, log } of platform.started) process.stdout.write(`${name.padEnd(12)} ${url.padEnd(24)} log: ${log}\n`);
 process.stdout.write(`
 Open the portal: http://localhost:3000/

@@ -93,7 +93,10 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();
-    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     let json: Record<string, unknown> = {};
     try {
       json = JSON.parse(text) as Record<string, unknown>;
@@ -106,7 +109,9 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   const codeOf = (json: Record<string, unknown>) => (typeof json['code'] === 'string' ? `${json['code']}: ${String(json['message'])}` : 'no error body');
   const sessionIdOf = (json: Record<string, unknown>) => {
     const session = json['session'];
-    return typeof session === 'object' && session !== null && typeof (session as Record<string, unknown>)['sessionId'] === 'string' ? ((session as Record<string, unknown>)['sessionId'] as string) : undefined;
+    return typeof session === 'object' && session !== null && typeof (session as Record<string, unknown>)['sessionId'] === 'string'
+      ? ((session as Record<string, unknown>)['sessionId'] as string)
+      : undefined;
   };
 
   // Keycloak's brute-force guard locks an account whose password grants overlap (a sign-in the
@@ -128,9 +133,11 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     }
   };
   const lanes = Math.max(1, Math.floor(options.workers / 2));
-  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
-    for (let index = lane; index <= probe; index += lanes) await register(index);
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let index = lane; index <= probe; index += lanes) await register(index);
+    }),
+  );
   const account = (index: number) => accounts[index] ?? { email: '', password: '' };
   const signIn = (base: string, index: number) => post(base, '/api/v1/auth/login', { username: account(index).email, password: account(index).password });
 
@@ -174,7 +181,14 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
         const atMs = elapsed();
         try {
           const answer = await signIn(origin, worker * perWorker + (turn % perWorker));
-          attempts.push({ atMs, status: answer.status, ms: elapsed() - atMs, sessionId: sessionIdOf(answer.json), cookie: answer.cookie, code: codeOf(answer.json) });
+          attempts.push({
+            atMs,
+            status: answer.status,
+            ms: elapsed() - atMs,
+            sessionId: sessionIdOf(answer.json),
+            cookie: answer.cookie,
+            code: codeOf(answer.json),
+          });
         } catch {
           attempts.push({ atMs, status: 0, ms: elapsed() - atMs });
         }
@@ -185,12 +199,18 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   say(`load done: ${attempts.length} sign-ins; waiting for the restarted pieces`);
   const keycloakRestartSeconds = Math.round((await (keycloakBack as Promise<number>)) * 10) / 10;
   await servicesBack;
-  await waitClusterSize(cluster.keycloak.map((slot) => slot.current()), 2, 120_000);
+  await waitClusterSize(
+    cluster.keycloak.map((slot) => slot.current()),
+    2,
+    120_000,
+  );
 
   // Sessions: every 200 has its GRANTED row, none twice.
   const ok = attempts.filter((attempt) => attempt.status === 200);
   const answeredIds = ok.map((attempt) => attempt.sessionId).filter((id): id is string => id !== undefined);
-  const rows = (await db.query<{ session_id: string; granted_at: Date | null }>('SELECT session_id, granted_at FROM sessions')).rows.filter((row) => !before.has(row.session_id));
+  const rows = (await db.query<{ session_id: string; granted_at: Date | null }>('SELECT session_id, granted_at FROM sessions')).rows.filter(
+    (row) => !before.has(row.session_id),
+  );
   const granted = new Set(rows.filter((row) => row.granted_at !== null).map((row) => row.session_id));
   const answeredSet = new Set(answeredIds);
   const lost = ok.length - answeredIds.length + answeredIds.filter((id) => !granted.has(id)).length;
@@ -216,9 +236,22 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   const grant = await undiciFetch(`${killedKeycloak.current().url}/realms/wifi/protocol/openid-connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'wifi-portal-api', client_secret: cluster.secrets.WIFI_PORTAL_API_SECRET, scope: 'openid', username: account(probe).email, password: account(probe).password }),
-  }).then(async (response) => (await response.arrayBuffer(), response.status), () => 0);
-  const employee = await post(origin, '/api/v1/auth/employee', { employeeId: 'C-9999', citizenId: '000000000000' }).catch(() => ({ status: 0, json: {} as Record<string, unknown> }));
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'wifi-portal-api',
+      client_secret: cluster.secrets.WIFI_PORTAL_API_SECRET,
+      scope: 'openid',
+      username: account(probe).email,
+      password: account(probe).password,
+    }),
+  }).then(
+    async (response) => (await response.arrayBuffer(), response.status),
+    () => 0,
+  );
+  const employee = await post(origin, '/api/v1/auth/employee', { employeeId: 'C-9999', citizenId: '000000000000' }).catch(() => ({
+    status: 0,
+    json: {} as Record<string, unknown>,
+  }));
   let afterRestart = 0;
   const afterRestartAttempts = options.workers * 4;
   for (let index = 0; index < afterRestartAttempts; index += 1) {
@@ -226,7 +259,12 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
     if (answer.status === 200) afterRestart += 1;
   }
   const healthy = await Promise.all(
-    cluster.services.map((service) => undiciFetch(`${service.url}/health`).then((response) => response.status === 200, () => false)),
+    cluster.services.map((service) =>
+      undiciFetch(`${service.url}/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      ),
+    ),
   );
   await dispatcher.close();
 
@@ -235,10 +273,18 @@ export async function runFailover(cluster: Cluster, options: FailoverOptions): P
   for (const attempt of attempts) {
     if (attempt.status === 200) continue;
     const phase: Phase =
-      attempt.atMs < killedAtMs ? (attempt.atMs + attempt.ms < killedAtMs ? 'beforeKill' : 'inFlightAtKill') : attempt.atMs < switchEndMs ? 'duringSwitch' : 'afterSwitch';
+      attempt.atMs < killedAtMs
+        ? attempt.atMs + attempt.ms < killedAtMs
+          ? 'beforeKill'
+          : 'inFlightAtKill'
+        : attempt.atMs < switchEndMs
+          ? 'duringSwitch'
+          : 'afterSwitch';
     count(failed[phase], `${attempt.status} ${attempt.code ?? 'no answer'}`);
   }
-  const fiveHundredsAfterSwitch = Object.entries(failed.afterSwitch).filter(([status]) => status.startsWith('0') || status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0);
+  const fiveHundredsAfterSwitch = Object.entries(failed.afterSwitch)
+    .filter(([status]) => status.startsWith('0') || status.startsWith('5'))
+    .reduce((sum, [, n]) => sum + n, 0);
   const latencies = ok.map((attempt) => attempt.ms).sort((a, b) => a - b);
   const views = Object.fromEntries(cluster.keycloak.map((slot) => [slot.name, slot.current().clusterSize()]));
   const result: FailoverResult = {

@@ -26,7 +26,10 @@ let built = false;
 export function commandFor(entry: string): string[] {
   if (!/^services\/[^/]+\/main\.ts$/.test(entry)) return [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(ROOT, entry)];
   if (!built) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     built = true;
   }
   return [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))];
@@ -39,9 +42,18 @@ export function commandFor(entry: string): string[] {
 export async function startServer(entry: string, port: number, env: Record<string, string> = {}, readyWithinMs = 20_000): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   // Something already answering there would pass for the new server (which then fails to bind).
-  if (await fetch(`${url}/health`).then(() => true, () => false)) throw new Error(`port ${port} is already in use; ${entry} not started`);
+  if (
+    await fetch(`${url}/health`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is already in use; ${entry} not started`);
   // BENCH_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when it stops.
-  const profile = [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])];
+  const profile = [
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+  ];
   const name = /services\/([^/]+)\/main\.ts$/.exec(entry)?.[1] ?? entry;
   // BENCH_LOG_DIR=<dir>: each server's output goes to <dir>/<name>.log (appended), at
   // BENCH_LOG_LEVEL when given (else the level the benchmark asks for), to see why a request failed.

@@ -85,6 +85,9 @@ export function summarizeProfile(file: string, fromMicros: number, toMicros: num
   return {
     busyMs: Math.round(busy / 1000),
     msPerOperation: Object.fromEntries([...byCategory].sort((a, b) => b[1] - a[1]).map(([name, micros]) => [name, perOperation(micros)])),
-    topFunctions: [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, micros]) => ({ name, msPerOperation: perOperation(micros) })),
+    topFunctions: [...byFunction]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => ({ name, msPerOperation: perOperation(micros) })),
   };
 }

@@ -13,7 +13,13 @@ await runService({
       logger,
       routes: [
         healthRoute('bare'),
-        route({ method: 'post', path: '/bare', summary: 'Baseline JSON route.', responses: { 200: { description: 'ok' } }, handle: () => ({ status: 200, body: { ok: true } }) }),
+        route({
+          method: 'post',
+          path: '/bare',
+          summary: 'Baseline JSON route.',
+          responses: { 200: { description: 'ok' } },
+          handle: () => ({ status: 200, body: { ok: true } }),
+        }),
       ],
     }),
 });

@@ -102,14 +102,21 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
     const loyalty: LoyaltyClient = {
       async lookup(email) {
         if (email === null) return { source: 'skipped', memberTier: null, wifiBenefit: null, memberRef: null };
-        const member = (await call(`${config.LOYALTY_URL}/api/v1/members/lookup`, 'POST', { email }, { 'X-API-Key': config.LOYALTY_API_KEY })).body as { tier: string; wifiBenefit: boolean; memberRef: string };
+        const member = (await call(`${config.LOYALTY_URL}/api/v1/members/lookup`, 'POST', { email }, { 'X-API-Key': config.LOYALTY_API_KEY })).body as {
+          tier: string;
+          wifiBenefit: boolean;
+          memberRef: string;
+        };
         return { source: 'loyalty', memberTier: member.tier, wifiBenefit: member.wifiBenefit, memberRef: member.memberRef };
       },
       breakerState: () => 'closed',
     };
     const decisions: DecisionClient = {
       async decide(inputs) {
-        const answer = await call(`${config.DECISION_URL}/api/v1/decisions/${config.DECISION_MODEL}/evaluate`, 'POST', { inputs, decision: config.DECISION_NAME });
+        const answer = await call(`${config.DECISION_URL}/api/v1/decisions/${config.DECISION_MODEL}/evaluate`, 'POST', {
+          inputs,
+          decision: config.DECISION_NAME,
+        });
         return { kind: 'evaluated', outputs: (answer.body as { results: Record<string, DecisionOutputs> }).results[config.DECISION_NAME]!, by: 'service' };
       },
     };
@@ -130,7 +137,10 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
     await createFeedWake(db);
     return {
       'post /api/v1/sessions': async (req, res) => {
-        const outcome = await store.create({ subjectId: req.body.subjectId, deviceRef: req.body.deviceRef, idempotencyKey: req.get('idempotency-key') }, correlationId);
+        const outcome = await store.create(
+          { subjectId: req.body.subjectId, deviceRef: req.body.deviceRef, idempotencyKey: req.get('idempotency-key') },
+          correlationId,
+        );
         res.status(201).json(outcome.kind === 'key-reused' ? {} : outcome.session);
       },
       'post /api/v1/sessions/:sessionId/grant': async (req, res) => {
@@ -148,21 +158,61 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
     const sessionKey = { 'X-API-Key': config.PORTAL_SESSION_KEY };
     return {
       'post /api/v1/auth/login': async (req, res) => {
-        const form = new URLSearchParams({ client_id: CUSTOMER_CLIENT, client_secret: config.PORTAL_API_CLIENT_SECRET, grant_type: 'password', username: req.body.username, password: req.body.password, scope: 'openid' });
+        const form = new URLSearchParams({
+          client_id: CUSTOMER_CLIENT,
+          client_secret: config.PORTAL_API_CLIENT_SECRET,
+          grant_type: 'password',
+          username: req.body.username,
+          password: req.body.password,
+          scope: 'openid',
+        });
         const granted = await request(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
         const tokens = (await granted.body.json()) as { access_token: string; refresh_token: string };
         const claims = await readClaims(tokens.access_token);
         const subjectId = String(claims['sub']);
         const key = `portal-${randomUUID()}`;
-        const entitlement = (await call(`${config.ENTITLEMENT_URL}/api/v1/entitlements/evaluate`, 'POST', { subjectId, sessionId: null }, { authorization: `Bearer ${tokens.access_token}`, 'Idempotency-Key': key })).body as Entitlement;
+        const entitlement = (
+          await call(
+            `${config.ENTITLEMENT_URL}/api/v1/entitlements/evaluate`,
+            'POST',
+            { subjectId, sessionId: null },
+            { authorization: `Bearer ${tokens.access_token}`, 'Idempotency-Key': key },
+          )
+        ).body as Entitlement;
         const handle = randomUUID();
-        const created = (await call(`${config.SESSION_URL}/api/v1/sessions`, 'POST', { subjectId, deviceRef: `dev-${handle}` }, { ...sessionKey, 'Idempotency-Key': key })).body as Session;
+        const created = (
+          await call(`${config.SESSION_URL}/api/v1/sessions`, 'POST', { subjectId, deviceRef: `dev-${handle}` }, { ...sessionKey, 'Idempotency-Key': key })
+        ).body as Session;
         const { permission } = entitlement;
-        const grant = { entitlementId: entitlement.entitlementId, entitlementType: entitlement.entitlementType, tier: permission.tier, qosClass: permission.qosClass, validUntil: entitlement.validUntil, deviceSlots: permission.deviceSlots };
+        const grant = {
+          entitlementId: entitlement.entitlementId,
+          entitlementType: entitlement.entitlementType,
+          tier: permission.tier,
+          qosClass: permission.qosClass,
+          validUntil: entitlement.validUntil,
+          deviceSlots: permission.deviceSlots,
+        };
         const session = (await call(`${config.SESSION_URL}/api/v1/sessions/${created.sessionId}/grant`, 'POST', grant, sessionKey)).body as Session;
         const sid = newSid();
-        await store.put(sid, { subjectId, client: CUSTOMER_CLIENT, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, claims, entitlement, networkSessionId: created.sessionId, networkSession: session, gateway: null }, new Date(Date.now() + SID_LIFETIME_MS));
-        res.setHeader('set-cookie', [`sid=${sid}; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax`, `did=${handle}; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax`]);
+        await store.put(
+          sid,
+          {
+            subjectId,
+            client: CUSTOMER_CLIENT,
+            accessToken: tokens.access_token,
+            refreshToken: tokens.refresh_token,
+            claims,
+            entitlement,
+            networkSessionId: created.sessionId,
+            networkSession: session,
+            gateway: null,
+          },
+          new Date(Date.now() + SID_LIFETIME_MS),
+        );
+        res.setHeader('set-cookie', [
+          `sid=${sid}; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax`,
+          `did=${handle}; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax`,
+        ]);
         res.json({ authenticated: true, correlationId, client: CUSTOMER_CLIENT, claims, entitlement, session });
       },
     };
@@ -174,7 +224,10 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
     const gateways = loadGatewayRegistry(config.GATEWAYS_FILE, sealer);
     const db = await database('gateway', GATEWAY_MIGRATIONS);
     const credentials = createCredentialStore(db);
-    const connections = createConnectionStore(db, { interimFlushMs: config.INTERIM_FLUSH_MS, forgetAfterMs: (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000 });
+    const connections = createConnectionStore(db, {
+      interimFlushMs: config.INTERIM_FLUSH_MS,
+      forgetAfterMs: (config.ACCT_INTERIM_SECONDS * 2 + config.STALE_GRACE_SECONDS) * 1000,
+    });
     const headers = { 'X-API-Key': config.GATEWAY_SESSION_KEY };
     const peer: SessionPeer = {
       async read(sessionId) {
@@ -192,7 +245,14 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
       'post /api/v1/credentials': async (req, res) => {
         const username = newUsername();
         const now = new Date();
-        await credentials.issue({ usernameHash: usernameHash(username), sessionId: req.body.sessionId, deviceRef: req.body.deviceRef, nasId: req.body.nasId, issuedAt: now, expiresAt: new Date(now.getTime() + 120_000) });
+        await credentials.issue({
+          usernameHash: usernameHash(username),
+          sessionId: req.body.sessionId,
+          deviceRef: req.body.deviceRef,
+          nasId: req.body.nasId,
+          issuedAt: now,
+          expiresAt: new Date(now.getTime() + 120_000),
+        });
         res.status(201).json({ username, password: passwordFor(config.CREDENTIAL_KEY, username) });
       },
       'post /radius/authorize': async (req, res) => {
@@ -200,7 +260,15 @@ const twins: Record<string, () => Promise<Record<string, Handler>>> = {
         res.status(reply.status).json(reply.body);
       },
       'post /radius/accounting': async (req, res) => {
-        const outcome = await recordAccounting(connections, credentials, (text) => sealer.seal(text), String(req.query['nas']), req.body, new Date(), config.ACCT_DELAY_MAX_SECONDS);
+        const outcome = await recordAccounting(
+          connections,
+          credentials,
+          (text) => sealer.seal(text),
+          String(req.query['nas']),
+          req.body,
+          new Date(),
+          config.ACCT_DELAY_MAX_SECONDS,
+        );
         if (outcome.kind === 'logged-off') await peer.revoke(outcome.sessionId, correlationId);
         res.status(204).end();
       },

@@ -53,7 +53,12 @@ export function invoke(fn: unknown, args: Frame, callee: string, cell: string): 
 }
 
 /** A FEEL function value running `body` on a frame of its parameters; failures travel as `InvocationAbort`. */
-export function feelFunction(parameters: readonly { name: string; check: Conform }[], where: string, body: (frame: Frame) => unknown, base: () => Frame): FeelFunction {
+export function feelFunction(
+  parameters: readonly { name: string; check: Conform }[],
+  where: string,
+  body: (frame: Frame) => unknown,
+  base: () => Frame,
+): FeelFunction {
   return new FeelFunction(
     (...args: unknown[]) => {
       const frame: Frame = { ...base() };
@@ -137,7 +142,8 @@ function compileBody(expression: ParsedExpression, scope: readonly string[], whe
     case 'relation': {
       const rows: Evaluator[][] = [];
       for (const [r, row] of expression.rows.entries()) {
-        if (row.length !== expression.columns.length) return new CellFailure(`row ${r + 1} has ${row.length} cells; the relation has ${expression.columns.length} columns`, where);
+        if (row.length !== expression.columns.length)
+          return new CellFailure(`row ${r + 1} has ${row.length} cells; the relation has ${expression.columns.length} columns`, where);
         const cells: Evaluator[] = [];
         for (const [c, cell] of row.entries()) {
           const compiled = compileBoxed(cell, scope, `${where}, row ${r + 1}, column '${expression.columns[c]}'`, types);
@@ -159,7 +165,8 @@ function compileBody(expression: ParsedExpression, scope: readonly string[], whe
     }
     case 'invocation': {
       const callee = expression.callee;
-      if (!scope.includes(callee)) return new CellFailure(`invokes '${callee}', which is not a business knowledge model or decision service it requires`, where);
+      if (!scope.includes(callee))
+        return new CellFailure(`invokes '${callee}', which is not a business knowledge model or decision service it requires`, where);
       const bindings: { name: string; value: Evaluator }[] = [];
       for (const binding of expression.bindings) {
         if (binding.value === null) continue; // DMN 1.3 section 10.3.2.5: an unbound parameter is null.
@@ -178,7 +185,8 @@ function compileBody(expression: ParsedExpression, scope: readonly string[], whe
       };
     }
     case 'function': {
-      if (expression.functionKind !== 'FEEL') return new CellFailure(`function definitions of kind ${expression.functionKind} are not supported (FEEL only)`, where);
+      if (expression.functionKind !== 'FEEL')
+        return new CellFailure(`function definitions of kind ${expression.functionKind} are not supported (FEEL only)`, where);
       const parameters: { name: string; check: Conform }[] = [];
       for (const parameter of expression.parameters) {
         const parameterCheck = types(parameter.typeRef);
@@ -211,7 +219,12 @@ function evaluateAll(items: readonly Evaluator[], frame: Frame): unknown[] | Cel
 
 // DMN 1.3 section 10.3.2.3: each entry sees the entries before it; a final entry without a name
 // is the result, else the context itself is.
-function compileContext(entries: readonly { name: string | null; typeRef: string | null; value: ParsedExpression | null }[], scope: readonly string[], where: string, types: TypeResolver): Evaluator | CellFailure {
+function compileContext(
+  entries: readonly { name: string | null; typeRef: string | null; value: ParsedExpression | null }[],
+  scope: readonly string[],
+  where: string,
+  types: TypeResolver,
+): Evaluator | CellFailure {
   const compiled: { name: string | null; cell: string; value: Evaluator; check: Conform }[] = [];
   let names = [...scope];
   for (const [i, entry] of entries.entries()) {

@@ -70,7 +70,12 @@ function typedStep(step: CompiledStep, check: Conform): CompiledStep {
 }
 
 /** DMN 1.3 section 10.3.2.4: a business knowledge model is a function of its parameters. */
-function compileKnowledgeModel(bkm: NamedKnowledgeModel, knows: readonly string[], library: Readonly<Record<string, unknown>>, types: TypeResolver): FeelFunction | CellFailure {
+function compileKnowledgeModel(
+  bkm: NamedKnowledgeModel,
+  knows: readonly string[],
+  library: Readonly<Record<string, unknown>>,
+  types: TypeResolver,
+): FeelFunction | CellFailure {
   const where = `business knowledge model '${bkm.name}'`;
   const logic = bkm.logic;
   if (logic === null || logic.kind !== 'function') return new CellFailure('needs encapsulated logic (a function definition)', where);
@@ -82,7 +87,12 @@ function compileKnowledgeModel(bkm: NamedKnowledgeModel, knows: readonly string[
     if (check === undefined) return new CellFailure(`parameter '${parameter.name}': ${unknownTypeRef(parameter.typeRef)}`, where);
     parameters.push({ name: parameter.name, check });
   }
-  const body = compileBoxed({ ...logic.body, typeRef: logic.body.typeRef ?? logic.typeRef } as ParsedExpression, [...parameters.map((p) => p.name), ...knows], where, types);
+  const body = compileBoxed(
+    { ...logic.body, typeRef: logic.body.typeRef ?? logic.typeRef } as ParsedExpression,
+    [...parameters.map((p) => p.name), ...knows],
+    where,
+    types,
+  );
   if (body instanceof CellFailure) return body;
   let base: Frame | null = null;
   return feelFunction(parameters, where, body, () => (base ??= Object.fromEntries(knows.map((name) => [name, library[name]]))));
@@ -108,11 +118,21 @@ export function compileKnowledge(declared: Declarations, types: TypeResolver): O
 }
 
 /** Every decision's step (and one per import prefix), in dependency order. */
-export function compileSteps(declared: Declarations, needs: Requirements, layout: SlotLayout, library: Readonly<Record<string, unknown>>, types: TypeResolver): Outcome<CompiledStep[]> {
+export function compileSteps(
+  declared: Declarations,
+  needs: Requirements,
+  layout: SlotLayout,
+  library: Readonly<Record<string, unknown>>,
+  types: TypeResolver,
+): Outcome<CompiledStep[]> {
   const { slot } = layout;
   const stepsByName = new Map<string, CompiledStep>();
   for (const [decisionName, decision] of declared.decisions) {
-    const visible = [...(needs.reads.get(decisionName) ?? []).map((i) => i.name), ...(needs.requires.get(decisionName) ?? []), ...(needs.knows.get(decisionName) ?? [])];
+    const visible = [
+      ...(needs.reads.get(decisionName) ?? []).map((i) => i.name),
+      ...(needs.requires.get(decisionName) ?? []),
+      ...(needs.knows.get(decisionName) ?? []),
+    ];
     let step: CompiledStep;
     if (decision.table !== null) {
       const table = compileTable(decisionName, slot(decisionName), decision.table, new Map(visible.map((v) => [v, slot(v)])), types);
@@ -121,12 +141,18 @@ export function compileSteps(declared: Declarations, needs: Requirements, layout
     } else {
       const evaluator = compileBoxed(decision.logic, visible, logicLabel(decision.logic), types);
       if (evaluator instanceof CellFailure) return compileFailure(evaluator.message, { decision: decisionName, cell: evaluator.cell });
-      step = boxedStep(decisionName, slot(decisionName), visible.map((v) => [v, slot(v)] as const), evaluator);
+      step = boxedStep(
+        decisionName,
+        slot(decisionName),
+        visible.map((v) => [v, slot(v)] as const),
+        evaluator,
+      );
     }
     const check = types(decision.typeRef);
     if (check === undefined) return compileFailure(unknownTypeRef(decision.typeRef), { decision: decisionName, cell: 'variable' });
     stepsByName.set(decisionName, decision.typeRef === null ? step : typedStep(step, check));
   }
-  for (const [prefix, needed] of needs.importNeeds) stepsByName.set(prefix, importStep(prefix, slot(prefix), layout.importInputSlot(prefix), needed, library[prefix]));
+  for (const [prefix, needed] of needs.importNeeds)
+    stepsByName.set(prefix, importStep(prefix, slot(prefix), layout.importInputSlot(prefix), needed, library[prefix]));
   return success(needs.order.map((name) => stepsByName.get(name) as CompiledStep));
 }

@@ -36,7 +36,15 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
   if (!steps.ok) return steps;
 
   const constants: (readonly [number, unknown])[] = [];
-  const serviceContext: ServiceContext = { decisionNames: declared.decisionNames, inputsById: declared.inputsById, requires: needs.requires, steps: steps.value, slot: layout.slot, slotCount: layout.count, constants };
+  const serviceContext: ServiceContext = {
+    decisionNames: declared.decisionNames,
+    inputsById: declared.inputsById,
+    requires: needs.requires,
+    steps: steps.value,
+    slot: layout.slot,
+    slotCount: layout.count,
+    constants,
+  };
   for (const service of declared.services) {
     const fn = compileService(service, serviceContext);
     if (typeof fn === 'string') return fail(fn);
@@ -46,5 +54,14 @@ export function compileModel(parsed: ParsedModel, imported: ReadonlyMap<string, 
 
   const { all, byDecision, ownSteps } = planModel(declared, needs, layout, steps.value);
   const exported = exportModel(parsed, types.local, library.value, needs, serviceContext);
-  return success({ name, decisions: ownSteps.map((step) => step.decision), inputs: all.inputs.map((i) => i.name), slotCount: layout.count, constants, all, byDecision, exported });
+  return success({
+    name,
+    decisions: ownSteps.map((step) => step.decision),
+    inputs: all.inputs.map((i) => i.name),
+    slotCount: layout.count,
+    constants,
+    all,
+    byDecision,
+    exported,
+  });
 }

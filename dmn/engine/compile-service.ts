@@ -11,7 +11,11 @@ import { anyType } from './type-ref.js';
  * A decision as another model imports it (DMN 1.3 section 6.3.3): a function of the input data
  * it and the decisions it requires read, built like a decision service with that one output.
  */
-export function decisionFunction(id: string, reads: ReadonlyMap<string, readonly InputDeclaration[]>, model: ServiceContext): { name: string; fn: FeelFunction } | undefined {
+export function decisionFunction(
+  id: string,
+  reads: ReadonlyMap<string, readonly InputDeclaration[]>,
+  model: ServiceContext,
+): { name: string; fn: FeelFunction } | undefined {
   const name = model.decisionNames.get(id);
   if (name === undefined) return undefined;
   const idOf = new Map([...model.inputsById].map(([inputId, input]) => [input, inputId]));
@@ -60,7 +64,8 @@ export function compileService(service: ParsedDecisionService & { name: string }
     for (const parameter of parameters) slots[model.slot(parameter.name)] = frame[parameter.name];
     for (const step of steps) {
       const outcome = step.run(slots);
-      if (!outcome.ok) return new CellFailure(outcome.error.message, [where, `decision '${step.decision}'`, outcome.error.cell].filter((p) => p !== null).join(', '));
+      if (!outcome.ok)
+        return new CellFailure(outcome.error.message, [where, `decision '${step.decision}'`, outcome.error.cell].filter((p) => p !== null).join(', '));
       slots[step.slot] = outcome.value;
     }
     const names = outputs as string[];

@@ -90,7 +90,10 @@ export function compileTable(decision: string, slot: number, table: ParsedTable,
   for (const [r, rule] of table.rules.entries()) {
     const number = r + 1;
     if (rule.inputEntries.length !== inputs.length || rule.outputEntries.length !== outputs.length) {
-      return fail(`has ${rule.inputEntries.length} input and ${rule.outputEntries.length} output entries; the table has ${inputs.length} and ${outputs.length}`, { rule: number });
+      return fail(
+        `has ${rule.inputEntries.length} input and ${rule.outputEntries.length} output entries; the table has ${inputs.length} and ${outputs.length}`,
+        { rule: number },
+      );
     }
     const tests = [];
     for (const [i, text] of rule.inputEntries.entries()) {
@@ -105,7 +108,11 @@ export function compileTable(decision: string, slot: number, table: ParsedTable,
 
   let defaults: CompiledRule | null = null;
   if (table.outputs.some((o) => o.defaultValue !== null)) {
-    const row = outputRow(table.outputs.map((o) => o.defaultValue ?? ''), null, 'default output: ');
+    const row = outputRow(
+      table.outputs.map((o) => o.defaultValue ?? ''),
+      null,
+      'default output: ',
+    );
     if (!row.ok) return row;
     defaults = { number: 0, tests: [], row: row.value };
   }

@@ -31,7 +31,12 @@ export function dependencyOrder(requires: ReadonlyMap<string, readonly string[]>
 }
 
 /** The decision and every decision it requires, transitively; `stopAt` ends the walk (a decision service's input decisions). */
-export function requiredClosure(name: string, requires: ReadonlyMap<string, readonly string[]>, into = new Set<string>(), stopAt: ReadonlySet<string> = new Set()): Set<string> {
+export function requiredClosure(
+  name: string,
+  requires: ReadonlyMap<string, readonly string[]>,
+  into = new Set<string>(),
+  stopAt: ReadonlySet<string> = new Set(),
+): Set<string> {
   if (into.has(name) || stopAt.has(name)) return into;
   into.add(name);
   for (const required of requires.get(name) ?? []) requiredClosure(required, requires, into, stopAt);

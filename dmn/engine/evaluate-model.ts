@@ -22,7 +22,12 @@ function evaluationError(message: string, where: Where): EvaluationResult {
  * results and listed in `problems` (DMN 1.3 section 7.3.2). The evaluation runs under `bound`
  * (deadline.ts): past it, it is a `DMN_EVALUATION_ERROR`, never a hang.
  */
-export function evaluate(model: CompiledModel, inputs: Readonly<Record<string, unknown>>, decision?: string, bound: EvaluationBound = DEFAULT_BOUND): EvaluationResult {
+export function evaluate(
+  model: CompiledModel,
+  inputs: Readonly<Record<string, unknown>>,
+  decision?: string,
+  bound: EvaluationBound = DEFAULT_BOUND,
+): EvaluationResult {
   return withinBound(bound, () => evaluateWithin(model, inputs, decision));
 }
 

@@ -82,7 +82,11 @@ function temporalArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
     if (difference !== null) return difference;
   }
   const shifted =
-    a instanceof FeelDateTime && b instanceof FeelDuration ? zonedShift(a, b, op === '+' ? 1 : -1) : op === '+' && a instanceof FeelDuration && b instanceof FeelDateTime ? zonedShift(b, a, 1) : null;
+    a instanceof FeelDateTime && b instanceof FeelDuration
+      ? zonedShift(a, b, op === '+' ? 1 : -1)
+      : op === '+' && a instanceof FeelDuration && b instanceof FeelDateTime
+        ? zonedShift(b, a, 1)
+        : null;
   if (shifted !== null) return shifted;
   return evaluate(TEMPORAL_TEXT[op], { a, b }).value ?? null;
 }

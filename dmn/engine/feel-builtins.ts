@@ -31,12 +31,15 @@ function rounding(mode: RoundingMode, scaleRequired: boolean): FeelFunction {
 
 // DMN 1.3 section 10.3.4.3 with the regular expressions of XPath (feel-regex.ts).
 const matchesFunction = new FeelFunction(
-  (input: unknown, pattern: unknown, flags: unknown) => (isString(input) && isString(pattern) && (optional(flags) || isString(flags)) ? matches(input, pattern, (flags as string | undefined) ?? null) : null),
+  (input: unknown, pattern: unknown, flags: unknown) =>
+    isString(input) && isString(pattern) && (optional(flags) || isString(flags)) ? matches(input, pattern, (flags as string | undefined) ?? null) : null,
   ['input', 'pattern', 'flags'],
 );
 const replaceFunction = new FeelFunction(
   (input: unknown, pattern: unknown, replacement: unknown, flags: unknown) =>
-    isString(input) && isString(pattern) && isString(replacement) && (optional(flags) || isString(flags)) ? replace(input, pattern, replacement, (flags as string | undefined) ?? null) : null,
+    isString(input) && isString(pattern) && isString(replacement) && (optional(flags) || isString(flags))
+      ? replace(input, pattern, replacement, (flags as string | undefined) ?? null)
+      : null,
   ['input', 'pattern', 'replacement', 'flags'],
 );
 
@@ -94,7 +97,12 @@ function extreme(name: 'min' | 'max'): FeelFunction {
         continue;
       }
       if (feelTypeOf(item) !== feelTypeOf(best)) return null;
-      const better = typeof item === 'number' || typeof item === 'string' ? (name === 'min' ? item < (best as typeof item) : item > (best as typeof item)) : evaluate(wins, { a: item, b: best }).value;
+      const better =
+        typeof item === 'number' || typeof item === 'string'
+          ? name === 'min'
+            ? item < (best as typeof item)
+            : item > (best as typeof item)
+          : evaluate(wins, { a: item, b: best }).value;
       if (typeof better !== 'boolean') return null;
       if (better) best = item;
     }
@@ -121,10 +129,13 @@ export const OPERATOR_FUNCTIONS: Readonly<Record<ArithOp | 'negate', string>> = 
 const operators: Record<string, FeelFunction> = Object.fromEntries(
   (['+', '-', '*', '/', '**'] as const).map((op) => [
     OPERATOR_FUNCTIONS[op],
-    new FeelFunction((a: unknown, b: unknown) => {
-      tick();
-      return arithmetic(op, a ?? null, b ?? null);
-    }, ['a', 'b']),
+    new FeelFunction(
+      (a: unknown, b: unknown) => {
+        tick();
+        return arithmetic(op, a ?? null, b ?? null);
+      },
+      ['a', 'b'],
+    ),
   ]),
 );
 operators[OPERATOR_FUNCTIONS.negate] = new FeelFunction((a: unknown) => negate(a ?? null), ['a']);
@@ -140,18 +151,27 @@ function itemsOf(source: unknown): number {
 }
 
 const loopGuards: Record<string, FeelFunction> = {
-  [LOOP_FUNCTIONS.step]: new FeelFunction((value: unknown) => {
-    tick();
-    return value ?? null;
-  }, ['value']),
-  [LOOP_FUNCTIONS.each]: new FeelFunction((source: unknown) => {
-    countItems(itemsOf(source));
-    return source ?? null;
-  }, ['source']),
-  [LOOP_FUNCTIONS.upto]: new FeelFunction((from: unknown, to: unknown) => {
-    countItems(typeof from === 'number' && typeof to === 'number' ? Math.abs(to - from) + 1 : 1);
-    return to ?? null;
-  }, ['from', 'to']),
+  [LOOP_FUNCTIONS.step]: new FeelFunction(
+    (value: unknown) => {
+      tick();
+      return value ?? null;
+    },
+    ['value'],
+  ),
+  [LOOP_FUNCTIONS.each]: new FeelFunction(
+    (source: unknown) => {
+      countItems(itemsOf(source));
+      return source ?? null;
+    },
+    ['source'],
+  ),
+  [LOOP_FUNCTIONS.upto]: new FeelFunction(
+    (from: unknown, to: unknown) => {
+      countItems(typeof from === 'number' && typeof to === 'number' ? Math.abs(to - from) + 1 : 1);
+      return to ?? null;
+    },
+    ['from', 'to'],
+  ),
 };
 
 /** Every override and addition, by FEEL name. */

@@ -59,11 +59,15 @@ function binary(parts: Node[], scope: Scope, opName: string, apply: (op: string,
   const op = scope.text.slice(parts[1].from, parts[1].to);
   const left = scope.compile(parts[0] as Node);
   const right = scope.compile(parts[2] as Node);
-  return left && right && ((frame) => {
-    const a = left(frame);
-    const b = right(frame);
-    return a === UNSURE || b === UNSURE ? UNSURE : apply(op, a, b);
-  });
+  return (
+    left &&
+    right &&
+    ((frame) => {
+      const a = left(frame);
+      const b = right(frame);
+      return a === UNSURE || b === UNSURE ? UNSURE : apply(op, a, b);
+    })
+  );
 }
 
 const only: NodeCompiler = (_node, parts, _source, scope) => (parts.length === 1 ? scope.compile(parts[0] as Node) : null);
@@ -74,15 +78,19 @@ const logical: NodeCompiler = (node, parts, _source, scope) => {
   const left = scope.compile(parts[0] as Node);
   const right = scope.compile(parts[2] as Node);
   const and = node.name === 'Conjunction';
-  return left && right && ((frame) => {
-    const a = left(frame);
-    const b = right(frame);
-    if (a === UNSURE || b === UNSURE) return UNSURE;
-    const x = truth(a);
-    const y = truth(b);
-    if (and) return x === false || y === false ? false : x === true && y === true ? true : null;
-    return x === true || y === true ? true : x === false && y === false ? false : null;
-  });
+  return (
+    left &&
+    right &&
+    ((frame) => {
+      const a = left(frame);
+      const b = right(frame);
+      if (a === UNSURE || b === UNSURE) return UNSURE;
+      const x = truth(a);
+      const y = truth(b);
+      if (and) return x === false || y === false ? false : x === true && y === true ? true : null;
+      return x === true || y === true ? true : x === false && y === false ? false : null;
+    })
+  );
 };
 
 /** A function in scope, else one of our built-ins (feel-builtins.ts); feelin's own run there. */
@@ -145,10 +153,13 @@ const NODE_COMPILERS: Readonly<Record<string, NodeCompiler>> = {
   ArithmeticExpression: (_node, parts, _source, scope) => {
     if (parts.length === 2 && parts[0]?.name === 'ArithOp' && scope.text.slice(parts[0].from, parts[0].to) === '-') {
       const operand = scope.compile(parts[1] as Node);
-      return operand && ((frame) => {
-        const value = operand(frame);
-        return value === UNSURE ? UNSURE : negate(value);
-      });
+      return (
+        operand &&
+        ((frame) => {
+          const value = operand(frame);
+          return value === UNSURE ? UNSURE : negate(value);
+        })
+      );
     }
     return binary(parts, scope, 'ArithOp', (op, a, b) => arithmetic(op as ArithOp, a, b));
   },
@@ -187,7 +198,9 @@ export function compileFeel(text: string, scope: readonly string[]): Compiled | 
     },
   };
   try {
-    return context.compile(parseExpression(text, Object.fromEntries([...Object.keys(builtinsUsedBy(text)), ...scope].map((n) => [n, null])), undefined).topNode);
+    return context.compile(
+      parseExpression(text, Object.fromEntries([...Object.keys(builtinsUsedBy(text)), ...scope].map((n) => [n, null])), undefined).topNode,
+    );
   } catch {
     return null;
   }

@@ -38,11 +38,13 @@ const FORMULAS: Readonly<Record<string, Partial<Record<Signature, string>>>> = {
   },
   finishes: {
     'point, range': 'b.end included and b.end = a',
-    'range, range': 'a.end included = b.end included and a.end = b.end and (a.start > b.start or (a.start = b.start and (not(a.start included) or b.start included)))',
+    'range, range':
+      'a.end included = b.end included and a.end = b.end and (a.start > b.start or (a.start = b.start and (not(a.start included) or b.start included)))',
   },
   'finished by': {
     'range, point': 'a.end included and a.end = b',
-    'range, range': 'a.end included = b.end included and a.end = b.end and (a.start < b.start or (a.start = b.start and (a.start included or not(b.start included))))',
+    'range, range':
+      'a.end included = b.end included and a.end = b.end and (a.start < b.start or (a.start = b.start and (a.start included or not(b.start included))))',
   },
   includes: {
     'range, point': '(a.start < b and a.end > b) or (a.start = b and a.start included) or (a.end = b and a.end included)',
@@ -56,11 +58,13 @@ const FORMULAS: Readonly<Record<string, Partial<Record<Signature, string>>>> = {
   },
   starts: {
     'point, range': 'b.start = a and b.start included',
-    'range, range': 'a.start = b.start and a.start included = b.start included and (a.end < b.end or (a.end = b.end and (not(a.end included) or b.end included)))',
+    'range, range':
+      'a.start = b.start and a.start included = b.start included and (a.end < b.end or (a.end = b.end and (not(a.end included) or b.end included)))',
   },
   'started by': {
     'range, point': 'a.start = b and a.start included',
-    'range, range': 'a.start = b.start and a.start included = b.start included and (b.end < a.end or (b.end = a.end and (not(b.end included) or a.end included)))',
+    'range, range':
+      'a.start = b.start and a.start included = b.start included and (b.end < a.end or (b.end = a.end and (not(b.end included) or a.end included)))',
   },
   coincides: {
     'point, point': 'a = b',

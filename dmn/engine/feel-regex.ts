@@ -85,7 +85,10 @@ export function replace(input: string, pattern: string, replacement: string, fla
   regexp.lastIndex = 0;
   let invalid = false;
   const out = input.replace(regexp, (...args: unknown[]) => {
-    const groups = args.slice(0, args.findIndex((a) => typeof a === 'number')) as (string | undefined)[];
+    const groups = args.slice(
+      0,
+      args.findIndex((a) => typeof a === 'number'),
+    ) as (string | undefined)[];
     const expanded = expand(replacement, groups);
     if (expanded === null) invalid = true;
     return expanded ?? '';

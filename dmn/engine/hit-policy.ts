@@ -98,7 +98,9 @@ export function hitPolicyFor(name: string, aggregation: string | null, outputCou
       return single((hits) => hits[0]?.value, true);
     case 'ANY':
       return single((hits) =>
-        hits.every((h) => sameValue(h.value, hits[0]?.value)) ? hits[0]?.value : new CellFailure(`hit policy ANY, but matching rules ${ruleList(hits)} disagree on the outputs`),
+        hits.every((h) => sameValue(h.value, hits[0]?.value))
+          ? hits[0]?.value
+          : new CellFailure(`hit policy ANY, but matching rules ${ruleList(hits)} disagree on the outputs`),
       );
     case 'PRIORITY':
       return rank === null ? unranked : single((hits) => byPriority(hits, rank)[0]?.value);

@@ -66,7 +66,8 @@ export function importedDecision(imports: readonly ResolvedImport[], href: strin
   return undefined;
 }
 
-const isContext = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+const isContext = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 /**
  * The step that gives the prefix its value before the decisions that read it: the imported
@@ -81,12 +82,16 @@ export function importStep(prefix: string, slot: number, inputSlot: number, need
     json: false,
     run: (slots) => {
       const given = slots[inputSlot];
-      if (!isContext(given)) return failure(problem('DMN_EVALUATION_ERROR', `the input data of imported model '${prefix}' must be a context of its inputs by name`, { decision: prefix, cell }));
+      if (!isContext(given))
+        return failure(
+          problem('DMN_EVALUATION_ERROR', `the input data of imported model '${prefix}' must be a context of its inputs by name`, { decision: prefix, cell }),
+        );
       const context: Record<string, unknown> = { ...(knowledge as Record<string, unknown>) };
       for (const [name, fn] of needed) {
         const decision = `${prefix}.${name}`;
         const missing = fn.parameterNames.find((p) => !Object.hasOwn(given, p));
-        if (missing !== undefined) return failure(problem('DMN_EVALUATION_ERROR', 'the input is missing', { decision, cell: `input data '${prefix}.${missing}'` }));
+        if (missing !== undefined)
+          return failure(problem('DMN_EVALUATION_ERROR', 'the input is missing', { decision, cell: `input data '${prefix}.${missing}'` }));
         const value = invoke(fn, Object.fromEntries(fn.parameterNames.map((p) => [p, given[p]])), decision, `imported decision '${decision}'`);
         if (value instanceof CellFailure) return failure(problem('DMN_EVALUATION_ERROR', value.message, { decision, cell: value.cell }));
         context[name] = value;

@@ -85,7 +85,8 @@ export function declareElements(parsed: ParsedModel, model: ModelTypes): Declara
     else services.push({ ...element, name: element.name });
   }
   const fromImports = importedKnowledge(model.imports);
-  for (const prefix of Object.keys(fromImports.values)) if (taken(prefix)) return { message: `the import name '${prefix}' is also the name of an element of the model` };
+  for (const prefix of Object.keys(fromImports.values))
+    if (taken(prefix)) return { message: `the import name '${prefix}' is also the name of an element of the model` };
   for (const [id, prefix] of fromImports.ids) knowledgeNames.set(id, prefix);
   return { ...inputs, decisions, decisionNames, knowledgeNames, knowledgeModels, services, importedValues: fromImports.values };
 }

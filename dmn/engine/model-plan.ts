@@ -66,7 +66,13 @@ export function planModel(declared: Declarations, needs: Requirements, layout: S
   const byDecision = new Map(
     ownSteps.map((step) => {
       const closure = requiredClosure(step.decision, needs.requires);
-      return [step.decision, plan(steps.filter((s) => closure.has(s.decision)), [step])] as const;
+      return [
+        step.decision,
+        plan(
+          steps.filter((s) => closure.has(s.decision)),
+          [step],
+        ),
+      ] as const;
     }),
   );
   // A decision service asked for by name evaluates its output decisions (DMN 1.3 section 10.4),
@@ -75,14 +81,28 @@ export function planModel(declared: Declarations, needs: Requirements, layout: S
     const outputs = service.outputDecisions.map((id) => declared.decisionNames.get(id) as string);
     const closure = new Set<string>();
     for (const output of outputs) requiredClosure(output, needs.requires, closure);
-    byDecision.set(service.name, plan(steps.filter((s) => closure.has(s.decision)), steps.filter((s) => outputs.includes(s.decision))));
+    byDecision.set(
+      service.name,
+      plan(
+        steps.filter((s) => closure.has(s.decision)),
+        steps.filter((s) => outputs.includes(s.decision)),
+      ),
+    );
   }
   return { all, byDecision, ownSteps };
 }
 
 /** What a model importing this one may use (DMN 1.3 section 6.3.3). */
-export function exportModel(parsed: ParsedModel, localTypes: TypeResolver, library: Readonly<Record<string, unknown>>, needs: Requirements, services: ServiceContext): ExportedModel {
-  const ownKnowledge = new Map([...parsed.knowledgeModels, ...parsed.decisionServices].filter((k) => k.id && k.name).map((k) => [k.id as string, k.name as string]));
+export function exportModel(
+  parsed: ParsedModel,
+  localTypes: TypeResolver,
+  library: Readonly<Record<string, unknown>>,
+  needs: Requirements,
+  services: ServiceContext,
+): ExportedModel {
+  const ownKnowledge = new Map(
+    [...parsed.knowledgeModels, ...parsed.decisionServices].filter((k) => k.id && k.name).map((k) => [k.id as string, k.name as string]),
+  );
   return {
     namespace: parsed.namespace,
     types: (typeRef: string) => localTypes(typeRef),

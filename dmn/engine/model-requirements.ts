@@ -41,7 +41,11 @@ export function collectRequirements(declared: Declarations, imports: readonly Re
         importNeeds.set(imported.prefix, (importNeeds.get(imported.prefix) ?? new Map()).set(imported.name, imported.fn));
         continue;
       }
-      if (requiredName === undefined) return { message: `requires a decision '${id.includes('#') ? id : `#${id}`}' that the model${id.includes('#') ? ' and its imports do' : ' does'} not have`, decision: decisionName };
+      if (requiredName === undefined)
+        return {
+          message: `requires a decision '${id.includes('#') ? id : `#${id}`}' that the model${id.includes('#') ? ' and its imports do' : ' does'} not have`,
+          decision: decisionName,
+        };
       required.push(requiredName);
     }
     const inputs: InputDeclaration[] = [];
@@ -72,7 +76,12 @@ export function collectRequirements(declared: Declarations, imports: readonly Re
  * allow); that input is declared all the same, with the clause's typeRef, and must be supplied
  * (spec 4.7 rule 9). Adds those to `reads`; a decision read that way is a problem.
  */
-function readByName(declared: Declarations, requires: ReadonlyMap<string, readonly string[]>, reads: Map<string, InputDeclaration[]>, types: TypeResolver): Failed | undefined {
+function readByName(
+  declared: Declarations,
+  requires: ReadonlyMap<string, readonly string[]>,
+  reads: Map<string, InputDeclaration[]>,
+  types: TypeResolver,
+): Failed | undefined {
   for (const [decisionName, decision] of declared.decisions) {
     if (decision.table === null) continue;
     const inputs = reads.get(decisionName) ?? [];

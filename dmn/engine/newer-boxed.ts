@@ -21,7 +21,11 @@ export const NEWER_BOXED_PACKAGE = {
     { name: 'Conditional', superClass: ['dmn:Expression'], properties: [child('if'), child('then'), child('else')] },
     { name: 'For', superClass: ['dmn:Expression'], properties: [{ name: 'iteratorVariable', isAttr: true, type: 'String' }, child('in'), child('return')] },
     { name: 'Some', superClass: ['dmn:Expression'], properties: [{ name: 'iteratorVariable', isAttr: true, type: 'String' }, child('in'), child('satisfies')] },
-    { name: 'Every', superClass: ['dmn:Expression'], properties: [{ name: 'iteratorVariable', isAttr: true, type: 'String' }, child('in'), child('satisfies')] },
+    {
+      name: 'Every',
+      superClass: ['dmn:Expression'],
+      properties: [{ name: 'iteratorVariable', isAttr: true, type: 'String' }, child('in'), child('satisfies')],
+    },
     { name: 'Filter', superClass: ['dmn:Expression'], properties: [child('in'), child('match')] },
   ],
 };

@@ -65,7 +65,11 @@ export function readExpression(element: ModdleElement | undefined): ParsedExpres
         })),
       };
     case 'dmn:List':
-      return { kind: 'list', typeRef, items: ((element as List).elements ?? []).map((item) => readExpression(item) ?? { kind: 'literal', text: 'null', typeRef: null }) };
+      return {
+        kind: 'list',
+        typeRef,
+        items: ((element as List).elements ?? []).map((item) => readExpression(item) ?? { kind: 'literal', text: 'null', typeRef: null }),
+      };
     case 'dmn:Relation': {
       const relation = element as Relation;
       return {
@@ -103,7 +107,14 @@ export function readExpression(element: ModdleElement | undefined): ParsedExpres
     case 'boxed15:Every': {
       const iterator = element as Iterator;
       const which = element.$type === 'boxed15:For' ? 'for' : element.$type === 'boxed15:Some' ? 'some' : 'every';
-      return { kind: 'iterator', iterator: which, typeRef, variable: iterator.iteratorVariable ?? '', in: childOf(iterator.in), body: childOf(which === 'for' ? iterator.return : iterator.satisfies) };
+      return {
+        kind: 'iterator',
+        iterator: which,
+        typeRef,
+        variable: iterator.iteratorVariable ?? '',
+        in: childOf(iterator.in),
+        body: childOf(which === 'for' ? iterator.return : iterator.satisfies),
+      };
     }
     case 'boxed15:Filter': {
       const filter = element as Filter;

@@ -114,7 +114,9 @@ export async function parseModel(xml: string): Promise<Outcome<ParsedModel>> {
     id: root.id ?? null,
     name: root.name ?? null,
     namespace: root.namespace ?? null,
-    imports: (root.import ?? []).filter((i) => i.importType === undefined || i.importType.includes('/DMN/')).map((i) => ({ name: i.name ?? '', namespace: i.namespace ?? '' })),
+    imports: (root.import ?? [])
+      .filter((i) => i.importType === undefined || i.importType.includes('/DMN/'))
+      .map((i) => ({ name: i.name ?? '', namespace: i.namespace ?? '' })),
     itemDefinitions: (root.itemDefinition ?? []).map(readItemDefinition),
     inputs: elements.filter(isInputData).map(readInput),
     decisions: elements.filter(isDecision).map(readDecision),

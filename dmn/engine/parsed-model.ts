@@ -82,9 +82,28 @@ export type ParsedExpression =
   | { readonly kind: 'list'; readonly items: readonly ParsedExpression[]; readonly typeRef: string | null }
   | { readonly kind: 'relation'; readonly columns: readonly string[]; readonly rows: readonly (readonly ParsedExpression[])[]; readonly typeRef: string | null }
   | { readonly kind: 'invocation'; readonly callee: string; readonly bindings: readonly ParsedBinding[]; readonly typeRef: string | null }
-  | { readonly kind: 'function'; readonly parameters: readonly ParsedParameter[]; readonly body: ParsedExpression | null; readonly functionKind: string; readonly typeRef: string | null }
-  | { readonly kind: 'conditional'; readonly if: ParsedExpression | null; readonly then: ParsedExpression | null; readonly else: ParsedExpression | null; readonly typeRef: string | null }
-  | { readonly kind: 'iterator'; readonly iterator: 'for' | 'some' | 'every'; readonly variable: string; readonly in: ParsedExpression | null; readonly body: ParsedExpression | null; readonly typeRef: string | null }
+  | {
+      readonly kind: 'function';
+      readonly parameters: readonly ParsedParameter[];
+      readonly body: ParsedExpression | null;
+      readonly functionKind: string;
+      readonly typeRef: string | null;
+    }
+  | {
+      readonly kind: 'conditional';
+      readonly if: ParsedExpression | null;
+      readonly then: ParsedExpression | null;
+      readonly else: ParsedExpression | null;
+      readonly typeRef: string | null;
+    }
+  | {
+      readonly kind: 'iterator';
+      readonly iterator: 'for' | 'some' | 'every';
+      readonly variable: string;
+      readonly in: ParsedExpression | null;
+      readonly body: ParsedExpression | null;
+      readonly typeRef: string | null;
+    }
   | { readonly kind: 'filter'; readonly in: ParsedExpression | null; readonly match: ParsedExpression | null; readonly typeRef: string | null }
   | { readonly kind: 'unsupported'; readonly type: string; readonly typeRef: null };
 

@@ -30,7 +30,11 @@ const Query = z
     ap_mac: z.string().regex(MAC_TEXT, 'must be a MAC address').optional(),
     client_mac: z.string().regex(MAC_TEXT, 'must be a MAC address').optional(),
     // The SSID: up to 32 octets of anything but control characters.
-    wlan: z.string().max(64).regex(/^[^\p{Cc}]*$/u, 'must hold no control characters').optional(),
+    wlan: z
+      .string()
+      .max(64)
+      .regex(/^[^\p{Cc}]*$/u, 'must hold no control characters')
+      .optional(),
     redirect: RETURN_URL.optional(),
     statusCode: z.enum(Object.keys(STATUS_REASONS) as [string, ...string[]]).optional(),
   })

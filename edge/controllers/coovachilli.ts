@@ -32,12 +32,26 @@ const Query = z
     challenge: z.string().regex(HEX_CHALLENGE, 'must be 32 hex digits').optional(),
     mac: z.string().regex(MAC_TEXT, 'must be a MAC address').optional(),
     ip: z.string().regex(IPV4, 'must be an IPv4 address').optional(),
-    nasid: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, ., - or _').optional(),
+    nasid: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, ., - or _')
+      .optional(),
     userurl: WEB_URL.optional(),
     reply: z.string().max(253).optional(),
-    timeleft: z.coerce.number().int().min(0).max(2 ** 31).optional(),
-    sessionid: z.string().regex(/^[0-9A-Za-z.-]{1,64}$/).optional(),
-    md: z.string().regex(/^[0-9A-Fa-f]{32}$/, 'must be 32 hex digits').optional(),
+    timeleft: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .optional(),
+    sessionid: z
+      .string()
+      .regex(/^[0-9A-Za-z.-]{1,64}$/)
+      .optional(),
+    md: z
+      .string()
+      .regex(/^[0-9A-Fa-f]{32}$/, 'must be 32 hex digits')
+      .optional(),
   })
   // A captive device must be named and challenged; other states need neither.
   .refine((q) => q.res !== 'notyet' || (q.mac !== undefined && q.challenge !== undefined), { path: ['challenge'], message: 'notyet needs mac and challenge' });

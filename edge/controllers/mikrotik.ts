@@ -22,14 +22,17 @@ export function octalEscapesToHex(value: string): string | undefined {
 }
 
 const octets = (count: number, name: string) =>
-  z.string().max(count * 4).transform((value, ctx) => {
-    const hex = octalEscapesToHex(value);
-    if (hex === undefined || hex.length !== count * 2) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be ${count} octet(s) as octal escapes` });
-      return z.NEVER;
-    }
-    return hex;
-  });
+  z
+    .string()
+    .max(count * 4)
+    .transform((value, ctx) => {
+      const hex = octalEscapesToHex(value);
+      if (hex === undefined || hex.length !== count * 2) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be ${count} octet(s) as octal escapes` });
+        return z.NEVER;
+      }
+      return hex;
+    });
 
 const Query = z.object({
   'link-login-only': WEB_URL,
@@ -38,7 +41,11 @@ const Query = z.object({
   'link-orig': z.union([z.literal(''), WEB_URL]).optional(),
   'chap-id': octets(1, 'chap-id'),
   'chap-challenge': octets(16, 'chap-challenge'),
-  error: z.string().max(253).regex(/^[^\p{Cc}]*$/u, 'must hold no control characters').optional(),
+  error: z
+    .string()
+    .max(253)
+    .regex(/^[^\p{Cc}]*$/u, 'must hold no control characters')
+    .optional(),
 });
 
 const toArrival = (q: z.output<typeof Query>): ArrivalContext => ({

@@ -24,7 +24,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function entry(grant: AuthmonGrant): string {
   const limits = [grant.sessionMinutes, grant.uploadKbitPerSecond, grant.downloadKbitPerSecond, grant.uploadQuotaKB, grant.downloadQuotaKB];
-  if (!RHID.test(grant.rhid) || limits.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error('authmon grant: rhid must be 64 hex digits, limits whole numbers >= 0');
+  if (!RHID.test(grant.rhid) || limits.some((n) => !Number.isSafeInteger(n) || n < 0))
+    throw new Error('authmon grant: rhid must be 64 hex digits, limits whole numbers >= 0');
   if (grant.custom === '' || grant.custom.length > 255 || !BASE64.test(grant.custom)) throw new Error('authmon grant: custom must be 1-255 base64 characters');
   // authmon turns each %XX back with printf and splits the result into ndsctl's arguments.
   return encodeURIComponent([grant.rhid, ...limits, grant.custom].join(' '));
@@ -47,7 +48,15 @@ export function ackedRhids(payload: string): string[] | undefined {
 }
 
 /** Why openNDS ended a session (BinAuth methods, docs/source/binauth.rst). */
-export const DEAUTH_METHODS = ['client_deauth', 'idle_deauth', 'timeout_deauth', 'downquota_deauth', 'upquota_deauth', 'ndsctl_deauth', 'shutdown_deauth'] as const;
+export const DEAUTH_METHODS = [
+  'client_deauth',
+  'idle_deauth',
+  'timeout_deauth',
+  'downquota_deauth',
+  'upquota_deauth',
+  'ndsctl_deauth',
+  'shutdown_deauth',
+] as const;
 export type DeauthMethod = (typeof DEAUTH_METHODS)[number];
 
 const isDeauthMethod = (value: string | undefined): value is DeauthMethod => DEAUTH_METHODS.some((known) => known === value);
@@ -75,7 +84,14 @@ export function parseDeauthNotice(payload: string): DeauthNotice | undefined {
   const numbers = ['bytes_incoming', 'bytes_outgoing', 'session_start', 'session_end'].map((name) => Number(fields.get(name) ?? 'x'));
   if (!isDeauthMethod(method) || token === undefined || !/^[0-9a-f]{8}$/.test(token)) return undefined;
   const [bytesIncoming, bytesOutgoing, sessionStart, sessionEnd] = numbers;
-  if (numbers.some((n) => !Number.isSafeInteger(n) || n < 0) || bytesIncoming === undefined || bytesOutgoing === undefined || sessionStart === undefined || sessionEnd === undefined) return undefined;
+  if (
+    numbers.some((n) => !Number.isSafeInteger(n) || n < 0) ||
+    bytesIncoming === undefined ||
+    bytesOutgoing === undefined ||
+    sessionStart === undefined ||
+    sessionEnd === undefined
+  )
+    return undefined;
   return { method, token, bytesIncoming, bytesOutgoing, sessionStart, sessionEnd };
 }
 

@@ -31,7 +31,7 @@ const RETURN_URL = SCHEMELESS_RETURN_URL;
 const ZONE_ORIGIN = WEB_URL.refine((value) => {
   const url = new URL(value);
   return url.origin === value.replace(/\/$/, '');
-}, 'must be the zone\'s origin (scheme, host, port)');
+}, "must be the zone's origin (scheme, host, port)");
 
 /** Where a zone's logon API is, under its origin (the path OPNsense's default template posts to). */
 export const OPNSENSE_LOGON_PATH = '/api/captiveportal/access/logon/';
@@ -45,7 +45,10 @@ const Query = z
     macAddress: z.string().regex(MAC_TEXT, 'must be a MAC address').optional(),
     authType: z.enum(['normal', 'none']).optional(),
   })
-  .refine((q) => q.clientState === 'AUTHORIZED' || q.macAddress !== undefined, { path: ['macAddress'], message: 'required before sign-in (the zone\'s extended pre-auth data)' });
+  .refine((q) => q.clientState === 'AUTHORIZED' || q.macAddress !== undefined, {
+    path: ['macAddress'],
+    message: "required before sign-in (the zone's extended pre-auth data)",
+  });
 
 const toArrival = (q: z.output<typeof Query>): ArrivalContext => ({
   state: q.clientState === 'AUTHORIZED' ? 'already' : 'login',

@@ -24,7 +24,11 @@ const Query = z
     redirurl: z.union([z.literal(''), WEB_URL]).optional(),
     mac: z.string().regex(MAC_TEXT, 'must be a MAC address').optional(),
     ip: z.string().regex(IPV4, 'must be an IPv4 address').optional(),
-    portal_message: z.string().max(253).regex(/^[^\p{Cc}]*$/u, 'must hold no control characters').optional(),
+    portal_message: z
+      .string()
+      .max(253)
+      .regex(/^[^\p{Cc}]*$/u, 'must hold no control characters')
+      .optional(),
   })
   .refine((q) => (q.portal_message ?? '') !== '' || q.mac !== undefined, { path: ['mac'], message: 'required on a first visit' });
 

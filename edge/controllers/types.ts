@@ -72,7 +72,14 @@ export interface IssuedCredential {
 }
 
 /** Attributes a Disconnect-Request (RFC 5176) can name a session by. */
-export type SessionAttribute = 'User-Name' | 'Calling-Station-Id' | 'Framed-IP-Address' | 'NAS-IP-Address' | 'Acct-Session-Id' | 'NAS-Identifier' | 'Event-Timestamp';
+export type SessionAttribute =
+  | 'User-Name'
+  | 'Calling-Station-Id'
+  | 'Framed-IP-Address'
+  | 'NAS-IP-Address'
+  | 'Acct-Session-Id'
+  | 'NAS-Identifier'
+  | 'Event-Timestamp';
 
 /** A session's limits as the platform decides them; each profile says which attributes carry them. */
 export interface SessionLimits {
@@ -154,16 +161,20 @@ export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\
  * A MAC address as controllers spell it: six pairs with `-` or `:` (CoovaChilli `AA-BB-...`),
  * Cisco's dotted `aabb.ccdd.eeff`, pfSense's single dash `aabbcc-ddeeff`, or bare hex.
  */
-export const MAC_TEXT = /^(?:[0-9A-Fa-f]{2}([-:]?)(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}-[0-9A-Fa-f]{6})$/;
+export const MAC_TEXT =
+  /^(?:[0-9A-Fa-f]{2}([-:]?)(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}-[0-9A-Fa-f]{6})$/;
 
 /** An absolute http(s) URL of at most 2048 characters (a return address; never followed by the server). */
-export const WEB_URL = z.string().max(2048).refine((value) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) URL');
+export const WEB_URL = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
 
 /**
  * A return address as controllers that drop the scheme send it (Cisco `redirect`, OPNsense
@@ -185,7 +196,12 @@ export function withoutEmpty(query: Readonly<Record<string, unknown>>): Record<s
 }
 
 /** A profile's arrival: its query read with `schema` and mapped by `map`; the problems of a parse name the parameter, never its value. */
-export function arrivalOf<T>(recognises: ControllerProfile['arrival']['recognises'], schema: z.ZodType<T>, map: (query: T) => ArrivalContext, integrity: ArrivalIntegrity = 'none'): ControllerProfile['arrival'] {
+export function arrivalOf<T>(
+  recognises: ControllerProfile['arrival']['recognises'],
+  schema: z.ZodType<T>,
+  map: (query: T) => ArrivalContext,
+  integrity: ArrivalIntegrity = 'none',
+): ControllerProfile['arrival'] {
   return {
     recognises,
     schema,
@@ -202,7 +218,7 @@ export function arrivalOf<T>(recognises: ControllerProfile['arrival']['recognise
 
 /** A credential's CHAP answer; a profile that logs in by CHAP never falls back to the password. */
 export function chapAnswer(credential: IssuedCredential): string {
-  if (credential.chapResponse === undefined) throw new Error('a CHAP login needs the credential\'s chapResponse');
+  if (credential.chapResponse === undefined) throw new Error("a CHAP login needs the credential's chapResponse");
   return credential.chapResponse;
 }
 

@@ -3,10 +3,7 @@ import type { TokenRequest } from '../host/auth-host.js';
 
 // spec 2.3 EmployeeVerifyRequest / spec 8: the wire contract's patterns.
 
-export type Credentials =
-  | { kind: 'missing' }
-  | { kind: 'malformed'; employeeId: string }
-  | { kind: 'wellFormed'; employeeId: string; citizenId: string };
+export type Credentials = { kind: 'missing' } | { kind: 'malformed'; employeeId: string } | { kind: 'wellFormed'; employeeId: string; citizenId: string };
 
 /** Reads employeeId and citizenId from the token request form; the citizen number goes no further than HR. */
 export function readCredentials(request: TokenRequest): Credentials {

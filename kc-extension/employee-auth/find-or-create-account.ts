@@ -1,9 +1,6 @@
 import type { UserStore, UserView } from '../host/auth-host.js';
 
-export type AccountOutcome =
-  | { kind: 'linked'; user: UserView }
-  | { kind: 'disabled'; user: UserView }
-  | { kind: 'conflict'; reason: string };
+export type AccountOutcome = { kind: 'linked'; user: UserView } | { kind: 'disabled'; user: UserView } | { kind: 'conflict'; reason: string };
 
 /**
  * Finds the account carrying `employee_ref`, or creates `emp-<employeeId>` when none does.

@@ -14,10 +14,7 @@ export interface TokenRequest {
   clientAddress(): string | undefined;
 }
 
-export type HttpReply =
-  | { kind: 'response'; status: number; body: string }
-  | { kind: 'timeout' }
-  | { kind: 'unreachable' };
+export type HttpReply = { kind: 'response'; status: number; body: string } | { kind: 'timeout' } | { kind: 'unreachable' };
 
 export interface HttpPort {
   /** POSTs `body` as JSON; never throws, transport faults come back as values. */
@@ -81,9 +78,4 @@ export type AuthOutcome =
   | { type: 'failure'; status: number; flowError: FlowError; eventError: string; body: RefusalBody };
 
 /** The subset of Keycloak's AuthenticationFlowError the authenticator uses. */
-export type FlowError =
-  | 'INVALID_CREDENTIALS'
-  | 'ACCESS_DENIED'
-  | 'USER_DISABLED'
-  | 'USER_TEMPORARILY_DISABLED'
-  | 'INTERNAL_ERROR';
+export type FlowError = 'INVALID_CREDENTIALS' | 'ACCESS_DENIED' | 'USER_DISABLED' | 'USER_TEMPORARILY_DISABLED' | 'INTERNAL_ERROR';

@@ -46,9 +46,7 @@ const toUser = (user: JavaUser): UserView => ({
 });
 
 const toHttpReply = (reply: JavaHttpReply): HttpReply =>
-  reply.failure !== undefined
-    ? { kind: reply.failure }
-    : { kind: 'response', status: reply.status ?? 0, body: reply.body ?? '' };
+  reply.failure !== undefined ? { kind: reply.failure } : { kind: 'response', status: reply.status ?? 0, body: reply.body ?? '' };
 
 /** Wraps the Java facade in the typed AuthHost. */
 export function adaptAuthHost(raw: JavaAuthHost): AuthHost {

@@ -65,9 +65,22 @@ export function inRange(address: bigint, range: Range): boolean {
  * that are no single host (unspecified, multicast, broadcast, reserved).
  */
 export const INTERNAL_RANGES: readonly Range[] = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/3',
-  '::/128', '::1/128', '64:ff9b::/96', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/3',
+  '::/128',
+  '::1/128',
+  '64:ff9b::/96',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
 ].map((text) => {
   const range = parseRange(text);
   if (range === undefined) throw new Error(`not an address range: ${text}`);

@@ -14,7 +14,11 @@ export const CompanyInput = z.object({
   hrEndpoint: endpoint.optional(),
   loyaltyEndpoint: endpoint.optional(),
   timeoutMs: z.number().int().min(500).max(15000).default(3000),
-  employeeIdPrefix: z.string().max(32).regex(/^[A-Za-z0-9._-]*$/, 'must use letters, digits, dot, underscore or dash').optional(),
+  employeeIdPrefix: z
+    .string()
+    .max(32)
+    .regex(/^[A-Za-z0-9._-]*$/, 'must use letters, digits, dot, underscore or dash')
+    .optional(),
   secret: z.string().min(16).max(512).optional(),
 });
 export type CompanyInput = z.output<typeof CompanyInput>;

@@ -26,8 +26,7 @@ export interface UserIndex {
 const INDEXED = ['cccd_link', 'employee_ref'] as const;
 
 export function loadUserIndex(users: AdminUsers, rows: RowKeys[]): UserIndex {
-  const values = (pick: (row: RowKeys) => string | undefined): string[] =>
-    [...new Set(rows.map(pick).filter((value): value is string => value !== undefined))];
+  const values = (pick: (row: RowKeys) => string | undefined): string[] => [...new Set(rows.map(pick).filter((value): value is string => value !== undefined))];
   const found = users.findByKeys({
     attributes: { cccd_link: values((row) => row.cccdLink), employee_ref: values((row) => row.employeeRef) },
     usernames: values((row) => row.username),

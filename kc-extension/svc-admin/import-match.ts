@@ -70,7 +70,8 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
   if (byRef !== undefined && refUsers.length > 1) return conflict(byRef, `employee_ref ${row.employeeRef} is carried by ${refUsers.length} accounts`);
   if (byCccd !== undefined) {
     if (otherRef(byCccd)) return conflict(byCccd, `citizen number is linked to employee_ref ${byCccd.attributes['employee_ref']}`);
-    if (byRef !== undefined && byRef.id !== byCccd.id) return conflict(byCccd, `citizen number and employee_ref ${row.employeeRef} belong to different accounts`);
+    if (byRef !== undefined && byRef.id !== byCccd.id)
+      return conflict(byCccd, `citizen number and employee_ref ${row.employeeRef} belong to different accounts`);
     return linked('LINK_BY_CCCD', byCccd);
   }
   if (byRef !== undefined) {
@@ -84,14 +85,21 @@ export function decide(index: UserIndex, row: PreparedRow): Decision {
     const refusal = emailLinkRefusal(byEmail);
     if (refusal !== undefined) {
       return {
-        outcome: { ...base, action: 'REVIEW_EMAIL_MATCH', username: byEmail.username, matchedUserId: byEmail.id, note: `matched by email only and ${refusal}: nothing written; link by hand once its owner is known` },
+        outcome: {
+          ...base,
+          action: 'REVIEW_EMAIL_MATCH',
+          username: byEmail.username,
+          matchedUserId: byEmail.id,
+          note: `matched by email only and ${refusal}: nothing written; link by hand once its owner is known`,
+        },
         user: undefined,
       };
     }
     return linked('LINK_BY_EMAIL', byEmail, 'matched by email only: flagged for review');
   }
   const taken = index.byUsername(row.username);
-  if (taken !== undefined) return conflict(taken, `username ${taken.username} is held by an account with employee_ref ${taken.attributes['employee_ref'] ?? '(none)'}`);
+  if (taken !== undefined)
+    return conflict(taken, `username ${taken.username} is held by an account with employee_ref ${taken.attributes['employee_ref'] ?? '(none)'}`);
   return { outcome: { ...base, action: 'CREATE', username: row.username }, user: undefined };
 }
 

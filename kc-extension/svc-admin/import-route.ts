@@ -39,7 +39,13 @@ export function importRoute(context: AdminContext): RouteResult {
 
   const counts = Object.fromEntries(IMPORT_ACTIONS.map((action) => [action, outcomes.filter((o) => o.action === action).length]));
   const MODE = mode === 'commit' ? 'COMMIT' : 'PREVIEW';
-  logEvent(context, { company: request.company, type: `IMPORT_${MODE}`, outcome: 'DONE', detail: `${rows.length} rows`, payload: { total: rows.length, counts } });
+  logEvent(context, {
+    company: request.company,
+    type: `IMPORT_${MODE}`,
+    outcome: 'DONE',
+    detail: `${rows.length} rows`,
+    payload: { total: rows.length, counts },
+  });
   return ok({ mode: MODE, company: request.company, total: rows.length, counts, outcomes });
 }
 

@@ -16,11 +16,14 @@ const ORIGIN = /^(https?:\/\/(?:[^@/?#\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::\d+)?)/;
 
 /** The ranges the operator allows despite INTERNAL_RANGES (Keycloak's SVC_ADMIN_PROBE_ALLOW); malformed entries allow nothing. */
 function allowedRanges(host: AdminHost): ReturnType<typeof parseRange>[] {
-  return host.probeAllow.split(/[\s,]+/).filter((entry) => entry !== '').map((entry) => {
-    const range = parseRange(entry);
-    if (range === undefined) host.log('warn', 'svc-admin: an SVC_ADMIN_PROBE_ALLOW entry is not an address range; ignored');
-    return range;
-  });
+  return host.probeAllow
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const range = parseRange(entry);
+      if (range === undefined) host.log('warn', 'svc-admin: an SVC_ADMIN_PROBE_ALLOW entry is not an address range; ignored');
+      return range;
+    });
 }
 
 /** An internal address is allowed only inside a range the operator named. */

@@ -58,13 +58,14 @@ export function webhookRoute(context: AdminContext, code: string): RouteResult {
   const outcome = handle(context, code, company);
   if (forceRollback) throw new AdminError('INTERNAL_ERROR', `test harness: ${outcome.result} rolled back as a failed commit would be`);
   // A code no company has is not logged: strangers could fill the log with codes of their choosing.
-  if (company !== undefined) logEvent(context, {
-    company: code,
-    type: outcome.type ?? 'UNKNOWN',
-    outcome: outcome.result,
-    detail: outcome.review ?? outcome.detail,
-    payload: outcome.payload ?? {},
-  });
+  if (company !== undefined)
+    logEvent(context, {
+      company: code,
+      type: outcome.type ?? 'UNKNOWN',
+      outcome: outcome.result,
+      detail: outcome.review ?? outcome.detail,
+      payload: outcome.payload ?? {},
+    });
   return { status: outcome.status, body: { result: outcome.result, detail: outcome.detail } };
 }
 
@@ -137,7 +138,7 @@ function judge(context: AdminContext, code: string, event: z.infer<typeof Webhoo
   const users = holders.filter((user) => atCompany(user, code));
   const [user] = users;
   if (user === undefined) {
-    const review = holders.length > 0 ? 'employeeRef belongs to another company\'s employee; not applied, logged for review' : undefined;
+    const review = holders.length > 0 ? "employeeRef belongs to another company's employee; not applied, logged for review" : undefined;
     return outcome(200, 'NO_MATCH', 'no employee of this company carries that employeeRef; logged for review', { ...extra, review });
   }
   if (users.length > 1) return outcome(409, 'CONFLICT', 'more than one user carries that employeeRef', extra);

@@ -152,7 +152,8 @@ export async function startKeycloakNode(options: KeycloakNodeOptions): Promise<K
   };
   const deadline = Date.now() + options.startTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}); see ${options.log}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}); see ${options.log}`);
     // The realm first: every /health/ready asked before Keycloak is up logs a DOWN line.
     if ((await answers(`${node.url}/realms/wifi`)) && (await answers(`${node.managementUrl}/health/ready`))) return node;
     if (Date.now() > deadline) {
@@ -182,6 +183,11 @@ export function realmForCluster(template: string, values: Record<string, string>
   const password = values['SVC_OPERATOR_PASSWORD'];
   if (password === undefined) return realm;
   const parsed = JSON.parse(realm) as { users?: unknown[] };
-  const operator = { username: 'svc-operator', enabled: true, credentials: [{ type: 'password', value: password, temporary: false }], realmRoles: ['svc-admin'] };
+  const operator = {
+    username: 'svc-operator',
+    enabled: true,
+    credentials: [{ type: 'password', value: password, temporary: false }],
+    realmRoles: ['svc-admin'],
+  };
   return `${JSON.stringify({ ...parsed, users: [...(parsed.users ?? []), operator] }, null, 2)}\n`;
 }

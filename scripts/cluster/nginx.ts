@@ -26,7 +26,27 @@ export interface Nginx {
 /** A self-signed certificate for localhost (cert.pem, key.pem), made once per folder. */
 export function certificate(dir: string): void {
   if (existsSync(join(dir, 'cert.pem')) && existsSync(join(dir, 'key.pem'))) return;
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
 }
 
@@ -102,13 +122,17 @@ const heldFeedReads = `
 export function nginxConfig(options: NginxOptions): string {
   const { dir, ports, failTimeoutSeconds } = options;
   const { services, balanced } = ports;
-  const internal = (Object.keys(balanced) as (keyof ClusterPorts['balanced'])[]).map((name) => name === 'keycloak' ? keycloakInternal(balanced[name]) : `
+  const internal = (Object.keys(balanced) as (keyof ClusterPorts['balanced'])[]).map((name) =>
+    name === 'keycloak'
+      ? keycloakInternal(balanced[name])
+      : `
   server {
     listen 127.0.0.1:${balanced[name]};
     location / {${proxied(name)}
       proxy_set_header Host $http_host;
     }${name === 'session' ? heldFeedReads : ''}
-  }`);
+  }`,
+  );
   const forwarded = `
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-Proto $scheme;
@@ -119,7 +143,11 @@ export function nginxConfig(options: NginxOptions): string {
   proxy_buffer_size 16k;
   proxy_buffers 8 16k;
 ${(Object.keys(services) as (keyof typeof services)[]).map((name) => upstream(name, services[name], failTimeoutSeconds)).join('\n')}
-${upstream('keycloak', ports.keycloak.map((node) => node.http), failTimeoutSeconds)}
+${upstream(
+  'keycloak',
+  ports.keycloak.map((node) => node.http),
+  failTimeoutSeconds,
+)}
   server {
     listen 127.0.0.1:${ports.https} ssl;
     server_name localhost;

@@ -53,9 +53,13 @@ export async function openClusterDatabase(externalUrl: string | undefined, dir: 
     return { url: externalUrl, keycloak: keycloakDatabase(externalUrl), stop: async () => undefined };
   }
   mkdirSync(dir, { recursive: true });
-  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('postgres-process.ts', import.meta.url)), join(dir, 'postgres'), String(port), password], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('postgres-process.ts', import.meta.url)), join(dir, 'postgres'), String(port), password],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ready = await new Promise<boolean>((resolve) => {
     createInterface({ input: server.stdout as Readable }).on('line', (line) => line === 'ready' && resolve(true));
     server.once('exit', () => resolve(false));

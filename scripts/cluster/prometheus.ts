@@ -46,22 +46,40 @@ export function prometheusConfig(targets: ScrapeTargets, scrapeIntervalSeconds: 
 }
 
 /** Starts Prometheus on 127.0.0.1:`port` and waits until it is ready; undefined when it is not installed. */
-export async function startPrometheus(options: { dir: string; port: number; targets: ScrapeTargets; scrapeIntervalSeconds: number; log: string }): Promise<Prometheus | undefined> {
+export async function startPrometheus(options: {
+  dir: string;
+  port: number;
+  targets: ScrapeTargets;
+  scrapeIntervalSeconds: number;
+  log: string;
+}): Promise<Prometheus | undefined> {
   if (!existsSync(PROMETHEUS)) return undefined;
   mkdirSync(join(options.dir, 'data'), { recursive: true });
   const config = join(options.dir, 'prometheus.yml');
   writeFileSync(config, prometheusConfig(options.targets, options.scrapeIntervalSeconds));
   const url = `http://127.0.0.1:${options.port}`;
   const out = createWriteStream(options.log, { flags: 'a' });
-  const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${join(options.dir, 'data')}`, `--web.listen-address=127.0.0.1:${options.port}`, '--storage.tsdb.retention.time=7d'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(options.dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${options.port}`,
+      '--storage.tsdb.retention.time=7d',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited (${child.exitCode}); see ${options.log}`);
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stopChild(child);

@@ -41,7 +41,13 @@ export function makeSecrets(env: NodeJS.ProcessEnv): ClusterSecrets {
 
 /** Writes `NAME=value` lines, mode 0600 (also when the file existed with a wider mode). */
 export function writeSecretsFile(file: string, secrets: ClusterSecrets): void {
-  writeFileSync(file, Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    file,
+    Object.entries(secrets)
+      .map(([name, value]) => `${name}=${value}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   chmodSync(file, 0o600);
 }
 

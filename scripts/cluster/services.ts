@@ -41,7 +41,11 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
       return { ...common, DMN_DIR: ctx.dmnDir };
     case 'loyalty':
       // Per instance; the cluster has two, so the platform-wide ceiling is twice this.
-      return { ...common, LOYALTY_API_KEYS: `entitlement:${secrets.LOYALTY_API_KEY}:lookup`, LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000' };
+      return {
+        ...common,
+        LOYALTY_API_KEYS: `entitlement:${secrets.LOYALTY_API_KEY}:lookup`,
+        LOYALTY_GLOBAL_LIMIT: process.env['LOYALTY_GLOBAL_LIMIT'] ?? '6000',
+      };
     case 'session':
       // One key per caller, each with only its scopes.
       return { ...common, SESSION_API_KEYS: sessionKeys(secrets) };
@@ -103,7 +107,9 @@ export function writeGatewaysFile(root: string, file: string, sealKey: string): 
   const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
   // An openNDS entry has a faskey instead of a RADIUS secret; it gets a fresh one too.
   const gateways = fixture.gateways.map((gateway) =>
-    gateway.profile === 'opennds' ? { ...gateway, faskey: fresh() } : { ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) },
+    gateway.profile === 'opennds'
+      ? { ...gateway, faskey: fresh() }
+      : { ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) },
   );
   writeFileSync(file, `${JSON.stringify({ gateways }, null, 2)}\n`, { mode: 0o600 });
 }

@@ -46,5 +46,12 @@ export const balancedUrl = (ports: ClusterPorts, name: keyof ClusterPorts['balan
 
 /** Every TCP port the cluster listens on (the embedded PostgreSQL's included). */
 export function allPorts(ports: ClusterPorts): number[] {
-  return [ports.https, ports.postgres, ports.prometheus, ...ports.keycloak.flatMap((node) => [node.http, node.management, node.jgroups]), ...Object.values(ports.services).flat(), ...Object.values(ports.balanced)];
+  return [
+    ports.https,
+    ports.postgres,
+    ports.prometheus,
+    ...ports.keycloak.flatMap((node) => [node.http, node.management, node.jgroups]),
+    ...Object.values(ports.services).flat(),
+    ...Object.values(ports.balanced),
+  ];
 }

@@ -17,6 +17,22 @@ export interface CoovaGateway {
 }
 
 export const COOVA_GATEWAYS: Record<Release, CoovaGateway> = {
-  '1.8': { nasId: 'coova-18', nasIp: '127.0.0.18', coaPort: 13718, subnet: 18, radiusSecret: 'coova-18-nas-secret', uamSecret: 'coova-18-uam-secret', macAuth: true },
-  '1.9': { nasId: 'coova-19', nasIp: '127.0.0.19', coaPort: 13719, subnet: 19, radiusSecret: 'coova-19-nas-secret', uamSecret: 'coova-19-uam-secret', macAuth: true },
+  '1.8': {
+    nasId: 'coova-18',
+    nasIp: '127.0.0.18',
+    coaPort: 13718,
+    subnet: 18,
+    radiusSecret: 'coova-18-nas-secret',
+    uamSecret: 'coova-18-uam-secret',
+    macAuth: true,
+  },
+  '1.9': {
+    nasId: 'coova-19',
+    nasIp: '127.0.0.19',
+    coaPort: 13719,
+    subnet: 19,
+    radiusSecret: 'coova-19-nas-secret',
+    uamSecret: 'coova-19-uam-secret',
+    macAuth: true,
+  },
 };

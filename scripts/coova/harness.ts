@@ -83,7 +83,10 @@ export interface ChilliOptions {
 }
 
 /** The settings a release runs with (also what the README's chilli.conf is compared with). */
-export function settingsFor(options: Pick<ChilliOptions, 'subnet' | 'portal' | 'uamSecret' | 'radiusSecret' | 'nasId' | 'homepage' | 'macAuth'>, stateDir: string): ChilliSettings {
+export function settingsFor(
+  options: Pick<ChilliOptions, 'subnet' | 'portal' | 'uamSecret' | 'radiusSecret' | 'nasId' | 'homepage' | 'macAuth'>,
+  stateDir: string,
+): ChilliSettings {
   const uamListen = `10.71.${options.subnet}.1`;
   return {
     lanInterface: 'lan0',
@@ -176,30 +179,57 @@ export async function startChilli(options: ChilliOptions): Promise<RunningChilli
     const portalRelay = await startInternet(client.ns, { web: 8079, fas: Number(portalUrl.port || 80), fasRelaySocket: socket });
     stops.push(() => portalRelay.stop());
 
-    const relay = spawn('/usr/bin/python3', [join(HERE, 'radius-relay.py'), `/run/netns/${gw}`, RADIUS_IP, options.nasIp, options.radius.server, String(options.radius.auth), String(options.radius.acct), String(options.coaPort), '3799'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const relay = spawn(
+      '/usr/bin/python3',
+      [
+        join(HERE, 'radius-relay.py'),
+        `/run/netns/${gw}`,
+        RADIUS_IP,
+        options.nasIp,
+        options.radius.server,
+        String(options.radius.auth),
+        String(options.radius.acct),
+        String(options.coaPort),
+        '3799',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     stops.push(() => stopChild(relay));
     const relayOut: string[] = [];
     lines(relay, relayOut);
-    await waitFor('the RADIUS relay listens', async () => {
-      if (relay.exitCode !== null) throw new Error(`radius-relay.py exited ${relay.exitCode}: ${relayOut.join('\n')}`);
-      return relayOut.includes('ready') ? true : undefined;
-    }, 10_000);
+    await waitFor(
+      'the RADIUS relay listens',
+      async () => {
+        if (relay.exitCode !== null) throw new Error(`radius-relay.py exited ${relay.exitCode}: ${relayOut.join('\n')}`);
+        return relayOut.includes('ready') ? true : undefined;
+      },
+      10_000,
+    );
 
     const settings = settingsFor(options, stateDir);
     const conf = chilliConf(settings);
     const confFile = join(folder, 'chilli.conf');
     writeFileSync(confFile, conf);
-    const chilli = spawn('ip', ['netns', 'exec', gw, chilliBinary(options.release), '--fg', '--debug', '--conf', confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chilli = spawn('ip', ['netns', 'exec', gw, chilliBinary(options.release), '--fg', '--debug', '--conf', confFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     stops.push(() => stopChild(chilli));
     lines(chilli, output);
-    await waitFor(`chilli ${options.release} has its tun device up`, async () => {
-      if (chilli.exitCode !== null) throw new Error(`chilli exited ${chilli.exitCode}: ${output.slice(-30).join('\n')}`);
-      const shown = await run('ip', ['-n', gw, '-br', 'addr', 'show', 'dev', 'tun0']);
-      return shown.code === 0 && shown.stdout.includes(settings.uamListen) ? true : undefined;
-    }, 20_000);
+    await waitFor(
+      `chilli ${options.release} has its tun device up`,
+      async () => {
+        if (chilli.exitCode !== null) throw new Error(`chilli exited ${chilli.exitCode}: ${output.slice(-30).join('\n')}`);
+        const shown = await run('ip', ['-n', gw, '-br', 'addr', 'show', 'dev', 'tun0']);
+        return shown.code === 0 && shown.stdout.includes(settings.uamListen) ? true : undefined;
+      },
+      20_000,
+    );
 
     const dhcpScript = join(folder, 'udhcpc.sh');
-    writeFileSync(dhcpScript, '#!/bin/sh\n[ "$1" = bound ] || [ "$1" = renew ] || exit 0\nip addr flush dev "$interface"\nip addr add "$ip/${mask:-24}" dev "$interface"\n[ -n "$router" ] && ip route replace default via "${router%% *}" dev "$interface"\necho "leased $ip"\n');
+    writeFileSync(
+      dhcpScript,
+      '#!/bin/sh\n[ "$1" = bound ] || [ "$1" = renew ] || exit 0\nip addr flush dev "$interface"\nip addr add "$ip/${mask:-24}" dev "$interface"\n[ -n "$router" ] && ip route replace default via "${router%% *}" dev "$interface"\necho "leased $ip"\n',
+    );
     chmodSync(dhcpScript, 0o755);
     let leased: string | undefined;
     return {
@@ -211,7 +241,11 @@ export async function startChilli(options: ChilliOptions): Promise<RunningChilli
       internetUrl: `http://${WAN}.10/news`,
       uamOrigin: `http://${settings.uamListen}:${settings.uamPort}`,
       async lease() {
-        const answer = await must('ip', ['netns', 'exec', client.ns, 'udhcpc', '-i', 'eth0', '-n', '-q', '-f', '-t', '10', '-T', '1', '-s', dhcpScript], 30_000);
+        const answer = await must(
+          'ip',
+          ['netns', 'exec', client.ns, 'udhcpc', '-i', 'eth0', '-n', '-q', '-f', '-t', '10', '-T', '1', '-s', dhcpScript],
+          30_000,
+        );
         leased = /leased (\S+)/.exec(answer)?.[1];
         if (leased === undefined) throw new Error(`no lease: ${answer}`);
         client.ip = leased;

@@ -38,12 +38,23 @@ async function location(client: ChilliClient, url: string): Promise<string> {
 }
 
 const md5 = (...parts: (Buffer | string)[]) => parts.reduce((hash, part) => hash.update(part), createHash('md5')).digest();
-const responseTo = (url: string) => md5(Buffer.from([0]), 'one-time-password', md5(Buffer.from(/challenge=([0-9a-f]{32})/.exec(url)?.[1] ?? '', 'hex'), CAPTURE_UAM_SECRET)).toString('hex');
+const responseTo = (url: string) =>
+  md5(Buffer.from([0]), 'one-time-password', md5(Buffer.from(/challenge=([0-9a-f]{32})/.exec(url)?.[1] ?? '', 'hex'), CAPTURE_UAM_SECRET)).toString('hex');
 
 const captures: { release: string; state: string; what: string; url: string }[] = [];
 for (const [index, release] of RELEASES.entries()) {
   const radius = await standInRadius();
-  const chilli = await startChilli({ release, nasId: `coova-capture`, uamSecret: CAPTURE_UAM_SECRET, radiusSecret: RADIUS_SECRET, nasIp: '127.0.0.31', coaPort: 13731, subnet: release === '1.8' ? 18 : 19, portal: PORTAL, radius: { server: '127.0.0.1', auth: radius.port, acct: radius.port + 1 + index } });
+  const chilli = await startChilli({
+    release,
+    nasId: `coova-capture`,
+    uamSecret: CAPTURE_UAM_SECRET,
+    radiusSecret: RADIUS_SECRET,
+    nasIp: '127.0.0.31',
+    coaPort: 13731,
+    subnet: release === '1.8' ? 18 : 19,
+    portal: PORTAL,
+    radius: { server: '127.0.0.1', auth: radius.port, acct: radius.port + 1 + index },
+  });
   try {
     await chilli.lease();
     const add = (state: string, what: string, url: string) => {
@@ -51,13 +62,21 @@ for (const [index, release] of RELEASES.entries()) {
     };
     let first = '';
     for (let tries = 0; first === '' && tries < 20; tries++) first = await location(chilli.client, chilli.internetUrl);
-    add('login', 'res=notyet: a new device\'s first page', first);
-    add('login', 'res=notyet: the same device\'s next page', await location(chilli.client, chilli.internetUrl));
+    add('login', "res=notyet: a new device's first page", first);
+    add('login', "res=notyet: the same device's next page", await location(chilli.client, chilli.internetUrl));
     const prelogin = await location(chilli.client, `${chilli.uamOrigin}/prelogin`);
-    add('login', 'res=notyet from chilli\'s own /prelogin page', prelogin);
-    add('failed', 'res=failed after RADIUS rejected the /logon', await location(chilli.client, `${chilli.uamOrigin}/logon?username=wifi-capture&response=${responseTo(prelogin)}`));
+    add('login', "res=notyet from chilli's own /prelogin page", prelogin);
+    add(
+      'failed',
+      'res=failed after RADIUS rejected the /logon',
+      await location(chilli.client, `${chilli.uamOrigin}/logon?username=wifi-capture&response=${responseTo(prelogin)}`),
+    );
     const again = await location(chilli.client, `${chilli.uamOrigin}/prelogin`);
-    add('success', 'res=success after RADIUS accepted the /logon (Session-Timeout 3600)', await location(chilli.client, `${chilli.uamOrigin}/logon?username=wifi-capture&response=${responseTo(again)}`));
+    add(
+      'success',
+      'res=success after RADIUS accepted the /logon (Session-Timeout 3600)',
+      await location(chilli.client, `${chilli.uamOrigin}/logon?username=wifi-capture&response=${responseTo(again)}`),
+    );
     add('already', 'res=already: /prelogin while logged in', await location(chilli.client, `${chilli.uamOrigin}/prelogin`));
     add('logoff', 'res=logoff after /logoff', await location(chilli.client, `${chilli.uamOrigin}/logoff`));
   } finally {
@@ -66,11 +85,18 @@ for (const [index, release] of RELEASES.entries()) {
   }
 }
 const macOf = (release: string) => `02-63-76-00-${(release === '1.8' ? 18 : 19).toString(16).toUpperCase()}-11`;
-process.stdout.write(`${JSON.stringify({
-  controller: 'coovachilli',
-  source: 'recorded from the real CoovaChilli 1.8 and 1.9 (built from their release sources by scripts/ensure-coova.sh) by scripts/coova/record-captures.ts: chilli in network namespaces, a client opening a page, /prelogin, /logon (a RADIUS stand-in rejecting, then accepting) and /logoff; each url is the Location chilli answered',
-  uamSecret: CAPTURE_UAM_SECRET,
-  portalUrl: `${PORTAL}/gateway`,
-  clientMacs: { '1.8': macOf('1.8'), '1.9': macOf('1.9') },
-  captures,
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      controller: 'coovachilli',
+      source:
+        'recorded from the real CoovaChilli 1.8 and 1.9 (built from their release sources by scripts/ensure-coova.sh) by scripts/coova/record-captures.ts: chilli in network namespaces, a client opening a page, /prelogin, /logon (a RADIUS stand-in rejecting, then accepting) and /logoff; each url is the Location chilli answered',
+      uamSecret: CAPTURE_UAM_SECRET,
+      portalUrl: `${PORTAL}/gateway`,
+      clientMacs: { '1.8': macOf('1.8'), '1.9': macOf('1.9') },
+      captures,
+    },
+    null,
+    2,
+  )}\n`,
+);

@@ -10,7 +10,12 @@ import { connect, createServer, type Server } from 'node:net';
 /** The internet namespace's side: each request to the FAS port, sent on over `socketPath`. */
 export function relayHandler(socketPath: string, https: boolean): RequestListener {
   return (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const headers = { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress ?? '', 'x-forwarded-proto': https ? 'https' : 'http', connection: 'close' };
+    const headers = {
+      ...incoming.headers,
+      'x-forwarded-for': incoming.socket.remoteAddress ?? '',
+      'x-forwarded-proto': https ? 'https' : 'http',
+      connection: 'close',
+    };
     const upstream = httpRequest({ socketPath, method: incoming.method, path: incoming.url, headers }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);

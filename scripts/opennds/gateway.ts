@@ -84,9 +84,31 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   // stop (main.c), which on a shared PID space ends every other openNDS's authmon on the machine.
   // openNDS is PID 1 there, so when it exits the kernel ends what it left running; it gets
   // SIGTERM when unshare (the pid we hold) is stopped.
-  const child = spawn('ip', ['netns', 'exec', ns, 'unshare', '--mount', '--propagation', 'private', '--pid', '--fork', '--mount-proc', '--kill-child=SIGTERM', '--', '/bin/sh', '-c', LAUNCH, 'sh', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      ns,
+      'unshare',
+      '--mount',
+      '--propagation',
+      'private',
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      '--kill-child=SIGTERM',
+      '--',
+      '/bin/sh',
+      '-c',
+      LAUNCH,
+      'sh',
+      dir,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const collect = (chunk: Buffer) => {
     output += withoutMacs(chunk.toString());
@@ -96,7 +118,17 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
   const pid = child.pid;
   // The environment openNDS's own children get: a script run here calls the FAS as authmon does.
   const environment = [`PATH=${SYSTEM_PATH}`, ...(extra.trustCaFile === undefined ? [] : ['SSL_CERT_FILE=/run/ndst/ca.pem'])];
-  const inside = (file: string, args: readonly string[]) => ['-t', String(pid), '-n', '-m', `--pid=/proc/${pid}/ns/pid_for_children`, 'env', ...environment, file, ...args];
+  const inside = (file: string, args: readonly string[]) => [
+    '-t',
+    String(pid),
+    '-n',
+    '-m',
+    `--pid=/proc/${pid}/ns/pid_for_children`,
+    'env',
+    ...environment,
+    file,
+    ...args,
+  ];
   const ndsctl = (...args: string[]) => run('nsenter', inside('ndsctl', args));
   const stop = async () => {
     await stopChild(child);
@@ -106,11 +138,16 @@ export async function startGateway(ns: string, options: OpenndsOptions, leases: 
     if (pid === undefined) throw new Error('opennds did not start');
     // openNDS opens the ndsctl socket after its firewall rules (main.c): until then the gateway
     // forwards everything, so ready is ndsctl answering.
-    await waitFor('openNDS ready (ndsctl status)', async () => {
-      if (child.exitCode !== null) throw new Error(`opennds exited ${child.exitCode}:\n${output}`);
-      const status = await ndsctl('status');
-      return status.code === 0 && /openNDS Status/i.test(status.stdout) ? true : undefined;
-    }, 30_000, 200);
+    await waitFor(
+      'openNDS ready (ndsctl status)',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`opennds exited ${child.exitCode}:\n${output}`);
+        const status = await ndsctl('status');
+        return status.code === 0 && /openNDS Status/i.test(status.stdout) ? true : undefined;
+      },
+      30_000,
+      200,
+    );
   } catch (error) {
     await stop();
     throw error;

@@ -44,7 +44,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const certDir = https ? mkdtempSync(join(tmpdir(), 'ndst-cert-')) : undefined;
     if (certDir !== undefined) stops.push(async () => rmSync(certDir, { recursive: true, force: true }));
     const tls = certDir === undefined ? undefined : await selfSignedCertificate(certDir, topology.internet.ip);
-    const internet = await startInternet(topology.internet.ns, { web: 80, fas: options.fas.port, ...(tls === undefined ? {} : { fasTls: tls }), ...(options.fasRelaySocket === undefined ? {} : { fasRelaySocket: options.fasRelaySocket }) });
+    const internet = await startInternet(topology.internet.ns, {
+      web: 80,
+      fas: options.fas.port,
+      ...(tls === undefined ? {} : { fasTls: tls }),
+      ...(options.fasRelaySocket === undefined ? {} : { fasRelaySocket: options.fasRelaySocket }),
+    });
     stops.push(internet.stop);
     const gateway = await startGateway(
       topology.gateway.ns,
@@ -66,9 +71,16 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
  * (a gateway at level 2 or with authmon stopped). `key` has the credentials scope.
  */
 export async function untilGatewayPolls(gatewayServiceUrl: string, nasId: string, key = 'dev-gateway-tools-key', timeoutMs = 30_000): Promise<void> {
-  await waitFor(`openNDS gateway ${nasId} polls the platform`, async () => {
-    const answer = await fetch(`${gatewayServiceUrl}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`, { headers: { 'X-API-Key': key } }).catch(() => undefined);
-    if (answer === undefined || !answer.ok) return undefined;
-    return ((await answer.json()) as { polling?: unknown }).polling === true ? true : undefined;
-  }, timeoutMs, 250);
+  await waitFor(
+    `openNDS gateway ${nasId} polls the platform`,
+    async () => {
+      const answer = await fetch(`${gatewayServiceUrl}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`, { headers: { 'X-API-Key': key } }).catch(
+        () => undefined,
+      );
+      if (answer === undefined || !answer.ok) return undefined;
+      return ((await answer.json()) as { polling?: unknown }).polling === true ? true : undefined;
+    },
+    timeoutMs,
+    250,
+  );
 }

@@ -61,10 +61,14 @@ export async function startInternet(ns: string, options: InternetOptions): Promi
   });
   const stop = () => stopChild(child);
   try {
-    await waitFor('internet server ready', async () => {
-      if (child.exitCode !== null) throw new Error(`internet server exited ${child.exitCode}: ${errors}`);
-      return ready ? true : undefined;
-    }, 20_000);
+    await waitFor(
+      'internet server ready',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`internet server exited ${child.exitCode}: ${errors}`);
+        return ready ? true : undefined;
+      },
+      20_000,
+    );
   } catch (error) {
     await stop();
     throw error;

@@ -29,8 +29,20 @@ async function redirectOf(ns: string, url: string): Promise<{ status: number; lo
   return { status: Number(status), location };
 }
 
-interface ArrivalCapture { level: 1 | 2 | 3; what: string; status: number; location: string; fasRequest: string }
-interface AuthmonCapture { what: string; method: 'POST'; path: string; contentType: string; body: string }
+interface ArrivalCapture {
+  level: 1 | 2 | 3;
+  what: string;
+  status: number;
+  location: string;
+  fasRequest: string;
+}
+interface AuthmonCapture {
+  what: string;
+  method: 'POST';
+  path: string;
+  contentType: string;
+  body: string;
+}
 
 const arrivals: ArrivalCapture[] = [];
 const authmon: AuthmonCapture[] = [];
@@ -68,13 +80,30 @@ for (const level of [1, 2, 3] as const) {
     const query = decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
     if (query === undefined) throw new Error('the level 3 arrival did not decrypt');
     const rhid = rhidOf(query.hid, FASKEY);
-    harness.internet.authorise({ rhid, sessionMinutes: 30, uploadKbitPerSecond: 0, downloadKbitPerSecond: 0, uploadQuotaKB: 0, downloadQuotaKB: 0, custom: Buffer.from('capture-session').toString('base64') });
-    keep('authmon acknowledges the grant it applied: auth_get=view, payload "* <rhid>"', await find('authmon ack', (r) => r.action === 'view' && r.payload.includes(rhid)));
+    harness.internet.authorise({
+      rhid,
+      sessionMinutes: 30,
+      uploadKbitPerSecond: 0,
+      downloadKbitPerSecond: 0,
+      uploadQuotaKB: 0,
+      downloadQuotaKB: 0,
+      custom: Buffer.from('capture-session').toString('base64'),
+    });
+    keep(
+      'authmon acknowledges the grant it applied: auth_get=view, payload "* <rhid>"',
+      await find('authmon ack', (r) => r.action === 'view' && r.payload.includes(rhid)),
+    );
     const poller = harness.gateway.runScript(REVOCATION_POLL, [String(POLL_S)]);
     try {
-      keep('revocation-poll.sh polls: auth_get=custom, payload "revocations"', await find('revocations poll', (r) => r.action === 'custom' && r.payload === 'revocations'));
+      keep(
+        'revocation-poll.sh polls: auth_get=custom, payload "revocations"',
+        await find('revocations poll', (r) => r.action === 'custom' && r.payload === 'revocations'),
+      );
       harness.internet.revoke(rhid);
-      keep('revocation-poll.sh reports the session it ended: auth_get=custom, payload "revoked <rhid>"', await find('revoked report', (r) => r.action === 'custom' && r.payload.startsWith('revoked ')));
+      keep(
+        'revocation-poll.sh reports the session it ended: auth_get=custom, payload "revoked <rhid>"',
+        await find('revoked report', (r) => r.action === 'custom' && r.payload.startsWith('revoked ')),
+      );
     } finally {
       await stopChild(poller);
     }
@@ -85,16 +114,22 @@ for (const level of [1, 2, 3] as const) {
 }
 
 const version = (await run('dpkg-query', ['-W', '-f', '${Version}', 'opennds'])).stdout.trim();
-process.stdout.write(`${JSON.stringify({
-  controller: 'opennds',
-  release: `openNDS ${version} (Debian package opennds)`,
-  source: `recorded from the real openNDS ${version} (Debian's package, scripts/ensure-opennds.sh) by scripts/opennds/record-captures.ts: openNDS in network namespaces at FAS levels 1, 2 and 3 in front of a stand-in FAS; a client opening a page and following the redirect (each arrival: the Location openNDS answered and the request the FAS received); at level 3 the POSTs authmon, BinAuth (binauth_log.sh) and router/revocation-poll.sh sent through the signing router/post-request.php, as they came`,
-  faskey: FASKEY,
-  gatewayName: GATEWAY_NAME,
-  gatewayAddress,
-  client,
-  originUrl,
-  faspath: FAS_PATH,
-  arrivals,
-  authmon,
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      controller: 'opennds',
+      release: `openNDS ${version} (Debian package opennds)`,
+      source: `recorded from the real openNDS ${version} (Debian's package, scripts/ensure-opennds.sh) by scripts/opennds/record-captures.ts: openNDS in network namespaces at FAS levels 1, 2 and 3 in front of a stand-in FAS; a client opening a page and following the redirect (each arrival: the Location openNDS answered and the request the FAS received); at level 3 the POSTs authmon, BinAuth (binauth_log.sh) and router/revocation-poll.sh sent through the signing router/post-request.php, as they came`,
+      faskey: FASKEY,
+      gatewayName: GATEWAY_NAME,
+      gatewayAddress,
+      client,
+      originUrl,
+      faspath: FAS_PATH,
+      arrivals,
+      authmon,
+    },
+    null,
+    2,
+  )}\n`,
+);

@@ -8,8 +8,23 @@ export async function selfSignedCertificate(dir: string, ip: string): Promise<{ 
   const certFile = join(dir, 'fas-cert.pem');
   const keyFile = join(dir, 'fas-key.pem');
   await must('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=ndst-fas', '-addext', `subjectAltName=IP:${ip}`,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=ndst-fas',
+    '-addext',
+    `subjectAltName=IP:${ip}`,
   ]);
   return { certFile, keyFile };
 }

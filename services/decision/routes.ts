@@ -38,7 +38,9 @@ export function decisionRoutes(holder: RuntimeHolder, bound: EvaluationBound): R
       200: { description: 'Outputs by decision.', schema: EvaluateResponse },
       400: { description: 'INVALID_REQUEST: no inputs, not JSON, or no such decision in the model.' },
       404: { description: 'MODEL_NOT_FOUND' },
-      422: { description: 'DMN_EVALUATION_ERROR: the model cannot evaluate these inputs, or its evaluation ran past DMN_EVALUATION_LIMIT_MS (never a denial).' },
+      422: {
+        description: 'DMN_EVALUATION_ERROR: the model cannot evaluate these inputs, or its evaluation ran past DMN_EVALUATION_LIMIT_MS (never a denial).',
+      },
       503: { description: 'DMN_UNAVAILABLE: no model is loaded.' },
     },
     handle: ({ body, params: { model }, correlationId }) => {
@@ -47,11 +49,13 @@ export function decisionRoutes(holder: RuntimeHolder, bound: EvaluationBound): R
       if (loaded === undefined) throw new ApiError('MODEL_NOT_FOUND');
       const outcome = evaluate(loaded.model, body.inputs, body.decision, bound);
       if (!outcome.ok) {
-        if (outcome.error.code === 'DMN_UNKNOWN_DECISION') throw new ApiError('INVALID_REQUEST', { message: 'decision: the model has no decision of that name.' });
+        if (outcome.error.code === 'DMN_UNKNOWN_DECISION')
+          throw new ApiError('INVALID_REQUEST', { message: 'decision: the model has no decision of that name.' });
         throw new ApiError('DMN_EVALUATION_ERROR', { message: describeProblem(outcome.error) });
       }
       // Values an item definition rejected are null, each with a problem (DMN 1.3 section 7.3.2).
-      const problems = outcome.problems === undefined ? {} : { problems: outcome.problems.map((p) => ({ decision: p.decision, cell: p.cell, message: p.message })) };
+      const problems =
+        outcome.problems === undefined ? {} : { problems: outcome.problems.map((p) => ({ decision: p.decision, cell: p.cell, message: p.message })) };
       return { status: 200, body: { model: loaded.model.name, results: outcome.results, ...problems, correlationId, timestamp: new Date().toISOString() } };
     },
   });

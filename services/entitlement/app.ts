@@ -24,7 +24,10 @@ export async function createApp(config: EntitlementConfig, logger: Logger, deps:
   const store = createEntitlementStore(db, now);
   const loyalty = deps.loyalty ?? createLoyaltyClient(config, logger);
   const evaluateDeps = { store, loyalty, decisions: deps.decisions ?? createDecisionClient(config), now };
-  const health = healthRoute('entitlement', storeReadiness(db, 'entitlement', () => ({ loyaltyBreaker: loyalty.breakerState(), policyFallback: config.POLICY_FALLBACK })));
+  const health = healthRoute(
+    'entitlement',
+    storeReadiness(db, 'entitlement', () => ({ loyaltyBreaker: loyalty.breakerState(), policyFallback: config.POLICY_FALLBACK })),
+  );
   const routes = [health, ...entitlementRoutes(deps.verify ?? createTokenVerifier(config), evaluateDeps, store)];
   const app = createServiceApp({ service: 'entitlement', logger, routes });
   return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };

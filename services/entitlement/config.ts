@@ -4,7 +4,12 @@ import { storeSettings } from '../kit/store/index.js';
 
 const list = z
   .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().min(1)).min(1));
 
 export const EntitlementConfig = z.object({
@@ -15,7 +20,11 @@ export const EntitlementConfig = z.object({
   IDP_ISSUER: z.url().default('http://localhost:8080/realms/wifi').describe('Accepted token issuer (iss).'),
   IDP_JWKS_URL: z.url().default('http://localhost:8080/realms/wifi/protocol/openid-connect/certs').describe('Where the signing keys are fetched.'),
   IDP_AUDIENCES: list.default(['wifi-portal-api', 'wifi-portal-employee-api', 'account']).describe('Accepted audiences, comma-separated (spec 5 rule 2).'),
-  IDP_EMPLOYEE_CLIENT: z.string().min(1).default('wifi-portal-employee-api').describe('The client (token azp) whose tokens alone reach the employee rules: the HR-checked sign-in.'),
+  IDP_EMPLOYEE_CLIENT: z
+    .string()
+    .min(1)
+    .default('wifi-portal-employee-api')
+    .describe('The client (token azp) whose tokens alone reach the employee rules: the HR-checked sign-in.'),
   JWKS_TIMEOUT_MS: envInt(4000, 100, 60_000).describe('Key-set fetch timeout (spec 8: 4000 ms).'),
   JWKS_COOLDOWN_MS: envInt(5000, 0, 600_000).describe('Least time between two forced key-set refreshes for unknown key ids.'),
   DECISION_URL: z.url().default('http://127.0.0.1:3005').describe('Decision service base URL.'),
@@ -24,7 +33,10 @@ export const EntitlementConfig = z.object({
   DECISION_TIMEOUT_MS: envInt(3000, 100, 60_000).describe('Decision service call timeout.'),
   POLICY_FALLBACK: z.enum(['none', 'local']).default('none').describe('local: evaluate the same model files in process when the decision service is down.'),
   DMN_DIR: z.string().default('dmn/models').describe('Model files of the local fallback.'),
-  LOYALTY_URL: z.union([z.url(), z.literal('')]).default('http://127.0.0.1:3006').describe('Loyalty lookup base URL; empty: not configured.'),
+  LOYALTY_URL: z
+    .union([z.url(), z.literal('')])
+    .default('http://127.0.0.1:3006')
+    .describe('Loyalty lookup base URL; empty: not configured.'),
   LOYALTY_API_KEY: z.string().min(1).default('dev-loyalty-key').describe('Key sent to loyalty in X-API-Key.'),
   LOYALTY_TIMEOUT_MS: envInt(2000, 100, 60_000).describe('Loyalty lookup timeout (spec 8: 2000 ms, no retry).'),
   LOYALTY_BREAKER_FAILURES: envInt(3, 1, 1000).describe('Consecutive loyalty failures that open the circuit breaker.'),

@@ -30,8 +30,7 @@ function outputsOf(value: unknown): DecisionOutputs | undefined {
  */
 export function createDecisionClient(config: EntitlementConfig): DecisionClient {
   let local: Promise<Runtime | undefined> | undefined;
-  const localRuntime = () =>
-    (local ??= loadDirectory(config.DMN_DIR).then((outcome) => (outcome.ok ? outcome.runtime : undefined)));
+  const localRuntime = () => (local ??= loadDirectory(config.DMN_DIR).then((outcome) => (outcome.ok ? outcome.runtime : undefined)));
 
   const decideLocally = async (inputs: DecisionInputs, log: Logger): Promise<DecisionOutcome> => {
     const loaded = (await localRuntime())?.models.get(config.DECISION_MODEL);

@@ -90,7 +90,9 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
   // The original of a (subject, session) that already holds an entitlement, with the key settled to it.
   const original = (entitlement: EntitlementBody, sessionId: string, key: string | undefined, at: Date): Promise<Saved> =>
     db.transaction(async (tx) => {
-      const stored = (await tx.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [entitlement.subjectId, sessionId]))[0];
+      const stored = (
+        await tx.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [entitlement.subjectId, sessionId])
+      )[0];
       if (stored === undefined) throw new Error('entitlement conflict without an original');
       if (key !== undefined) {
         await tx.query(
@@ -116,14 +118,20 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
         [key, subjectId, sessionId, at],
       );
       if (claimed.length === 1) return { kind: 'claimed' };
-      const existing = (await db.query<{ subject_id: string; session_id: string | null; entitlement_id: string | null; denial_reason: string | null }>(
-        'SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests WHERE idempotency_key = $1',
-        [key],
-      ))[0];
+      const existing = (
+        await db.query<{ subject_id: string; session_id: string | null; entitlement_id: string | null; denial_reason: string | null }>(
+          'SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests WHERE idempotency_key = $1',
+          [key],
+        )
+      )[0];
       if (existing === undefined) return this.claim(key, subjectId, sessionId);
       if (existing.subject_id !== subjectId || existing.session_id !== sessionId) return { kind: 'reused' };
       if (existing.entitlement_id !== null || existing.denial_reason !== null) {
-        return { kind: 'settled', entitlement: existing.entitlement_id === null ? undefined : await byId(existing.entitlement_id), denialReason: existing.denial_reason };
+        return {
+          kind: 'settled',
+          entitlement: existing.entitlement_id === null ? undefined : await byId(existing.entitlement_id),
+          denialReason: existing.denial_reason,
+        };
       }
       const takenOver = await db.query(
         `UPDATE entitlement_requests SET claimed_at = $2
@@ -196,7 +204,8 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
     },
 
     async bySession(subjectId, sessionId) {
-      return (await db.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [subjectId, sessionId]))[0]?.body;
+      return (await db.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE subject_id = $1 AND session_id = $2', [subjectId, sessionId]))[0]
+        ?.body;
     },
 
     byId,

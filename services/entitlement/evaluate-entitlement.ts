@@ -45,7 +45,14 @@ function sourceRef(sourceType: string | null, facts: TokenFacts, loyalty: Loyalt
 
 function build(facts: TokenFacts, sessionId: string | null, outputs: DecisionOutputs, loyalty: LoyaltyVerdict, at: Date): EntitlementBody {
   const ttl = outputs.ttlSeconds;
-  if (outputs.entitlementType === null || outputs.tier === null || outputs.qosClass === null || outputs.deviceSlots === null || outputs.sourceType === null || ttl === null) {
+  if (
+    outputs.entitlementType === null ||
+    outputs.tier === null ||
+    outputs.qosClass === null ||
+    outputs.deviceSlots === null ||
+    outputs.sourceType === null ||
+    ttl === null
+  ) {
     throw new ApiError('DMN_EVALUATION_ERROR', { message: 'The decision granted access without a complete permission.' });
   }
   return {
@@ -110,7 +117,14 @@ export async function evaluateEntitlement(
 }
 
 /** The work behind a claimed key (or none): the answer, or the key's earlier settlement. */
-async function decide(deps: EvaluateDeps, facts: TokenFacts, sessionId: string | null, key: string | undefined, correlationId: string, log: Logger): Promise<Evaluated | Prior> {
+async function decide(
+  deps: EvaluateDeps,
+  facts: TokenFacts,
+  sessionId: string | null,
+  key: string | undefined,
+  correlationId: string,
+  log: Logger,
+): Promise<Evaluated | Prior> {
   if (sessionId !== null) {
     const original = await deps.store.bySession(facts.subjectId, sessionId);
     if (original !== undefined) {
@@ -135,9 +149,11 @@ async function decide(deps: EvaluateDeps, facts: TokenFacts, sessionId: string |
     log,
   );
   if (decision.kind === 'unavailable') throw new ApiError('DMN_UNAVAILABLE');
-  if (decision.kind === 'model-error') throw new ApiError('DMN_EVALUATION_ERROR', { message: `The decision model could not be evaluated: ${decision.message}.` });
+  if (decision.kind === 'model-error')
+    throw new ApiError('DMN_EVALUATION_ERROR', { message: `The decision model could not be evaluated: ${decision.message}.` });
   if (!decision.outputs.eligible) {
-    const prior = key === undefined ? undefined : await deps.store.settleDenial(key, decision.outputs.reason ?? 'UNKNOWN_USER_TYPE', facts.subjectId, sessionId);
+    const prior =
+      key === undefined ? undefined : await deps.store.settleDenial(key, decision.outputs.reason ?? 'UNKNOWN_USER_TYPE', facts.subjectId, sessionId);
     if (prior !== undefined) return prior;
     log.info({ reason: decision.outputs.reason }, 'entitlement denied');
     throw denied(decision.outputs.reason);

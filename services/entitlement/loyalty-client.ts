@@ -4,15 +4,7 @@ import type { EntitlementConfig } from './config.js';
 import { LookupResponse } from '../../contract/loyalty.js';
 
 /** Spec 4.6: how a lookup ended. The first three are normal; the rest are logged at warn. */
-export type LoyaltySource =
-  | 'loyalty'
-  | 'not-a-member'
-  | 'skipped'
-  | 'timeout'
-  | 'unreachable'
-  | `http-${number}`
-  | 'not-configured'
-  | 'bad-response';
+export type LoyaltySource = 'loyalty' | 'not-a-member' | 'skipped' | 'timeout' | 'unreachable' | `http-${number}` | 'not-configured' | 'bad-response';
 
 export interface LoyaltyVerdict {
   source: LoyaltySource;

@@ -59,7 +59,7 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
     route({
       method: 'get',
       path: '/api/v1/entitlements/:entitlementId',
-      summary: 'Reads one of the caller\'s entitlements.',
+      summary: "Reads one of the caller's entitlements.",
       security: 'bearer',
       params: { entitlementId: z.string().regex(PATH_ID_PATTERN, 'must match ^[A-Za-z0-9-]{1,64}$') },
       steps: [auth],
@@ -67,7 +67,7 @@ export function entitlementRoutes(verify: TokenVerifier, deps: EvaluateDeps, sto
         200: { description: 'The entitlement.', schema: Entitlement },
         400: { description: 'INVALID_REQUEST' },
         401: { description: 'UNAUTHORIZED' },
-        404: { description: 'NOT_FOUND: unknown, or another subject\'s.' },
+        404: { description: "NOT_FOUND: unknown, or another subject's." },
       },
       handle: async ({ params: { entitlementId }, res }) => {
         const entitlement = await store.byId(entitlementId);

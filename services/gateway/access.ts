@@ -23,7 +23,8 @@ export interface AccessDeps {
 }
 
 /** A profile's attributes as the rest module's reply (`reply:` list). */
-const replyOf = (attributes: Record<string, number | string>) => Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`reply:${name}`, value]));
+const replyOf = (attributes: Record<string, number | string>) =>
+  Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`reply:${name}`, value]));
 
 const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
 const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
@@ -42,7 +43,8 @@ const REJECT_REASONS: Readonly<Record<string, string>> = {
   [MAC_AUTH_OFF]: 'mac-auth-off',
   [CONNECTED_ELSEWHERE]: 'connected-elsewhere',
 };
-export const rejectReasonOf = (reply: Reply): string => REJECT_REASONS[String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message'])] ?? 'other';
+export const rejectReasonOf = (reply: Reply): string =>
+  REJECT_REASONS[String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message'])] ?? 'other';
 
 /** The password presented, PAP or CHAP, checked against the one derived for `username`. */
 function passwordMatches(attributes: RadiusAttributes, expected: string): boolean | undefined {
@@ -85,7 +87,8 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const profile = CONTROLLER_PROFILES[gateway.profile];
   // A controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
-  if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash)))) return reject(NOT_VALID);
+  if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash))))
+    return reject(NOT_VALID);
   return accept(deps, gateway, session, seconds);
 }
 
@@ -146,7 +149,10 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   const seconds = secondsLeft(session, deps.now());
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef === null || !refs.includes(session.deviceRef)) return reject(SIGN_IN_AGAIN);
   const here = deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac) as string;
-  await deps.credentials.acceptedAt({ usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId }, deps.now());
+  await deps.credentials.acceptedAt(
+    { usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId },
+    deps.now(),
+  );
   return accept(deps, gateway, session, Math.min(seconds, windowLeft));
 }
 

@@ -5,7 +5,11 @@ import { usernameHash } from './credentials.js';
 import { count, octets, text, type RadiusAttributes } from './radius-request.js';
 
 /** What an accounting packet did; `logged-off`: the caller ends the network session. */
-export type AccountingOutcome = { kind: 'recorded' } | { kind: 'ignored' } | { kind: 'nas-restart'; closed: number } | { kind: 'logged-off'; sessionId: string };
+export type AccountingOutcome =
+  | { kind: 'recorded' }
+  | { kind: 'ignored' }
+  | { kind: 'nas-restart'; closed: number }
+  | { kind: 'logged-off'; sessionId: string };
 
 /** The attributes a controller's Disconnect-Request may have to name the session by, as the NAS sent them. */
 export const IDENTITY_ATTRIBUTES = ['User-Name', 'Calling-Station-Id', 'Framed-IP-Address', 'NAS-IP-Address', 'NAS-Identifier'] as const;
@@ -36,7 +40,8 @@ export function eventTime(attributes: RadiusAttributes, arrival: Date, maxDelayS
   return delay > maxDelaySeconds ? arrival : new Date(arrival.getTime() - delay * 1000);
 }
 
-const sealIdentity = (seal: (text: string) => string, identity: SessionIdentity | undefined) => (identity === undefined ? null : seal(JSON.stringify(identity)));
+const sealIdentity = (seal: (text: string) => string, identity: SessionIdentity | undefined) =>
+  identity === undefined ? null : seal(JSON.stringify(identity));
 
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -54,7 +59,15 @@ const GIGAWORD = 2 ** 32;
  * session. Packets of no session of ours are acknowledged and ignored: a NAS would resend them
  * forever otherwise.
  */
-export async function recordAccounting(connections: ConnectionStore, credentials: CredentialStore, seal: (text: string) => string, nasId: string, attributes: RadiusAttributes, arrival: Date, maxDelaySeconds: number): Promise<AccountingOutcome> {
+export async function recordAccounting(
+  connections: ConnectionStore,
+  credentials: CredentialStore,
+  seal: (text: string) => string,
+  nasId: string,
+  attributes: RadiusAttributes,
+  arrival: Date,
+  maxDelaySeconds: number,
+): Promise<AccountingOutcome> {
   const now = eventTime(attributes, arrival, maxDelaySeconds);
   const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
   if (status !== undefined && NAS_RESTARTS.has(status)) return { kind: 'nas-restart', closed: await connections.closeAllOf(nasId, now) };
@@ -72,7 +85,11 @@ export async function recordAccounting(connections: ConnectionStore, credentials
     sessionTime: count(attributes, 'Acct-Session-Time'),
   };
   // The many Interim-Updates of a running connection: its counters, one statement.
-  if (status === 'Interim-Update' && (await connections.interim({ nasId, acctSessionId, sessionId: classForm ? fromClass : null, usernameHash: classForm ? null : hash }, counters, now))) return { kind: 'recorded' };
+  if (
+    status === 'Interim-Update' &&
+    (await connections.interim({ nasId, acctSessionId, sessionId: classForm ? fromClass : null, usernameHash: classForm ? null : hash }, counters, now))
+  )
+    return { kind: 'recorded' };
   // Class is believed only from the NAS the session's credential was used at; the
   // credential in User-Name only at the NAS it was issued for.
   const classTrusted = classForm && (await credentials.usedAt(fromClass, nasId));

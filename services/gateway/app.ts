@@ -53,28 +53,47 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   const access = { gateways, credentials, peer, now, settings: config };
   // The sender runs when something is queued (kicked) or due, not on a clock.
   const open = (sealed: string) => sealer.open(sealed);
-  const sender = every(config.DISCONNECT_IDLE_CHECK_MS, async () => {
-    // Nothing due yet: no lease is taken (on PGlite, an idle look at a known-empty queue runs no statement).
-    const due = await connections.nextDueAt();
-    if (due === undefined || due > now()) return due === undefined ? undefined : due.getTime() - now().getTime();
-    const disconnects = await sendDueDisconnects(connections, gateways, open, deps.send ?? sendDisconnect, config, now, logger);
-    const coas = await sendDueCoas(connections, gateways, open, peer, deps.sendCoa ?? sendCoa, config, now, logger);
-    if (disconnects >= DISCONNECT_BATCH || coas >= DISCONNECT_BATCH) return 0;
-    const next = await connections.nextDueAt();
-    return next === undefined ? undefined : next.getTime() - now().getTime();
-  }, logger, 'disconnect');
+  const sender = every(
+    config.DISCONNECT_IDLE_CHECK_MS,
+    async () => {
+      // Nothing due yet: no lease is taken (on PGlite, an idle look at a known-empty queue runs no statement).
+      const due = await connections.nextDueAt();
+      if (due === undefined || due > now()) return due === undefined ? undefined : due.getTime() - now().getTime();
+      const disconnects = await sendDueDisconnects(connections, gateways, open, deps.send ?? sendDisconnect, config, now, logger);
+      const coas = await sendDueCoas(connections, gateways, open, peer, deps.sendCoa ?? sendCoa, config, now, logger);
+      if (disconnects >= DISCONNECT_BATCH || coas >= DISCONNECT_BATCH) return 0;
+      const next = await connections.nextDueAt();
+      return next === undefined ? undefined : next.getTime() - now().getTime();
+    },
+    logger,
+    'disconnect',
+  );
   kickSender = () => sender.kick();
   const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
   // A connection whose NAS fell silent (two interim intervals and a grace) is over.
-  const sweeper = every(config.STALE_CHECK_MS, async () => {
-    const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
-    if (closed > 0) logger.info({ closed }, 'stale connections closed');
-  }, logger, 'stale');
+  const sweeper = every(
+    config.STALE_CHECK_MS,
+    async () => {
+      const closed = await connections.closeStale(new Date(now().getTime() - staleAfterMs), now());
+      if (closed > 0) logger.info({ closed }, 'stale connections closed');
+    },
+    logger,
+    'stale',
+  );
   // A held read that ran out brings the sweep and the sender's idle look along.
-  const follower = followContinuously(connections, peer, now, config, () => sender.kick(), logger, coaNasIds, () => {
-    sender.kick();
-    sweeper.kick();
-  });
+  const follower = followContinuously(
+    connections,
+    peer,
+    now,
+    config,
+    () => sender.kick(),
+    logger,
+    coaNasIds,
+    () => {
+      sender.kick();
+      sweeper.kick();
+    },
+  );
   const accounting = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
   const app = createServiceApp({
     service: 'gateway',
@@ -82,9 +101,32 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     // An Interim-Update per connection and interval: its request line only at debug.
     quietPaths: ['/radius/accounting'],
     routes: [
-      healthRoute('gateway', storeReadiness(db, 'gateway', () => ({ gateways: gateways.size }))),
-      ...portalRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, credentials, connections, peer, now, credentialKey: config.CREDENTIAL_KEY, ttlSeconds: config.CREDENTIAL_TTL_SECONDS }),
-      ...openndsRoutes({ apiKeys: config.GATEWAY_API_KEYS, gateways, store: createOpenndsStore(db), ended: (sessionId) => credentials.ended(sessionId), peer, now, qos: config.QOS_TABLE, pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS, signatureWindowSeconds: config.OPENNDS_SIGNATURE_WINDOW_SECONDS, logger }),
+      healthRoute(
+        'gateway',
+        storeReadiness(db, 'gateway', () => ({ gateways: gateways.size })),
+      ),
+      ...portalRoutes({
+        apiKeys: config.GATEWAY_API_KEYS,
+        gateways,
+        credentials,
+        connections,
+        peer,
+        now,
+        credentialKey: config.CREDENTIAL_KEY,
+        ttlSeconds: config.CREDENTIAL_TTL_SECONDS,
+      }),
+      ...openndsRoutes({
+        apiKeys: config.GATEWAY_API_KEYS,
+        gateways,
+        store: createOpenndsStore(db),
+        ended: (sessionId) => credentials.ended(sessionId),
+        peer,
+        now,
+        qos: config.QOS_TABLE,
+        pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS,
+        signatureWindowSeconds: config.OPENNDS_SIGNATURE_WINDOW_SECONDS,
+        logger,
+      }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),
     ],
   });

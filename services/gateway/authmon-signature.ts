@@ -22,7 +22,9 @@ export function authmonSignature(request: SignedAuthmonRequest, faskey: string, 
   const { ts, nonce, sig } = request;
   if (ts === undefined || nonce === undefined || sig === undefined) return 'unsigned';
   if (Math.abs(now.getTime() / 1000 - Number(ts)) > windowSeconds) return 'stale';
-  const expected = createHmac('sha256', faskey).update(authmonSignedText({ ts, nonce, auth_get: request.auth_get, gatewayhash: request.gatewayhash, payload: request.payload })).digest();
+  const expected = createHmac('sha256', faskey)
+    .update(authmonSignedText({ ts, nonce, auth_get: request.auth_get, gatewayhash: request.gatewayhash, payload: request.payload }))
+    .digest();
   const given = Buffer.from(sig, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'signed' : 'forged';
 }

@@ -7,31 +7,52 @@ import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
 export const GATEWAY_SCOPES = ['credentials', 'connections'] as const;
 export type GatewayScope = (typeof GATEWAY_SCOPES)[number];
 
-const base64Key = (fallback: string) => z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').default(fallback);
+const base64Key = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
+    .default(fallback);
 
 export const GatewayConfig = z.object({
   ...commonSettings,
   ...storeSettings,
   // One key per caller of the portal API (the portal; tools), several during a rotation.
-  GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe('Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).'),
-  RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe('Key FreeRADIUS\'s rest module sends in X-API-Key.'),
-  GATEWAYS_FILE: z.string().default('fixtures/gateways.json').describe('The gateway registry (NAS id, controller profile, address, sealed secrets, CoA port, login URLs); the portal reads the same file.'),
-  GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe('AES-256-GCM key the gateways file\'s secrets are sealed with.'),
+  GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe(
+    'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).',
+  ),
+  RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe("Key FreeRADIUS's rest module sends in X-API-Key."),
+  GATEWAYS_FILE: z
+    .string()
+    .default('fixtures/gateways.json')
+    .describe('The gateway registry (NAS id, controller profile, address, sealed secrets, CoA port, login URLs); the portal reads the same file.'),
+  GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe("AES-256-GCM key the gateways file's secrets are sealed with."),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the portal uses the same.'),
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
   CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
-  GATEWAY_SESSION_KEY: z.string().min(8).default('dev-session-gateway-key').describe('The gateway service\'s own key to the session service (scopes read, changes, and revoke: a person logging off at the gateway ends the session).'),
+  GATEWAY_SESSION_KEY: z
+    .string()
+    .min(8)
+    .default('dev-session-gateway-key')
+    .describe("The gateway service's own key to the session service (scopes read, changes, and revoke: a person logging off at the gateway ends the session)."),
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
   // Cisco WLC remembers a web-authenticated device that left (its "sleeping clients") for 12 hours
   // by default and lets it back without a login: people expect a phone that slept through the
   // afternoon to reconnect by itself, and to sign in again the next day.
-  MAC_AUTH_WINDOW_SECONDS: envInt(43_200, 60, 2_592_000).describe('A returning device\'s MAC authentication is accepted only this long after its session\'s last connection stopped (never while one is open), at gateways whose registry entry sets macAuthentication; its Session-Timeout is capped at what is left of this window.'),
-  STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe('A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).'),
-  ACCT_DELAY_MAX_SECONDS: envInt(86_400, 0, 2_592_000).describe('An accounting packet happened Acct-Delay-Time seconds before it arrived (a NAS\'s retransmissions, FreeRADIUS\'s buffer); a larger delay than this is nonsense from the NAS and ignored (the arrival time is used).'),
-  INTERIM_FLUSH_MS: envInt(5000, 0, 60_000).describe('The Interim-Updates of running connections are kept in memory and written together this often (0: each at once); a Stop, a read of connection state and shutdown write them first. A crash loses only their freshness (the NAS\'s counters are cumulative).'),
+  MAC_AUTH_WINDOW_SECONDS: envInt(43_200, 60, 2_592_000).describe(
+    "A returning device's MAC authentication is accepted only this long after its session's last connection stopped (never while one is open), at gateways whose registry entry sets macAuthentication; its Session-Timeout is capped at what is left of this window.",
+  ),
+  STALE_GRACE_SECONDS: envInt(120, 0, 86_400).describe(
+    'A connection with no accounting for two interim intervals and this long is closed as stale (checked every STALE_CHECK_MS).',
+  ),
+  ACCT_DELAY_MAX_SECONDS: envInt(86_400, 0, 2_592_000).describe(
+    "An accounting packet happened Acct-Delay-Time seconds before it arrived (a NAS's retransmissions, FreeRADIUS's buffer); a larger delay than this is nonsense from the NAS and ignored (the arrival time is used).",
+  ),
+  INTERIM_FLUSH_MS: envInt(5000, 0, 60_000).describe(
+    "The Interim-Updates of running connections are kept in memory and written together this often (0: each at once); a Stop, a read of connection state and shutdown write them first. A crash loses only their freshness (the NAS's counters are cumulative).",
+  ),
   STALE_CHECK_MS: envInt(300_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
   QOS_TABLE: z
     .string()
@@ -45,11 +66,19 @@ export const GatewayConfig = z.object({
       }
     })
     .describe('Bandwidth per qosClass (optionally "<tier>:<qosClass>"), bit/s.'),
-  OPENNDS_SIGNATURE_WINDOW_SECONDS: envInt(120, 10, 3600).describe('How far the time in an openNDS router\'s signed request may be from the gateway service\'s, either way; older requests are refused as stale.'),
-  OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe('An openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers\' poll interval (nat_traversal_poll_interval).'),
-  FEED_WAIT_SECONDS: envInt(290, 0, 295).describe('How long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.'),
+  OPENNDS_SIGNATURE_WINDOW_SECONDS: envInt(120, 10, 3600).describe(
+    "How far the time in an openNDS router's signed request may be from the gateway service's, either way; older requests are refused as stale.",
+  ),
+  OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe(
+    "An openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers' poll interval (nat_traversal_poll_interval).",
+  ),
+  FEED_WAIT_SECONDS: envInt(290, 0, 295).describe(
+    'How long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.',
+  ),
   FEED_POLL_MS: envInt(500, 20, 60_000).describe('After a failed read of the change feed, or an empty one that came back early, the next waits this long.'),
-  DISCONNECT_IDLE_CHECK_MS: envInt(300_000, 100, 3_600_000).describe('With no Disconnect due, how often the queue is still looked at (another instance\'s lease may have run out).'),
+  DISCONNECT_IDLE_CHECK_MS: envInt(300_000, 100, 3_600_000).describe(
+    "With no Disconnect due, how often the queue is still looked at (another instance's lease may have run out).",
+  ),
   DISCONNECT_TIMEOUT_MS: envInt(1000, 50, 30_000).describe('Wait for a Disconnect-ACK/NAK per attempt.'),
   DISCONNECT_ATTEMPTS: envInt(6, 1, 50).describe('Attempts of one Disconnect-Request before it is recorded as unanswered.'),
   DISCONNECT_BACKOFF_MS: envInt(500, 10, 600_000).describe('Wait before the second attempt; doubles each time.'),

@@ -44,10 +44,12 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
       // from FreeRADIUS's buffer (`now` is its event time, Acct-Delay-Time taken off) is the old
       // connection's own and re-opens nothing.
       if (usage.status === 'Start') {
-        await db.query(
-          'DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND started_at <= $4 AND (session_id <> $3 OR stopped_at <= $4)',
-          [usage.nasId, usage.acctSessionId, usage.sessionId, now],
-        );
+        await db.query('DELETE FROM connections WHERE nas_id = $1 AND acct_session_id = $2 AND started_at <= $4 AND (session_id <> $3 OR stopped_at <= $4)', [
+          usage.nasId,
+          usage.acctSessionId,
+          usage.sessionId,
+          now,
+        ]);
       }
       // Times are the packets' event times: a late packet moves started_at back, updated_at never
       // back; a stopped connection stays stopped (and its identity erased) whatever comes later;
@@ -69,7 +71,19 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
            stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)
          WHERE c.session_id = EXCLUDED.session_id
          RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
-        [usage.nasId, usage.acctSessionId, usage.sessionId, usage.usernameHash, now, usage.status, usage.inputOctets, usage.outputOctets, usage.sessionTime, usage.status === 'Stop' ? null : usage.sealedIdentity, usage.status === 'Stop' ? usage.stopCause : null],
+        [
+          usage.nasId,
+          usage.acctSessionId,
+          usage.sessionId,
+          usage.usernameHash,
+          now,
+          usage.status,
+          usage.inputOctets,
+          usage.outputOctets,
+          usage.sessionTime,
+          usage.status === 'Stop' ? null : usage.sealedIdentity,
+          usage.status === 'Stop' ? usage.stopCause : null,
+        ],
       );
       if (row?.queued === true) onDisconnectQueued();
     },
@@ -84,7 +98,11 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
     async interim(key: InterimKey, usage: Counters, now: Date): Promise<boolean> {
       const mapKey = keyOf(key.nasId, key.acctSessionId);
       const known = buffer.running(mapKey);
-      if (buffer.enabled && known !== undefined && ((key.sessionId !== null && known.sessionId === key.sessionId) || (key.usernameHash !== null && known.usernameHash === key.usernameHash))) {
+      if (
+        buffer.enabled &&
+        known !== undefined &&
+        ((key.sessionId !== null && known.sessionId === key.sessionId) || (key.usernameHash !== null && known.usernameHash === key.usernameHash))
+      ) {
         known.seenAt = Date.now();
         buffer.add(mapKey, { nasId: key.nasId, acctSessionId: key.acctSessionId, sessionId: known.sessionId, at: now, ...usage });
         return true;
@@ -137,7 +155,9 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
 
     /** Connections started and neither stopped nor ACKed away, per NAS (as `connected` reads; for the metric, on scrape). */
     async openPerNas(): Promise<{ nasId: string; open: number }[]> {
-      const rows = await db.query<{ nas_id: string; open: string | number }>("SELECT nas_id, count(*) AS open FROM connections WHERE stopped_at IS NULL AND disconnect_status IS DISTINCT FROM 'ACKED' GROUP BY nas_id");
+      const rows = await db.query<{ nas_id: string; open: string | number }>(
+        "SELECT nas_id, count(*) AS open FROM connections WHERE stopped_at IS NULL AND disconnect_status IS DISTINCT FROM 'ACKED' GROUP BY nas_id",
+      );
       return rows.map((row) => ({ nasId: row.nas_id, open: Number(row.open) }));
     },
 

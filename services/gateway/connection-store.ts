@@ -32,7 +32,11 @@ export interface ConnectionStore extends ConnectionLog, DisconnectQueue, FeedCur
 }
 
 export function createConnectionStore(db: Database, options: ConnectionStoreOptions = {}): ConnectionStore {
-  const buffer = createCountersBuffer(db, { flushMs: options.interimFlushMs ?? 0, forgetAfterMs: options.forgetAfterMs ?? 3_600_000, ...(options.onFlushError === undefined ? {} : { onFlushError: options.onFlushError }) });
+  const buffer = createCountersBuffer(db, {
+    flushMs: options.interimFlushMs ?? 0,
+    forgetAfterMs: options.forgetAfterMs ?? 3_600_000,
+    ...(options.onFlushError === undefined ? {} : { onFlushError: options.onFlushError }),
+  });
   return {
     ...createConnectionLog(db, buffer, options.onDisconnectQueued ?? (() => undefined)),
     ...createDisconnectQueue(db, buffer),

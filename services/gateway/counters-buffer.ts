@@ -65,8 +65,15 @@ export function createCountersBuffer(db: Database, options: CountersBufferOption
            FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::integer[])
              AS v(nas_id, acct_session_id, session_id, at, input_octets, output_octets, session_time)
            WHERE c.nas_id = v.nas_id AND c.acct_session_id = v.acct_session_id AND c.session_id = v.session_id`,
-          [batch.map(([, p]) => p.nasId), batch.map(([, p]) => p.acctSessionId), batch.map(([, p]) => p.sessionId), batch.map(([, p]) => p.at),
-            batch.map(([, p]) => p.inputOctets), batch.map(([, p]) => p.outputOctets), batch.map(([, p]) => p.sessionTime)],
+          [
+            batch.map(([, p]) => p.nasId),
+            batch.map(([, p]) => p.acctSessionId),
+            batch.map(([, p]) => p.sessionId),
+            batch.map(([, p]) => p.at),
+            batch.map(([, p]) => p.inputOctets),
+            batch.map(([, p]) => p.outputOctets),
+            batch.map(([, p]) => p.sessionTime),
+          ],
         );
       } catch (error) {
         // Kept for the next write (merged with what came since).
@@ -81,14 +88,19 @@ export function createCountersBuffer(db: Database, options: CountersBufferOption
   };
   const merge = (key: string, entry: PendingCounters) => {
     const known = pending.get(key);
-    pending.set(key, known === undefined ? entry : {
-      ...known,
-      // biome-ignore lint/complexity/useMathMinMax: these are Dates; Math.max would make a number.
-      at: known.at > entry.at ? known.at : entry.at,
-      inputOctets: Math.max(known.inputOctets, entry.inputOctets),
-      outputOctets: Math.max(known.outputOctets, entry.outputOctets),
-      sessionTime: Math.max(known.sessionTime, entry.sessionTime),
-    });
+    pending.set(
+      key,
+      known === undefined
+        ? entry
+        : {
+            ...known,
+            // biome-ignore lint/complexity/useMathMinMax: these are Dates; Math.max would make a number.
+            at: known.at > entry.at ? known.at : entry.at,
+            inputOctets: Math.max(known.inputOctets, entry.inputOctets),
+            outputOctets: Math.max(known.outputOctets, entry.outputOctets),
+            sessionTime: Math.max(known.sessionTime, entry.sessionTime),
+          },
+    );
     // Armed only while something waits (an idle gateway runs no timer), never holding the process.
     if (timer === undefined) {
       timer = setTimeout(() => {

@@ -59,10 +59,14 @@ export function createCredentialStore(db: Queryable) {
   };
   return {
     async issue(credential: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string; issuedAt: Date; expiresAt: Date }): Promise<void> {
-      await db.query(
-        `INSERT INTO credentials (username_hash, session_id, device_ref, nas_id, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [credential.usernameHash, credential.sessionId, credential.deviceRef, credential.nasId, credential.issuedAt, credential.expiresAt],
-      );
+      await db.query(`INSERT INTO credentials (username_hash, session_id, device_ref, nas_id, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        credential.usernameHash,
+        credential.sessionId,
+        credential.deviceRef,
+        credential.nasId,
+        credential.issuedAt,
+        credential.expiresAt,
+      ]);
       forgetExpired(credential.issuedAt);
       const { usernameHash, sessionId, deviceRef, nasId, expiresAt } = credential;
       issued.set(usernameHash, { usernameHash, sessionId, deviceRef, nasId, expiresAt });
@@ -71,7 +75,9 @@ export function createCredentialStore(db: Queryable) {
     async find(usernameHash: string): Promise<CredentialBinding | undefined> {
       const known = issued.get(usernameHash);
       if (known !== undefined) return known;
-      const rows = await db.query<CredentialRow>('SELECT username_hash, session_id, device_ref, nas_id, expires_at FROM credentials WHERE username_hash = $1', [usernameHash]);
+      const rows = await db.query<CredentialRow>('SELECT username_hash, session_id, device_ref, nas_id, expires_at FROM credentials WHERE username_hash = $1', [
+        usernameHash,
+      ]);
       return rows[0] === undefined ? undefined : toBinding(rows[0]);
     },
 
@@ -110,7 +116,8 @@ export function createCredentialStore(db: Queryable) {
     async usedAt(sessionId: string, nasId: string): Promise<boolean> {
       const pair = `${nasId}\n${sessionId}`;
       if (usedPairs.has(pair)) return true;
-      const found = (await db.query('SELECT 1 FROM credentials WHERE session_id = $1 AND nas_id = $2 AND used_at IS NOT NULL LIMIT 1', [sessionId, nasId])).length > 0;
+      const found =
+        (await db.query('SELECT 1 FROM credentials WHERE session_id = $1 AND nas_id = $2 AND used_at IS NOT NULL LIMIT 1', [sessionId, nasId])).length > 0;
       if (found) {
         if (usedPairs.size >= ISSUED_IN_MEMORY) usedPairs.clear();
         usedPairs.add(pair);

@@ -29,4 +29,3 @@ export function chapMatches(password: string, chapPassword: Buffer, challenge: B
   const digest = createHash('md5').update(chapPassword.subarray(0, 1)).update(password).update(challenge).digest();
   return same(digest, chapPassword.subarray(1));
 }
-

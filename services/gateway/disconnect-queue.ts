@@ -54,25 +54,37 @@ export function createDisconnectQueue(db: Database, buffer: CountersBuffer): Dis
     /** A CoA attempt's answer: final (ACKED, NAKED, NO_ANSWER), dropped (null: the session ended meanwhile), or another try at `retryAt`. */
     async settleCoa(nasId: string, acctSessionId: string, outcome: CoaOutcome): Promise<void> {
       if ('retryAt' in outcome) {
-        await db.query(`UPDATE connections SET coa_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [nasId, acctSessionId, outcome.retryAt]);
+        await db.query(`UPDATE connections SET coa_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [
+          nasId,
+          acctSessionId,
+          outcome.retryAt,
+        ]);
         return;
       }
-      await db.query(`UPDATE connections SET coa_status = $3, coa_next_at = NULL WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [nasId, acctSessionId, outcome.status]);
+      await db.query(`UPDATE connections SET coa_status = $3, coa_next_at = NULL WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING'`, [
+        nasId,
+        acctSessionId,
+        outcome.status,
+      ]);
     },
 
     /** A connection's CoA state (tests and the operator's view). */
     async coaOf(nasId: string, acctSessionId: string): Promise<{ status: CoaStatus | null; attempts: number } | undefined> {
-      const [row] = await db.query<{ coa_status: CoaStatus | null; coa_attempts: number }>('SELECT coa_status, coa_attempts FROM connections WHERE nas_id = $1 AND acct_session_id = $2', [nasId, acctSessionId]);
+      const [row] = await db.query<{ coa_status: CoaStatus | null; coa_attempts: number }>(
+        'SELECT coa_status, coa_attempts FROM connections WHERE nas_id = $1 AND acct_session_id = $2',
+        [nasId, acctSessionId],
+      );
       return row === undefined ? undefined : { status: row.coa_status, attempts: row.coa_attempts };
     },
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */
     async settle(nasId: string, acctSessionId: string, outcome: DisconnectOutcome, now: Date): Promise<void> {
       if ('retryAt' in outcome) {
-        await db.query(
-          `UPDATE connections SET disconnect_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`,
-          [nasId, acctSessionId, outcome.retryAt],
-        );
+        await db.query(`UPDATE connections SET disconnect_next_at = $3 WHERE nas_id = $1 AND acct_session_id = $2 AND disconnect_status = 'PENDING'`, [
+          nasId,
+          acctSessionId,
+          outcome.retryAt,
+        ]);
         return;
       }
       await buffer.settle(nasId, acctSessionId);

@@ -41,7 +41,15 @@ export function disconnectAttributes(gateway: Gateway, item: DueRequest, identit
  * no such session: GONE), silence retries with doubling backoff until DISCONNECT_ATTEMPTS, then
  * NO_ANSWER is recorded.
  */
-export async function sendDueDisconnects(store: ConnectionStore, gateways: GatewayRegistry, open: (sealed: string) => string, send: Send, settings: SenderSettings, now: () => Date, log: Logger): Promise<number> {
+export async function sendDueDisconnects(
+  store: ConnectionStore,
+  gateways: GatewayRegistry,
+  open: (sealed: string) => string,
+  send: Send,
+  settings: SenderSettings,
+  now: () => Date,
+  log: Logger,
+): Promise<number> {
   const at = now();
   const lease = new Date(at.getTime() + settings.DISCONNECT_TIMEOUT_MS * 2 + 1000);
   const due = await store.takeDue(at, lease, DISCONNECT_BATCH);
@@ -52,9 +60,14 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
       // No RADIUS secret (openNDS) or no RFC 5176 listener (OPNsense): nothing would answer, so
       // nothing is sent and the first attempt is the last (the session ends at its Session-Timeout).
       const unanswerable = gateway?.secret === undefined || CONTROLLER_PROFILES[gateway.profile].disconnectListener === false;
-      const reply: DisconnectReply = unanswerable || gateway?.secret === undefined
-        ? { answer: 'NO_ANSWER' }
-        : await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, disconnectAttributes(gateway, item, identity, at), settings.DISCONNECT_TIMEOUT_MS);
+      const reply: DisconnectReply =
+        unanswerable || gateway?.secret === undefined
+          ? { answer: 'NO_ANSWER' }
+          : await send(
+              { address: gateway.address, port: gateway.coaPort, secret: gateway.secret },
+              disconnectAttributes(gateway, item, identity, at),
+              settings.DISCONNECT_TIMEOUT_MS,
+            );
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'disconnect');
       const nas = gateway === undefined ? 'unknown' : item.nasId;
       if (reply.answer === 'ACK' || reply.answer === 'NAK') {
@@ -65,7 +78,12 @@ export async function sendDueDisconnects(store: ConnectionStore, gateways: Gatew
         await store.settle(item.nasId, item.acctSessionId, { status: 'NO_ANSWER' }, now());
         radiusDisconnects.inc({ nas, answer: 'NO_ANSWER' });
       } else {
-        await store.settle(item.nasId, item.acctSessionId, { retryAt: new Date(now().getTime() + settings.DISCONNECT_BACKOFF_MS * 2 ** (item.attempt - 1)) }, now());
+        await store.settle(
+          item.nasId,
+          item.acctSessionId,
+          { retryAt: new Date(now().getTime() + settings.DISCONNECT_BACKOFF_MS * 2 ** (item.attempt - 1)) },
+          now(),
+        );
         radiusDisconnects.inc({ nas, answer: 'retry' });
       }
     }),
@@ -119,7 +137,10 @@ export async function sendDueCoas(
       const seconds = lookup.kind === 'found' ? secondsLeft(lookup.session, now()) : 0;
       if (lookup.kind !== 'found' || lookup.session.state !== 'GRANTED' || !(seconds > 0)) return drop();
       const identity = JSON.parse(open(item.sealedIdentity)) as SessionIdentity;
-      const attributes: DisconnectAttributes = [...disconnectAttributes(gateway, item, identity, at), ...Object.entries(limitAttributesOf(settings, gateway, lookup.session, seconds))];
+      const attributes: DisconnectAttributes = [
+        ...disconnectAttributes(gateway, item, identity, at),
+        ...Object.entries(limitAttributesOf(settings, gateway, lookup.session, seconds)),
+      ];
       const reply = await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, attributes, settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'coa');
       if (reply.answer === 'NO_ANSWER') return retryOrGiveUp(item, nas);

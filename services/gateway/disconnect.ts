@@ -60,7 +60,10 @@ export function sendCoa(target: DisconnectTarget, attributes: DisconnectAttribut
 function sendChange(kind: ChangeKind, target: DisconnectTarget, attributes: DisconnectAttributes, timeoutMs: number): Promise<DisconnectReply> {
   const codes = KINDS[kind];
   const identifier = randomInt(256);
-  const request = signed(radius.encode({ code: codes.request, secret: target.secret, identifier, attributes: encoded(attributes), add_message_authenticator: true }), target.secret);
+  const request = signed(
+    radius.encode({ code: codes.request, secret: target.secret, identifier, attributes: encoded(attributes), add_message_authenticator: true }),
+    target.secret,
+  );
   const socket = createSocket(target.address.includes(':') ? 'udp6' : 'udp4');
   return new Promise<DisconnectReply>((resolve) => {
     const done = (reply: DisconnectReply) => {
@@ -94,7 +97,10 @@ function signed(packet: Buffer, secret: string): Buffer {
   const out = Buffer.from(packet);
   out.fill(0, 4, 20);
   out.fill(0, out.length - 16);
-  createHmac('md5', secret).update(out).digest().copy(out, out.length - 16);
+  createHmac('md5', secret)
+    .update(out)
+    .digest()
+    .copy(out, out.length - 16);
   createHash('md5').update(out).update(secret).digest().copy(out, 4);
   return out;
 }

@@ -25,7 +25,11 @@ export interface FeedCursor {
 export function createFeedCursor(db: Database): FeedCursor {
   return {
     /** Where the follower of `feed` goes on (kept until the next write on PGlite: an idle follower's read costs no statement). */
-    cursor: keptUntilWrite(db, async (feed: string) => (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor, (feed) => feed),
+    cursor: keptUntilWrite(
+      db,
+      async (feed: string) => (await db.query<{ cursor: string }>('SELECT cursor FROM feed_cursor WHERE feed = $1', [feed]))[0]?.cursor,
+      (feed) => feed,
+    ),
 
     /**
      * Sessions ended: their credentials revoked, their running gateway sessions queued for a
@@ -64,10 +68,7 @@ export function createFeedCursor(db: Database): FeedCursor {
             [ids, now],
           );
         }
-        await tx.query(
-          `INSERT INTO feed_cursor (feed, cursor) VALUES ($1, $2) ON CONFLICT (feed) DO UPDATE SET cursor = EXCLUDED.cursor`,
-          [feed, next],
-        );
+        await tx.query(`INSERT INTO feed_cursor (feed, cursor) VALUES ($1, $2) ON CONFLICT (feed) DO UPDATE SET cursor = EXCLUDED.cursor`, [feed, next]);
       });
     },
   };

@@ -15,7 +15,12 @@ const ENDING = new Set(['REVOKED', 'EXPIRED']);
  * `coaNasIds` queued for a CoA-Request, in the transaction that stores the new cursor. Answers how many changes it read, or undefined
  * when the session service did not answer (tried again next time).
  */
-async function followFeed(store: ConnectionStore, peer: SessionPeer, now: () => Date, read: { correlationId: string; waitSeconds: number; signal: AbortSignal; coaNasIds: readonly string[] }): Promise<number | undefined> {
+async function followFeed(
+  store: ConnectionStore,
+  peer: SessionPeer,
+  now: () => Date,
+  read: { correlationId: string; waitSeconds: number; signal: AbortSignal; coaNasIds: readonly string[] },
+): Promise<number | undefined> {
   const after = (await store.cursor(FEED)) ?? FEED_START;
   const page = await peer.changes(after, read.correlationId, read.waitSeconds, read.signal);
   if (page === undefined) return undefined;
@@ -65,7 +70,12 @@ export function followContinuously(
       const started = Date.now();
       let read: number | undefined;
       try {
-        read = await followFeed(store, peer, now, { correlationId: newCorrelationId(), waitSeconds: settings.FEED_WAIT_SECONDS, signal: stopping.signal, coaNasIds });
+        read = await followFeed(store, peer, now, {
+          correlationId: newCorrelationId(),
+          waitSeconds: settings.FEED_WAIT_SECONDS,
+          signal: stopping.signal,
+          coaNasIds,
+        });
       } catch (error) {
         if (!stopping.signal.aborted) log.warn({ err: error, task: 'feed' }, 'background task failed');
       }

@@ -7,7 +7,7 @@ import { metricsRegistry } from '../kit/index.js';
  */
 export const radiusAccess = new Counter({
   name: 'radius_access_total',
-  help: 'Access-Requests answered, by NAS, outcome (accept, reject) and the reject\'s reason.',
+  help: "Access-Requests answered, by NAS, outcome (accept, reject) and the reject's reason.",
   labelNames: ['nas', 'outcome', 'reason'],
   registers: [metricsRegistry],
 });

@@ -16,19 +16,43 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 export const OpenndsAuthorisationBody = z.strictObject({
   sessionId: z.string().regex(PATH_ID_PATTERN).describe('The GRANTED network session the device signed in under.'),
-  deviceRef: z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/).describe('The session\'s deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY.'),
+  deviceRef: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\x21-\x7e]+$/)
+    .describe("The session's deviceRef: HMAC(nasId, MAC) with DEVICE_REF_KEY."),
   nasId: z.string().regex(NAS_ID_PATTERN).describe('The openNDS gateway (its registry id, which is its gatewayname).'),
-  hid: z.string().regex(HEX64).describe('openNDS\'s hid of the client from the decrypted FAS query.'),
+  hid: z.string().regex(HEX64).describe("openNDS's hid of the client from the decrypted FAS query."),
 });
 
 export const AuthmonBody = z.strictObject({
-  auth_get: z.string().regex(/^[a-z]{1,16}$/).describe('authmon\'s action: clear, view, list, deauthed, custom.'),
-  gatewayhash: z.string().regex(HEX64).describe('sha256 of the gateway\'s gatewayname, as authmon sends it.'),
-  payload: z.string().max(90_000).regex(/^[A-Za-z0-9+/]*={0,2}$/).describe('authmon\'s payload, base64 as sent.'),
-  callerAddress: z.string().max(64).describe('The address the router\'s request came from, as the portal saw it (its trusted proxies applied).'),
-  ts: z.string().regex(/^[0-9]{1,12}$/).optional().describe('The signing post-request.php\'s Unix time; a request without it is refused.'),
-  nonce: z.string().regex(/^[0-9a-f]{32}$/).optional().describe('The signing post-request.php\'s nonce: each is taken once.'),
-  sig: z.string().regex(HEX64).optional().describe('HMAC-SHA256 under the gateway\'s faskey over ts, nonce, auth_get, gatewayhash and payload (contract authmonSignedText), hex.'),
+  auth_get: z
+    .string()
+    .regex(/^[a-z]{1,16}$/)
+    .describe("authmon's action: clear, view, list, deauthed, custom."),
+  gatewayhash: z.string().regex(HEX64).describe("sha256 of the gateway's gatewayname, as authmon sends it."),
+  payload: z
+    .string()
+    .max(90_000)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+    .describe("authmon's payload, base64 as sent."),
+  callerAddress: z.string().max(64).describe("The address the router's request came from, as the portal saw it (its trusted proxies applied)."),
+  ts: z
+    .string()
+    .regex(/^[0-9]{1,12}$/)
+    .optional()
+    .describe("The signing post-request.php's Unix time; a request without it is refused."),
+  nonce: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional()
+    .describe("The signing post-request.php's nonce: each is taken once."),
+  sig: z
+    .string()
+    .regex(HEX64)
+    .optional()
+    .describe("HMAC-SHA256 under the gateway's faskey over ts, nonce, auth_get, gatewayhash and payload (contract authmonSignedText), hex."),
 });
 
 export interface OpenndsDeps {
@@ -72,21 +96,27 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
     route({
       method: 'post',
       path: '/api/v1/opennds/authorisations',
-      summary: 'Queues an openNDS client of a GRANTED session for its gateway\'s authmon poll, with the session\'s limits.',
+      summary: "Queues an openNDS client of a GRANTED session for its gateway's authmon poll, with the session's limits.",
       security: 'apiKey',
       body: OpenndsAuthorisationBody,
       steps: [key],
       responses: {
-        201: { description: 'Queued: authmon authorises it at its next poll.', schema: z.object({ nasId: z.string(), state: z.literal('PENDING'), sessionSeconds: z.number().int() }) },
+        201: {
+          description: 'Queued: authmon authorises it at its next poll.',
+          schema: z.object({ nasId: z.string(), state: z.literal('PENDING'), sessionSeconds: z.number().int() }),
+        },
         400: { description: 'INVALID_REQUEST: no such openNDS gateway.' },
         403: { description: 'FORBIDDEN: the session belongs to another device, or this hid was authorised already.' },
         404: { description: 'NOT_FOUND: no such session.' },
         409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired.' },
-        502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer, or the gateway\'s authmon has not polled within OPENNDS_POLL_FRESH_SECONDS.' },
+        502: {
+          description: "UPSTREAM_UNAVAILABLE: the session service did not answer, or the gateway's authmon has not polled within OPENNDS_POLL_FRESH_SECONDS.",
+        },
       },
       handle: async ({ body, correlationId }) => {
         const gateway = deps.gateways.get(body.nasId);
-        if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('INVALID_REQUEST', { message: 'nasId: no such openNDS gateway.' });
+        if (gateway?.profile !== 'opennds' || gateway.faskey === undefined)
+          throw new ApiError('INVALID_REQUEST', { message: 'nasId: no such openNDS gateway.' });
         const lookup = await deps.peer.read(body.sessionId, correlationId);
         if (lookup.kind === 'unavailable') throw new ApiError('UPSTREAM_UNAVAILABLE');
         if (lookup.kind === 'not-found') throw new ApiError('NOT_FOUND', { message: 'No session has this id.' });
@@ -97,7 +127,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         // The gateway went silent since the arrival (authmon stopped, the router offline): nothing
         // would fetch this client, so the sign-in fails (and is rolled back) instead of waiting forever.
         if (!(await pollOf(gateway.nasId)).polling) {
-          deps.logger.warn({ nasId: gateway.nasId }, 'openNDS client not queued: the gateway\'s authmon is not polling');
+          deps.logger.warn({ nasId: gateway.nasId }, "openNDS client not queued: the gateway's authmon is not polling");
           throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The openNDS gateway is not polling the platform.' });
         }
         const limits = limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass);
@@ -132,7 +162,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       params: { nasId: z.string().regex(NAS_ID_PATTERN) },
       steps: [key],
       responses: {
-        200: { description: 'The gateway\'s last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.', schema: OpenndsGatewayStatus },
+        200: { description: "The gateway's last poll, and whether it is within OPENNDS_POLL_FRESH_SECONDS.", schema: OpenndsGatewayStatus },
         400: { description: 'INVALID_REQUEST: a malformed nasId.' },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
@@ -146,14 +176,17 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
     route({
       method: 'post',
       path: '/api/v1/opennds/authmon/:nasId',
-      summary: 'One request of an openNDS router\'s authmon, BinAuth or revocation-poll.sh, relayed by the portal; answers the text for the router.',
+      summary: "One request of an openNDS router's authmon, BinAuth or revocation-poll.sh, relayed by the portal; answers the text for the router.",
       security: 'apiKey',
       params: { nasId: z.string().regex(NAS_ID_PATTERN) },
       body: AuthmonBody,
       steps: [key],
       responses: {
         200: { description: 'The text to answer the router with.', schema: z.object({ text: z.string() }) },
-        403: { description: 'FORBIDDEN: not from the gateway\'s outside addresses, a gatewayhash that is not its name\'s, or no valid signature under its faskey (unsigned, stale, forged or a replayed nonce).' },
+        403: {
+          description:
+            "FORBIDDEN: not from the gateway's outside addresses, a gatewayhash that is not its name's, or no valid signature under its faskey (unsigned, stale, forged or a replayed nonce).",
+        },
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
       handle: async ({ params: { nasId }, body, req }) => {
@@ -163,9 +196,23 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         const now = deps.now();
         const fromOutside = fromGatewayOutside(gateway, body.callerAddress);
         const signature = authmonSignature(body, gateway.faskey, now, deps.signatureWindowSeconds);
-        const fresh = fromOutside && body.gatewayhash === hash && signature === 'signed' && body.nonce !== undefined && (await deps.store.spendNonce(nasId, body.nonce, now, deps.signatureWindowSeconds));
+        const fresh =
+          fromOutside &&
+          body.gatewayhash === hash &&
+          signature === 'signed' &&
+          body.nonce !== undefined &&
+          (await deps.store.spendNonce(nasId, body.nonce, now, deps.signatureWindowSeconds));
         if (!fresh) {
-          deps.logger.warn({ nasId, action: body.auth_get, fromOutside, gatewayhashMatches: body.gatewayhash === hash, signature: signature === 'signed' ? 'replayed' : signature }, 'authmon request refused');
+          deps.logger.warn(
+            {
+              nasId,
+              action: body.auth_get,
+              fromOutside,
+              gatewayhashMatches: body.gatewayhash === hash,
+              signature: signature === 'signed' ? 'replayed' : signature,
+            },
+            'authmon request refused',
+          );
           throw new ApiError('FORBIDDEN', { message: 'Not from this gateway.' });
         }
         await deps.store.heardFrom(nasId, now);
@@ -188,11 +235,17 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
           case 'deauthed': {
             const notice = parseDeauthNotice(payload);
             if (notice === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: not a BinAuth deauthentication notice.' });
-            const sessionId = await deps.store.deauthed(nasId, hidOfToken(notice.token), notice.method, {
-              bytesIncoming: notice.bytesIncoming,
-              bytesOutgoing: notice.bytesOutgoing,
-              seconds: Math.max(0, notice.sessionEnd - notice.sessionStart),
-            }, now);
+            const sessionId = await deps.store.deauthed(
+              nasId,
+              hidOfToken(notice.token),
+              notice.method,
+              {
+                bytesIncoming: notice.bytesIncoming,
+                bytesOutgoing: notice.bytesOutgoing,
+                seconds: Math.max(0, notice.sessionEnd - notice.sessionStart),
+              },
+              now,
+            );
             if (sessionId === undefined) {
               deps.logger.info({ nasId, method: notice.method }, 'BinAuth notice for no open authorisation (unknown token): ignored');
               return text('ack');

@@ -34,14 +34,29 @@ export function createOpenndsStore(db: Database) {
       const rows = await db.query(
         `INSERT INTO opennds_authorisations (rhid, hid, nas_id, session_id, device_ref, session_minutes, up_kbit, down_kbit, up_quota_kb, down_quota_kb, custom, state, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12) ON CONFLICT DO NOTHING RETURNING rhid`,
-        [item.rhid, item.hid, item.nasId, item.sessionId, item.deviceRef, item.sessionMinutes, item.uploadKbitPerSecond, item.downloadKbitPerSecond, item.uploadQuotaKB, item.downloadQuotaKB, item.custom, now],
+        [
+          item.rhid,
+          item.hid,
+          item.nasId,
+          item.sessionId,
+          item.deviceRef,
+          item.sessionMinutes,
+          item.uploadKbitPerSecond,
+          item.downloadKbitPerSecond,
+          item.uploadQuotaKB,
+          item.downloadQuotaKB,
+          item.custom,
+          now,
+        ],
       );
       return rows.length === 1;
     },
 
     /** What authmon is to authorise at this gateway now. */
     async pending(nasId: string): Promise<AuthmonGrant[]> {
-      const rows = await db.query<GrantRow>("SELECT * FROM opennds_authorisations WHERE nas_id = $1 AND state = 'PENDING' ORDER BY created_at LIMIT 200", [nasId]);
+      const rows = await db.query<GrantRow>("SELECT * FROM opennds_authorisations WHERE nas_id = $1 AND state = 'PENDING' ORDER BY created_at LIMIT 200", [
+        nasId,
+      ]);
       return rows.map((r) => ({
         rhid: r.rhid,
         sessionMinutes: r.session_minutes,
@@ -81,7 +96,10 @@ export function createOpenndsStore(db: Database) {
 
     /** The rhids revocation-poll.sh is to deauthenticate at this gateway. */
     async revoking(nasId: string): Promise<string[]> {
-      const rows = await db.query<{ rhid: string }>("SELECT rhid FROM opennds_authorisations WHERE nas_id = $1 AND state = 'REVOKING' ORDER BY ended_at LIMIT 200", [nasId]);
+      const rows = await db.query<{ rhid: string }>(
+        "SELECT rhid FROM opennds_authorisations WHERE nas_id = $1 AND state = 'REVOKING' ORDER BY ended_at LIMIT 200",
+        [nasId],
+      );
       return rows.map((r) => r.rhid);
     },
 
@@ -111,7 +129,13 @@ export function createOpenndsStore(db: Database) {
      * Otherwise the gateway ended it itself, with the method as its cause. Answers the session, or
      * undefined when no open row has this hid (an unknown or forged token).
      */
-    async deauthed(nasId: string, hid: string, method: DeauthMethod, usage: { bytesIncoming: number; bytesOutgoing: number; seconds: number }, now: Date): Promise<string | undefined> {
+    async deauthed(
+      nasId: string,
+      hid: string,
+      method: DeauthMethod,
+      usage: { bytesIncoming: number; bytesOutgoing: number; seconds: number },
+      now: Date,
+    ): Promise<string | undefined> {
       return db.transaction(async (tx) => {
         const open = (
           await tx.query<{ rhid: string; session_id: string; state: string }>(
@@ -142,7 +166,11 @@ export function createOpenndsStore(db: Database) {
      */
     async spendNonce(nasId: string, nonce: string, now: Date, windowSeconds: number): Promise<boolean> {
       await db.query('DELETE FROM opennds_nonces WHERE seen_at < $1', [new Date(now.getTime() - 2 * windowSeconds * 1000)]);
-      const rows = await db.query('INSERT INTO opennds_nonces (nas_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce', [nasId, nonce, now]);
+      const rows = await db.query('INSERT INTO opennds_nonces (nas_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce', [
+        nasId,
+        nonce,
+        now,
+      ]);
       return rows.length === 1;
     },
 

@@ -23,7 +23,10 @@ export interface PortalApiDeps {
 
 function gatewayFor(gateways: GatewayRegistry, nasId: string | undefined): Gateway {
   const gateway = nasId === undefined ? (gateways.size === 1 ? [...gateways.values()][0] : undefined) : gateways.get(nasId);
-  if (gateway === undefined) throw new ApiError('INVALID_REQUEST', { message: nasId === undefined ? 'nasId: required when several gateways are configured.' : 'nasId: no such gateway.' });
+  if (gateway === undefined)
+    throw new ApiError('INVALID_REQUEST', {
+      message: nasId === undefined ? 'nasId: required when several gateways are configured.' : 'nasId: no such gateway.',
+    });
   return gateway;
 }
 
@@ -52,15 +55,26 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
         if (lookup.kind === 'not-found') throw new ApiError('NOT_FOUND', { message: 'No session has this id.' });
         const now = deps.now();
         const sessionEnd = lookup.session.expiresAt === null ? 0 : Date.parse(lookup.session.expiresAt);
-        if (lookup.session.state !== 'GRANTED' || sessionEnd <= now.getTime() || (await deps.credentials.ended(body.sessionId))) throw new ApiError('SESSION_EXPIRED');
+        if (lookup.session.state !== 'GRANTED' || sessionEnd <= now.getTime() || (await deps.credentials.ended(body.sessionId)))
+          throw new ApiError('SESSION_EXPIRED');
         if (lookup.session.deviceRef !== body.deviceRef) throw new ApiError('FORBIDDEN', { message: 'The session belongs to another device.' });
         const username = newUsername();
         const password = passwordFor(deps.credentialKey, username);
         const expiresAt = new Date(Math.min(now.getTime() + deps.ttlSeconds * 1000, sessionEnd));
-        await deps.credentials.issue({ usernameHash: usernameHash(username), sessionId: body.sessionId, deviceRef: body.deviceRef, nasId: gateway.nasId, issuedAt: now, expiresAt });
+        await deps.credentials.issue({
+          usernameHash: usernameHash(username),
+          sessionId: body.sessionId,
+          deviceRef: body.deviceRef,
+          nasId: gateway.nasId,
+          issuedAt: now,
+          expiresAt,
+        });
         const chap = CONTROLLER_PROFILES[gateway.profile].login.chap;
         const chapResponse = chapAnswerFor(chap, password, { challenge: body.challenge ?? null, chapId: body.chapId ?? null, uamSecret: gateway.uamSecret });
-        return { status: 201, body: { username, password, ...(chapResponse === undefined ? {} : { chapResponse }), nasId: gateway.nasId, expiresAt: expiresAt.toISOString() } };
+        return {
+          status: 201,
+          body: { username, password, ...(chapResponse === undefined ? {} : { chapResponse }), nasId: gateway.nasId, expiresAt: expiresAt.toISOString() },
+        };
       },
     }),
     route({
@@ -79,7 +93,22 @@ export function portalRoutes(deps: PortalApiDeps): Route[] {
       handle: async ({ params: { sessionId } }) => {
         const latest = (await deps.connections.connectionsOf(sessionId))[0];
         if (latest === undefined) {
-          return { status: 200, body: { sessionId, state: 'NONE', connected: false, nasId: null, startedAt: null, updatedAt: null, stoppedAt: null, inputOctets: 0, outputOctets: 0, sessionTime: 0, disconnect: null } };
+          return {
+            status: 200,
+            body: {
+              sessionId,
+              state: 'NONE',
+              connected: false,
+              nasId: null,
+              startedAt: null,
+              updatedAt: null,
+              stoppedAt: null,
+              inputOctets: 0,
+              outputOctets: 0,
+              sessionTime: 0,
+              disconnect: null,
+            },
+          };
         }
         const connected = latest.stoppedAt === null && latest.disconnectStatus !== 'ACKED';
         return {

@@ -15,7 +15,12 @@ export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'n
 export interface SessionPeer {
   read(sessionId: string, correlationId: string): Promise<SessionLookup>;
   /** The feed after `after`; `waitSeconds` > 0: the session service holds an empty answer that long for a change. */
-  changes(after: string, correlationId: string, waitSeconds?: number, signal?: AbortSignal): Promise<{ changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string } | undefined>;
+  changes(
+    after: string,
+    correlationId: string,
+    waitSeconds?: number,
+    signal?: AbortSignal,
+  ): Promise<{ changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string } | undefined>;
   /** Ends a session (the person logged off at the gateway); false when the session service did not. */
   revoke(sessionId: string, correlationId: string): Promise<boolean>;
 }
@@ -25,7 +30,14 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
   const headers = { 'X-API-Key': config.GATEWAY_SESSION_KEY };
   const get = async (path: string, correlationId: string, heldMs = 0, signal?: AbortSignal) => {
     try {
-      return await callJson({ method: 'GET', url: `${config.SESSION_URL}${path}`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS + heldMs, signal });
+      return await callJson({
+        method: 'GET',
+        url: `${config.SESSION_URL}${path}`,
+        headers,
+        correlationId,
+        timeoutMs: config.SESSION_TIMEOUT_MS + heldMs,
+        signal,
+      });
     } catch (error) {
       if (error instanceof OutboundError) return undefined;
       throw error;
@@ -42,7 +54,13 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
     },
     async revoke(sessionId, correlationId) {
       try {
-        const answer = await callJson({ method: 'POST', url: `${config.SESSION_URL}/api/v1/sessions/${encodeURIComponent(sessionId)}/revoke`, headers, correlationId, timeoutMs: config.SESSION_TIMEOUT_MS });
+        const answer = await callJson({
+          method: 'POST',
+          url: `${config.SESSION_URL}/api/v1/sessions/${encodeURIComponent(sessionId)}/revoke`,
+          headers,
+          correlationId,
+          timeoutMs: config.SESSION_TIMEOUT_MS,
+        });
         return answer.status === 200;
       } catch (error) {
         if (error instanceof OutboundError) return false;
@@ -50,7 +68,12 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
       }
     },
     async changes(after, correlationId, waitSeconds = 0, signal) {
-      const answer = await get(`/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200&waitSeconds=${waitSeconds}`, correlationId, waitSeconds * 1000, signal);
+      const answer = await get(
+        `/api/v1/sessions/changes?after=${encodeURIComponent(after)}&limit=200&waitSeconds=${waitSeconds}`,
+        correlationId,
+        waitSeconds * 1000,
+        signal,
+      );
       if (answer?.status !== 200) return undefined;
       return answer.body as { changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string };
     },

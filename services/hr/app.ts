@@ -47,10 +47,7 @@ export function createApp(config: HrConfig, logger: Logger, deps: HrDeps = {}): 
     },
   });
 
-  const routes: Route[] = [
-    healthRoute('hr', () => ({ ready: true, detail: { fault: faults.current() } })),
-    verify,
-  ];
+  const routes: Route[] = [healthRoute('hr', () => ({ ready: true, detail: { fault: faults.current() } })), verify];
   if (config.TEST_HARNESS) {
     routes.push(
       faults.route,

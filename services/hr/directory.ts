@@ -33,7 +33,14 @@ export function createDirectory(records: readonly EmployeeRecord[], hashKey: str
         // Spec 4.2 rule 3.
         return {
           matched: true,
-          response: { verified: true, active: false, employeeRef: record.employeeRef, company: record.company, wifiEligible: false, reason: 'EMPLOYEE_INACTIVE' },
+          response: {
+            verified: true,
+            active: false,
+            employeeRef: record.employeeRef,
+            company: record.company,
+            wifiEligible: false,
+            reason: 'EMPLOYEE_INACTIVE',
+          },
         };
       }
       return {

@@ -73,7 +73,10 @@ export function apiKeyCheck(key: string): (presented: string | undefined) => boo
 export function requireApiKey(key: string): RequestHandler;
 export function requireApiKey<S extends string>(keys: readonly CallerKey<S>[], scope: NoInfer<S>): RequestHandler;
 export function requireApiKey(keys: string | readonly CallerKey[], scope?: string): RequestHandler {
-  const accepted = (typeof keys === 'string' ? [{ name: 'caller', key: keys, scopes: [] }] : keys).map((entry) => ({ digest: digest(entry.key), scopes: entry.scopes }));
+  const accepted = (typeof keys === 'string' ? [{ name: 'caller', key: keys, scopes: [] }] : keys).map((entry) => ({
+    digest: digest(entry.key),
+    scopes: entry.scopes,
+  }));
   return (req, _res, next) => {
     const presented = req.get(API_KEY_HEADER);
     const presentedDigest = digest(presented ?? '');

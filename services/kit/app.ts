@@ -65,7 +65,9 @@ function requestStart(service: string, logger: Logger, quietPaths: ReadonlySet<s
   };
 }
 
-const OpenApiBody = z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) }).loose();
+const OpenApiBody = z
+  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) })
+  .loose();
 
 /** `GET /openapi.json`: the document built from the service's routes, itself included. */
 function documentRoute(document: () => Record<string, unknown>): Route {
@@ -108,7 +110,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Forwarded headers are believed only from the proxies configured (Express "trust proxy").
-  const proxies = (options.trustProxy ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const proxies = (options.trustProxy ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   app.set('trust proxy', proxies.length === 0 ? false : proxies);
   app.use(requestStart(options.service, options.logger, new Set(['/health', '/metrics', ...(options.quietPaths ?? [])])));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });

@@ -19,7 +19,9 @@ export function envInt(defaultValue: number, min: number, max: number) {
 /** Settings every service shares. */
 export const commonSettings = {
   // Unset (or empty) means the service's spec port; 0 means any free port, as every server reads it.
-  PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()).describe('Port to listen on; unset: the service\'s spec port; 0: any free port.'),
+  PORT: z
+    .preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional())
+    .describe("Port to listen on; unset: the service's spec port; 0: any free port."),
   HOST: z.string().default('127.0.0.1').describe('Interface to listen on.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
   TEST_HARNESS: envFlag(false).describe('Enables the /admin/* fault-injection endpoints (404 when off).'),

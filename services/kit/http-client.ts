@@ -85,7 +85,10 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   }
   const timer = outboundSeconds.startTimer({ peer: target });
   try {
-    const response = await policy.execute(({ signal }) => attempt(call, target, call.signal === undefined ? signal : AbortSignal.any([signal, call.signal])), call.signal);
+    const response = await policy.execute(
+      ({ signal }) => attempt(call, target, call.signal === undefined ? signal : AbortSignal.any([signal, call.signal])),
+      call.signal,
+    );
     outboundCalls.inc({ peer: target, outcome: `status_${Math.floor(response.status / 100)}xx` });
     return response;
   } catch (error) {
@@ -107,11 +110,12 @@ function outboundFailure(error: unknown, target: string): OutboundError {
 async function attempt(call: OutboundCall, target: string, signal: AbortSignal): Promise<OutboundResponse> {
   let response: Dispatcher.ResponseData;
   try {
-    const [contentType, body] = call.form !== undefined
-      ? ['application/x-www-form-urlencoded', new URLSearchParams(call.form).toString()]
-      : call.body !== undefined
-        ? ['application/json', JSON.stringify(call.body)]
-        : [undefined, undefined];
+    const [contentType, body] =
+      call.form !== undefined
+        ? ['application/x-www-form-urlencoded', new URLSearchParams(call.form).toString()]
+        : call.body !== undefined
+          ? ['application/json', JSON.stringify(call.body)]
+          : [undefined, undefined];
     response = await request(call.url, {
       method: call.method ?? (body === undefined ? 'GET' : 'POST'),
       headers: {

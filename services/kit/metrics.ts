@@ -14,18 +14,50 @@ export const metricsRegistry = new Registry();
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 12];
 
-const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by service, route template, method and status.', labelNames: ['service', 'route', 'method', 'status'], registers: [metricsRegistry] });
-const requestSeconds = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer a request, by service, route template and method.', labelNames: ['service', 'route', 'method'], buckets: DURATION_BUCKETS, registers: [metricsRegistry] });
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'Requests answered, by service, route template, method and status.',
+  labelNames: ['service', 'route', 'method', 'status'],
+  registers: [metricsRegistry],
+});
+const requestSeconds = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer a request, by service, route template and method.',
+  labelNames: ['service', 'route', 'method'],
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
 
 /** Outbound calls by peer (its origin) and outcome: `status_2xx`..`status_5xx`, `timeout`, `unreachable`, `bad-response`. */
-export const outboundCalls = new Counter({ name: 'outbound_calls_total', help: 'Outbound HTTP calls by peer origin and outcome.', labelNames: ['peer', 'outcome'], registers: [metricsRegistry] });
-export const outboundSeconds = new Histogram({ name: 'outbound_call_duration_seconds', help: 'Time of an outbound call, its attempts included, by peer origin.', labelNames: ['peer'], buckets: DURATION_BUCKETS, registers: [metricsRegistry] });
+export const outboundCalls = new Counter({
+  name: 'outbound_calls_total',
+  help: 'Outbound HTTP calls by peer origin and outcome.',
+  labelNames: ['peer', 'outcome'],
+  registers: [metricsRegistry],
+});
+export const outboundSeconds = new Histogram({
+  name: 'outbound_call_duration_seconds',
+  help: 'Time of an outbound call, its attempts included, by peer origin.',
+  labelNames: ['peer'],
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
 
 /** An Idempotency-Key seen again: the original answer was replayed. */
-export const idempotentReplays = new Counter({ name: 'idempotent_replays_total', help: 'Requests answered by replaying the original (same Idempotency-Key), by service.', labelNames: ['service'], registers: [metricsRegistry] });
+export const idempotentReplays = new Counter({
+  name: 'idempotent_replays_total',
+  help: 'Requests answered by replaying the original (same Idempotency-Key), by service.',
+  labelNames: ['service'],
+  registers: [metricsRegistry],
+});
 
 /** A circuit breaker's state: 0 closed, 1 half-open, 2 open. */
-export const breakerState = new Gauge({ name: 'circuit_breaker_state', help: 'Circuit breaker state by breaker: 0 closed, 1 half-open, 2 open.', labelNames: ['breaker'], registers: [metricsRegistry] });
+export const breakerState = new Gauge({
+  name: 'circuit_breaker_state',
+  help: 'Circuit breaker state by breaker: 0 closed, 1 half-open, 2 open.',
+  labelNames: ['breaker'],
+  registers: [metricsRegistry],
+});
 
 new Gauge({
   name: 'process_cpu_seconds_total',

@@ -52,7 +52,8 @@ function pathParameters(route: DocumentedRoute) {
  */
 function declaredResponses(route: DocumentedRoute): Record<string, unknown> {
   const all: DocumentedRoute['responses'] = { ...route.responses };
-  if (route.body || route.query) all[400] ??= { description: 'INVALID_REQUEST: the body or a query parameter is missing, malformed, too large or breaks the schema.' };
+  if (route.body || route.query)
+    all[400] ??= { description: 'INVALID_REQUEST: the body or a query parameter is missing, malformed, too large or breaks the schema.' };
   if (route.security === 'apiKey') all[401] ??= { description: 'UNAUTHORIZED: X-API-Key is missing or wrong.' };
   all[500] ??= { description: 'INTERNAL_ERROR: an unexpected failure; the message is generic.' };
   const responses: Record<string, unknown> = {};

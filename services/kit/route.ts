@@ -116,7 +116,10 @@ export function sendJson(res: Response, reply: Reply): void {
   const text = JSON.stringify(reply.body) ?? '';
   // A type the handler chose (RFC 8908's application/captive+json) is kept, with charset utf-8.
   const chosen = res.getHeader('Content-Type');
-  res.setHeader('Content-Type', typeof chosen === 'string' ? `${chosen.replace(/\s*;\s*charset=[^;]*/i, '')}; charset=utf-8` : 'application/json; charset=utf-8');
+  res.setHeader(
+    'Content-Type',
+    typeof chosen === 'string' ? `${chosen.replace(/\s*;\s*charset=[^;]*/i, '')}; charset=utf-8` : 'application/json; charset=utf-8',
+  );
   res.setHeader('Content-Length', Buffer.byteLength(text));
   // Node itself sends no body to a HEAD request.
   res.end(text);

@@ -11,7 +11,10 @@ export interface LoyaltyDeps {
 /** Loyalty lookup (spec 4.6): member tier verdict for an email; enriches, never gates. */
 export function createApp(config: LoyaltyConfig, logger: Logger, deps: LoyaltyDeps = {}): Express {
   const lookup = deps.lookup ?? createMemberLookup(loadMembers(config.LOYALTY_FIXTURE));
-  const faults = createFaultHarness({ unavailable: 'LOYALTY_SERVICE_UNAVAILABLE', timeout: 'LOYALTY_SERVICE_TIMEOUT' }, requireApiKey(config.LOYALTY_API_KEYS, 'harness'));
+  const faults = createFaultHarness(
+    { unavailable: 'LOYALTY_SERVICE_UNAVAILABLE', timeout: 'LOYALTY_SERVICE_TIMEOUT' },
+    requireApiKey(config.LOYALTY_API_KEYS, 'harness'),
+  );
   const ceiling = createCeiling(config.LOYALTY_GLOBAL_LIMIT, config.LOYALTY_GLOBAL_WINDOW_SECONDS);
 
   const routes: Route[] = [

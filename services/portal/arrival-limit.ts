@@ -10,7 +10,10 @@ export function arrivalKeyOf(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (!(parsed instanceof ipaddr.IPv6)) return parsed.toString();
-  return `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${parsed.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
 
 /**

@@ -26,7 +26,8 @@ const TEXT = {
   en: {
     connected: 'You are connected',
     connectedBody: 'Your device is online.',
-    reconnects: 'If your phone sleeps or you walk to another access point of this venue, it reconnects by itself while your sign-in lasts: no need to sign in again.',
+    reconnects:
+      'If your phone sleeps or you walk to another access point of this venue, it reconnects by itself while your sign-in lasts: no need to sign in again.',
     timeLeft: 'Time left: {minutes} min',
     continueTo: 'Continue to {host}',
     failed: 'The Wi-Fi did not let you in',
@@ -39,13 +40,17 @@ const TEXT = {
     alreadyBody: 'Your device is online; there is nothing more to do.',
     refused: 'This sign-in link cannot be used',
     malformed: 'The Wi-Fi gateway sent details this portal cannot read ({names}). Nothing was kept: reconnect to the Wi-Fi and open any web page.',
-    'unknown-gateway': 'This Wi-Fi gateway is not registered with this portal. Do not enter a password here; ask the venue\'s staff.',
-    'unregistered-login-address': 'This link would send your sign-in to an address that is not the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
-    unverified: 'This link was not signed by the venue\'s gateway. Do not enter a password; reconnect to the venue\'s Wi-Fi and open any web page.',
-    'off-network': 'This sign-in link works only on the Wi-Fi network that made it. Do not enter a password here; connect to the venue\'s Wi-Fi and open any web page there.',
-    replayed: 'This sign-in link was used already. Do not enter a password here; open any web page to get a fresh sign-in link from the venue\'s Wi-Fi.',
-    'insecure-level': 'This Wi-Fi gateway sends its sign-in link unprotected (openNDS FAS level 1), which anyone could forge: this portal does not accept it. Do not enter a password here; ask the venue\'s staff (the gateway needs fas_secure_enabled 3).',
-    'not-polling': 'This Wi-Fi gateway is not connected to the sign-in service (openNDS needs FAS level 3 with authmon), so signing in here could not open the network. Do not enter a password; try again in a minute or ask the venue\'s staff.',
+    'unknown-gateway': "This Wi-Fi gateway is not registered with this portal. Do not enter a password here; ask the venue's staff.",
+    'unregistered-login-address':
+      "This link would send your sign-in to an address that is not the venue's gateway. Do not enter a password; reconnect to the venue's Wi-Fi and open any web page.",
+    unverified: "This link was not signed by the venue's gateway. Do not enter a password; reconnect to the venue's Wi-Fi and open any web page.",
+    'off-network':
+      "This sign-in link works only on the Wi-Fi network that made it. Do not enter a password here; connect to the venue's Wi-Fi and open any web page there.",
+    replayed: "This sign-in link was used already. Do not enter a password here; open any web page to get a fresh sign-in link from the venue's Wi-Fi.",
+    'insecure-level':
+      "This Wi-Fi gateway sends its sign-in link unprotected (openNDS FAS level 1), which anyone could forge: this portal does not accept it. Do not enter a password here; ask the venue's staff (the gateway needs fas_secure_enabled 3).",
+    'not-polling':
+      "This Wi-Fi gateway is not connected to the sign-in service (openNDS needs FAS level 3 with authmon), so signing in here could not open the network. Do not enter a password; try again in a minute or ask the venue's staff.",
     'gateway-unavailable': 'The sign-in service cannot check this Wi-Fi gateway right now. Nothing was kept: try again in a minute.',
     'rate-limited': 'Too many sign-in links from your network right now. Wait a minute, then try again.',
     reasons: {
@@ -59,7 +64,8 @@ const TEXT = {
   vi: {
     connected: 'Bạn đã kết nối',
     connectedBody: 'Thiết bị của bạn đã vào mạng.',
-    reconnects: 'Nếu điện thoại của bạn ở chế độ ngủ hoặc bạn chuyển sang điểm truy cập khác của địa điểm này, thiết bị sẽ tự kết nối lại trong thời gian đăng nhập còn hiệu lực: không cần đăng nhập lại.',
+    reconnects:
+      'Nếu điện thoại của bạn ở chế độ ngủ hoặc bạn chuyển sang điểm truy cập khác của địa điểm này, thiết bị sẽ tự kết nối lại trong thời gian đăng nhập còn hiệu lực: không cần đăng nhập lại.',
     timeLeft: 'Thời gian còn lại: {minutes} phút',
     continueTo: 'Tiếp tục tới {host}',
     failed: 'Mạng Wi-Fi chưa cho bạn vào',
@@ -71,14 +77,21 @@ const TEXT = {
     already: 'Bạn đã được kết nối',
     alreadyBody: 'Thiết bị của bạn đã vào mạng; bạn không cần làm gì thêm.',
     refused: 'Không thể dùng liên kết đăng nhập này',
-    malformed: 'Thiết bị mạng gửi thông tin mà cổng đăng nhập không đọc được ({names}). Không có gì được lưu: hãy kết nối lại Wi-Fi và mở một trang web bất kỳ.',
+    malformed:
+      'Thiết bị mạng gửi thông tin mà cổng đăng nhập không đọc được ({names}). Không có gì được lưu: hãy kết nối lại Wi-Fi và mở một trang web bất kỳ.',
     'unknown-gateway': 'Thiết bị mạng này chưa được đăng ký với cổng đăng nhập. Đừng nhập mật khẩu ở đây; hãy hỏi nhân viên tại địa điểm.',
-    'unregistered-login-address': 'Liên kết này sẽ gửi thông tin đăng nhập tới một địa chỉ không phải thiết bị mạng của địa điểm. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
-    unverified: 'Liên kết này không được thiết bị mạng của địa điểm xác nhận. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
-    'off-network': 'Liên kết đăng nhập này chỉ dùng được trên mạng Wi-Fi đã tạo ra nó. Đừng nhập mật khẩu ở đây; hãy kết nối Wi-Fi của địa điểm và mở một trang web bất kỳ tại đó.',
-    replayed: 'Liên kết đăng nhập này đã được dùng rồi. Đừng nhập mật khẩu ở đây; hãy mở một trang web bất kỳ để nhận liên kết đăng nhập mới từ Wi-Fi của địa điểm.',
-    'insecure-level': 'Thiết bị mạng này gửi liên kết đăng nhập không được bảo vệ (openNDS FAS cấp 1), ai cũng có thể giả mạo: cổng đăng nhập không chấp nhận. Đừng nhập mật khẩu ở đây; hãy báo nhân viên tại địa điểm (thiết bị cần đặt fas_secure_enabled 3).',
-    'not-polling': 'Thiết bị mạng này chưa kết nối với dịch vụ đăng nhập (openNDS cần FAS cấp 3 với authmon), nên đăng nhập ở đây không thể mở mạng. Đừng nhập mật khẩu; hãy thử lại sau một phút hoặc hỏi nhân viên tại địa điểm.',
+    'unregistered-login-address':
+      'Liên kết này sẽ gửi thông tin đăng nhập tới một địa chỉ không phải thiết bị mạng của địa điểm. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    unverified:
+      'Liên kết này không được thiết bị mạng của địa điểm xác nhận. Đừng nhập mật khẩu; hãy kết nối lại Wi-Fi của địa điểm và mở một trang web bất kỳ.',
+    'off-network':
+      'Liên kết đăng nhập này chỉ dùng được trên mạng Wi-Fi đã tạo ra nó. Đừng nhập mật khẩu ở đây; hãy kết nối Wi-Fi của địa điểm và mở một trang web bất kỳ tại đó.',
+    replayed:
+      'Liên kết đăng nhập này đã được dùng rồi. Đừng nhập mật khẩu ở đây; hãy mở một trang web bất kỳ để nhận liên kết đăng nhập mới từ Wi-Fi của địa điểm.',
+    'insecure-level':
+      'Thiết bị mạng này gửi liên kết đăng nhập không được bảo vệ (openNDS FAS cấp 1), ai cũng có thể giả mạo: cổng đăng nhập không chấp nhận. Đừng nhập mật khẩu ở đây; hãy báo nhân viên tại địa điểm (thiết bị cần đặt fas_secure_enabled 3).',
+    'not-polling':
+      'Thiết bị mạng này chưa kết nối với dịch vụ đăng nhập (openNDS cần FAS cấp 3 với authmon), nên đăng nhập ở đây không thể mở mạng. Đừng nhập mật khẩu; hãy thử lại sau một phút hoặc hỏi nhân viên tại địa điểm.',
     'gateway-unavailable': 'Dịch vụ đăng nhập tạm thời không kiểm tra được thiết bị mạng này. Không có gì được lưu: hãy thử lại sau một phút.',
     'rate-limited': 'Có quá nhiều liên kết đăng nhập từ mạng của bạn lúc này. Hãy đợi một phút rồi thử lại.',
     reasons: {
@@ -118,7 +131,9 @@ function content(page: ArrivalPage, text: (typeof TEXT)[UiLanguage]): { title: s
       if (page.timeLeftSeconds !== null) paragraphs.push(escapeHtml(fill(text.timeLeft, { minutes: String(Math.ceil(page.timeLeftSeconds / 60)) })));
       if (page.returnUrl !== null) {
         // A plain link the person may follow, never a redirect.
-        paragraphs.push(`<a href="${escapeHtml(page.returnUrl)}" rel="noreferrer noopener">${escapeHtml(fill(text.continueTo, { host: new URL(page.returnUrl).host }))}</a>`);
+        paragraphs.push(
+          `<a href="${escapeHtml(page.returnUrl)}" rel="noreferrer noopener">${escapeHtml(fill(text.continueTo, { host: new URL(page.returnUrl).host }))}</a>`,
+        );
       }
       return { title: text.connected, paragraphs };
     }

@@ -4,7 +4,19 @@ import type { PortalConfig } from './config.js';
 // Spec 2.4 "claims seen", plus the email, whether it is verified (the page asks
 // an unverified customer to check their mail) and Wi-Fi eligibility shown on the signed-in page.
 // Everything else in the token stays server-side; no claim ever carries a citizen number.
-const DISPLAYED = ['sub', 'aud', 'azp', 'preferred_username', 'email', 'email_verified', 'user_type', 'employee_verified', 'employee_ref', 'company', 'wifi_eligible'] as const;
+const DISPLAYED = [
+  'sub',
+  'aud',
+  'azp',
+  'preferred_username',
+  'email',
+  'email_verified',
+  'user_type',
+  'employee_verified',
+  'employee_ref',
+  'company',
+  'wifi_eligible',
+] as const;
 
 export type ClaimsReader = (accessToken: string) => Promise<Record<string, unknown>>;
 

@@ -1,6 +1,13 @@
 import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalContext, type ProfileId } from '../../edge/controllers/index.js';
 import { withoutEmpty } from '../../edge/controllers/types.js';
-import { arrivalIntegrityHolds, arrivalNeedsOutsideAddress, deviceRefFor, fromGatewayOutside, gatewayForArrival, type GatewayRegistry } from '../../edge/index.js';
+import {
+  arrivalIntegrityHolds,
+  arrivalNeedsOutsideAddress,
+  deviceRefFor,
+  fromGatewayOutside,
+  gatewayForArrival,
+  type GatewayRegistry,
+} from '../../edge/index.js';
 import type { GatewayContext } from './gateway-context.js';
 
 /** Why an arrival is refused before any password is typed (each a page, never a JSON error). */
@@ -67,15 +74,25 @@ export function readGatewayArrival(deps: ArrivalDeps, received: Record<string, u
   if (match.kind === 'unknown-gateway') return { kind: 'refused', why: 'unknown-gateway', problems: [] };
   if (match.kind !== 'found') return { kind: 'refused', why: 'unregistered-login-address', problems: [] };
   if (!arrivalIntegrityHolds(profile.arrival.integrity, signedUrl, match.gateway.uamSecret)) return { kind: 'refused', why: 'unverified', problems: [] };
-  const bindable = (arrival.state === 'login' || arrival.state === 'failed') && arrival.mac !== null && (profile.login.chap === 'none' || arrival.challenge !== null);
+  const bindable =
+    (arrival.state === 'login' || arrival.state === 'failed') && arrival.mac !== null && (profile.login.chap === 'none' || arrival.challenge !== null);
   const deviceRef = bindable && arrival.mac !== null ? deviceRefFor(deps.deviceRefKey, match.gateway.nasId, arrival.mac) : undefined;
   if (deviceRef === undefined) {
     return arrival.state === 'login' ? { kind: 'refused', why: 'malformed', problems: ['mac'] } : { kind: 'state', arrival };
   }
-  if (arrivalNeedsOutsideAddress(match.gateway) && !fromGatewayOutside(match.gateway, callerAddress)) return { kind: 'refused', why: 'off-network', problems: [] };
+  if (arrivalNeedsOutsideAddress(match.gateway) && !fromGatewayOutside(match.gateway, callerAddress))
+    return { kind: 'refused', why: 'off-network', problems: [] };
   return {
     kind: 'context',
     arrival,
-    context: { profile: profileId, nasId: match.gateway.nasId, deviceRef, loginUrl: match.loginUrl, challenge: arrival.challenge, chapId: arrival.chapId, returnUrl: arrival.returnUrl },
+    context: {
+      profile: profileId,
+      nasId: match.gateway.nasId,
+      deviceRef,
+      loginUrl: match.loginUrl,
+      challenge: arrival.challenge,
+      chapId: arrival.chapId,
+      returnUrl: arrival.returnUrl,
+    },
   };
 }

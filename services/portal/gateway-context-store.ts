@@ -32,7 +32,18 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
       await db.query(
         `INSERT INTO gateway_contexts (id_hash, profile, nas_id, device_ref, login_url, challenge, chap_id, return_url, hid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [sidHash(id), context.profile, context.nasId, context.deviceRef, context.loginUrl, context.challenge, context.chapId, context.returnUrl, context.hid ?? null, new Date(now().getTime() + lifeMs)],
+        [
+          sidHash(id),
+          context.profile,
+          context.nasId,
+          context.deviceRef,
+          context.loginUrl,
+          context.challenge,
+          context.chapId,
+          context.returnUrl,
+          context.hid ?? null,
+          new Date(now().getTime() + lifeMs),
+        ],
       );
       return id;
     },
@@ -40,7 +51,16 @@ export function createGatewayContextStore(db: Database, ttlMs: number, now: () =
       await db.query('DELETE FROM gateway_contexts WHERE expires_at <= $1', [now()]);
       const row = (await db.query<Row>('SELECT * FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]))[0];
       if (row === undefined) return undefined;
-      return { profile: row.profile, nasId: row.nas_id, deviceRef: row.device_ref, loginUrl: row.login_url, challenge: row.challenge, chapId: row.chap_id, returnUrl: row.return_url, hid: row.hid };
+      return {
+        profile: row.profile,
+        nasId: row.nas_id,
+        deviceRef: row.device_ref,
+        loginUrl: row.login_url,
+        challenge: row.challenge,
+        chapId: row.chap_id,
+        returnUrl: row.return_url,
+        hid: row.hid,
+      };
     },
     async drop(id) {
       await db.query('DELETE FROM gateway_contexts WHERE id_hash = $1', [sidHash(id)]);

@@ -60,7 +60,12 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         return show({ kind: 'rate-limited' });
       }
       // CoovaChilli signs the URL it built: its uamserver setting, i.e. this portal's public address.
-      const outcome = readGatewayArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY }, params, `${publicOrigin}${req.originalUrl}`, callerOf(req));
+      const outcome = readGatewayArrival(
+        { registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY },
+        params,
+        `${publicOrigin}${req.originalUrl}`,
+        callerOf(req),
+      );
       if (outcome.kind === 'none') return res.redirect(303, '/');
       if (outcome.kind === 'refused') {
         deps.logger.info({ why: outcome.why, parameters: outcome.problems }, 'gateway arrival refused');
@@ -101,12 +106,23 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       }
       const { nasId } = req.params;
       const outcome = NAS_ID_PATTERN.test(nasId)
-        ? await readOpenndsArrival({ registry: deps.registry, deviceRefKey: config.DEVICE_REF_KEY, spendHid: (hid) => deps.contexts.spendHid(hid), polling: (id) => openndsPolling(id) }, nasId, req.query as Record<string, unknown>, callerOf(req))
+        ? await readOpenndsArrival(
+            {
+              registry: deps.registry,
+              deviceRefKey: config.DEVICE_REF_KEY,
+              spendHid: (hid) => deps.contexts.spendHid(hid),
+              polling: (id) => openndsPolling(id),
+            },
+            nasId,
+            req.query as Record<string, unknown>,
+            callerOf(req),
+          )
         : ({ kind: 'refused', why: 'unknown-gateway', problems: [] } as const);
       if (outcome.kind === 'refused') {
         const log = { why: outcome.why, parameters: outcome.problems, profile: 'opennds', nasId: NAS_ID_PATTERN.test(nasId) ? nasId : undefined };
         // A registered gateway that does not poll (FAS level 1/2, authmon stopped) is the operator's to fix: a warning.
-        if (outcome.why === 'not-polling' || outcome.why === 'insecure-level') deps.logger.warn(log, 'openNDS arrival refused: the gateway is not at FAS level 3 with authmon polling');
+        if (outcome.why === 'not-polling' || outcome.why === 'insecure-level')
+          deps.logger.warn(log, 'openNDS arrival refused: the gateway is not at FAS level 3 with authmon polling');
         else deps.logger.info(log, 'gateway arrival refused');
         return show(outcome.why === 'malformed' ? { kind: 'malformed', names: outcome.problems } : { kind: outcome.why });
       }
@@ -122,7 +138,9 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       const { nasId } = req.params;
       const body = (req.body ?? {}) as Record<string, unknown>;
       const fields = Object.fromEntries(Object.keys(AUTHMON_FORM).map((name) => [name, body[name]])) as Record<keyof typeof AUTHMON_FORM, unknown>;
-      const bad: string[] = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter((name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string));
+      const bad: string[] = (Object.keys(AUTHMON_FORM) as (keyof typeof AUTHMON_FORM)[]).filter(
+        (name) => typeof fields[name] !== 'string' || !AUTHMON_FORM[name].test(fields[name] as string),
+      );
       const signature: Partial<Record<keyof typeof AUTHMON_SIGNATURE, string>> = {};
       for (const name of Object.keys(AUTHMON_SIGNATURE) as (keyof typeof AUTHMON_SIGNATURE)[]) {
         const value = body[name];
@@ -137,12 +155,19 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
       }
       const relayed = await deps.upstreams.relayAuthmon(
         nasId,
-        { auth_get: String(fields.auth_get), gatewayhash: String(fields.gatewayhash), payload: String(fields.payload).replace(/ /g, '+').replace(/\s/g, ''), callerAddress: callerOf(req), ...signature },
+        {
+          auth_get: String(fields.auth_get),
+          gatewayhash: String(fields.gatewayhash),
+          payload: String(fields.payload).replace(/ /g, '+').replace(/\s/g, ''),
+          callerAddress: callerOf(req),
+          ...signature,
+        },
         newCorrelationId(),
       );
       if (relayed.kind !== 'answer') return res.status(503).send('unavailable');
       const text = relayed.body['text'];
-      if (relayed.status !== 200 || typeof text !== 'string') return res.status(relayed.status >= 400 && relayed.status < 500 ? relayed.status : 502).send('refused');
+      if (relayed.status !== 200 || typeof text !== 'string')
+        return res.status(relayed.status >= 400 && relayed.status < 500 ? relayed.status : 502).send('refused');
       return res.status(200).send(text);
     } catch (error) {
       next(error);

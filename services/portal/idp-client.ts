@@ -43,7 +43,13 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
     [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
   };
-  const post = (client: PortalClient, path: string, form: Record<string, string>, correlationId: string, headers: Record<string, string> = {}): Promise<OutboundResponse> =>
+  const post = (
+    client: PortalClient,
+    path: string,
+    form: Record<string, string>,
+    correlationId: string,
+    headers: Record<string, string> = {},
+  ): Promise<OutboundResponse> =>
     callJson({
       url: `${bases[client]}/${path}`,
       form: { client_id: client, client_secret: secrets[client], ...form },
@@ -51,7 +57,12 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       timeoutMs: IDP_TIMEOUT_MS[client],
       headers,
     });
-  const grant = async (client: PortalClient, form: Record<string, string>, correlationId: string, headers: Record<string, string> = {}): Promise<GrantOutcome> => {
+  const grant = async (
+    client: PortalClient,
+    form: Record<string, string>,
+    correlationId: string,
+    headers: Record<string, string> = {},
+  ): Promise<GrantOutcome> => {
     let reply: OutboundResponse;
     try {
       reply = await post(client, 'token', form, correlationId, headers);
@@ -75,7 +86,12 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     passwordGrant: (username, password, correlationId) =>
       grant(CUSTOMER_CLIENT, { grant_type: 'password', username, password, scope: 'openid' }, correlationId),
     employeeGrant: (employeeId, citizenId, correlationId, clientAddress) =>
-      grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId, clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress }),
+      grant(
+        EMPLOYEE_CLIENT,
+        { grant_type: 'password', employeeId, citizenId, scope: 'openid' },
+        correlationId,
+        clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress },
+      ),
     refresh: (client, refreshToken, correlationId) => grant(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, correlationId),
     async logout(client, refreshToken, correlationId) {
       try {

@@ -42,7 +42,12 @@ export interface OpenndsArrivalDeps {
  * there, so the gateway is taken only while its authmon polls the platform (which also refuses a
  * level 3 gateway that stopped polling: its device would wait for an authorisation forever).
  */
-export async function readOpenndsArrival(deps: OpenndsArrivalDeps, nasId: string, query: Record<string, unknown>, callerAddress: string): Promise<OpenndsArrival> {
+export async function readOpenndsArrival(
+  deps: OpenndsArrivalDeps,
+  nasId: string,
+  query: Record<string, unknown>,
+  callerAddress: string,
+): Promise<OpenndsArrival> {
   const fas = query[FAS_QUERY_PARAMETERS.fas];
   const iv = query[FAS_QUERY_PARAMETERS.iv];
   if (typeof fas === 'string' && iv === undefined && parseLevel1Fas(fas) !== undefined) return { kind: 'refused', why: 'insecure-level', problems: [] };

@@ -58,7 +58,8 @@ export function createPortalSessions(deps: PortalSessionDeps): PortalSessions {
   const endSignIn = async (stored: PortalSessionData, correlationId: string, identityProviderEnded = false): Promise<boolean> => {
     const revoked = await upstreams.revokeSession(stored.networkSessionId, correlationId);
     let ok = revoked.kind === 'answer' && revoked.status === 200;
-    if (stored.refreshToken !== null && !identityProviderEnded) ok = (await idp.logout(stored.client as PortalClient, stored.refreshToken, correlationId)) && ok;
+    if (stored.refreshToken !== null && !identityProviderEnded)
+      ok = (await idp.logout(stored.client as PortalClient, stored.refreshToken, correlationId)) && ok;
     return ok;
   };
 
@@ -85,10 +86,13 @@ export function createPortalSessions(deps: PortalSessionDeps): PortalSessions {
       // The sign-in this one replaces: by its live `sid`, or, once that cookie expired, by the
       // `psid` cookie naming its store key (why a cookie of its own: cookies.ts).
       const sid = readSid(req);
-      const previous = new Set([...(sid === undefined ? [] : [sidHash(sid)]), ...(replaces === 'another' ? [readPreviousKey(req)] : [])].filter((key) => key !== undefined));
+      const previous = new Set(
+        [...(sid === undefined ? [] : [sidHash(sid)]), ...(replaces === 'another' ? [readPreviousKey(req)] : [])].filter((key) => key !== undefined),
+      );
       for (const key of previous) {
         const stored = replaces === 'another' ? await store.getToEnd(key) : undefined;
-        if (stored !== undefined && !(await endSignIn(stored, correlationId))) res.locals.log.warn({ sessionId: stored.networkSessionId }, 'the replaced sign-in could not be ended completely');
+        if (stored !== undefined && !(await endSignIn(stored, correlationId)))
+          res.locals.log.warn({ sessionId: stored.networkSessionId }, 'the replaced sign-in could not be ended completely');
         await store.dropByKey(key);
       }
       const fresh = newSid();

@@ -21,14 +21,16 @@ export const EmployeeVerifyRequest = z.strictObject({
   citizenId: z.string().min(1, 'is required').max(256),
 });
 
-
 /** How the page logs the device in at its gateway (only on a sign-in through one). */
 export const GatewayLoginSchema = z.object({
   loginUrl: z.string(),
   method: z.enum(['GET', 'POST']),
   fields: z.record(z.string(), z.string()),
   expiresAt: z.string(),
-  handOff: z.literal('script').optional().describe('The page posts `fields` itself (form-encoded, no cookies) and reads the controller\'s JSON answer (OPNsense); absent: an auto-submitting form.'),
+  handOff: z
+    .literal('script')
+    .optional()
+    .describe("The page posts `fields` itself (form-encoded, no cookies) and reads the controller's JSON answer (OPNsense); absent: an auto-submitting form."),
 });
 
 /** The gateway's confirmation (accounting Start) and usage, on sign-ins through a gateway. */

@@ -27,7 +27,11 @@ export function sessionRoutes(config: PortalConfig, sessions: PortalSessions, id
       path: '/api/v1/auth/refresh',
       summary: 'Refreshes the tokens with the refresh token, re-reads the network session and renews the cookie.',
       steps: [sameOrigin],
-      responses: { 200: { description: 'Refreshed; sets a new cookie sid.', schema: PortalSession }, 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN (cross-site request)' } },
+      responses: {
+        200: { description: 'Refreshed; sets a new cookie sid.', schema: PortalSession },
+        401: { description: 'UNAUTHORIZED' },
+        403: { description: 'FORBIDDEN (cross-site request)' },
+      },
       handle: async ({ req, res, correlationId }) => {
         const found = await sessions.current(req, correlationId);
         if (found === undefined || found.stored.refreshToken === null) throw new ApiError('UNAUTHORIZED', { message: 'No portal session to refresh.' });
@@ -37,7 +41,12 @@ export function sessionRoutes(config: PortalConfig, sessions: PortalSessions, id
           if (outcome.kind === 'refused') await sessions.end(req, res, correlationId, { identityProviderEnded: true });
           throw new ApiError('UNAUTHORIZED', { message: 'The sign-in could not be refreshed.' });
         }
-        const data = { ...found.stored, accessToken: outcome.tokens.accessToken, refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken, networkSession: found.session };
+        const data = {
+          ...found.stored,
+          accessToken: outcome.tokens.accessToken,
+          refreshToken: outcome.tokens.refreshToken ?? found.stored.refreshToken,
+          networkSession: found.session,
+        };
         await sessions.open(req, res, data, deviceOf(req).handle, correlationId, 'itself');
         return { status: 200, body: sessions.view(data, found.session, correlationId) };
       },
@@ -60,7 +69,12 @@ export function sessionRoutes(config: PortalConfig, sessions: PortalSessions, id
       responses: { 200: { description: 'Meta.', schema: MetaReply } },
       handle: () => ({
         status: 200,
-        body: { flight: config.PORTAL_FLIGHT, idp: `${config.IDP_PUBLIC_URL ?? config.IDP_URL}/realms/${config.IDP_REALM}`, mode: 'api', exposeToken: config.EXPOSE_TOKEN },
+        body: {
+          flight: config.PORTAL_FLIGHT,
+          idp: `${config.IDP_PUBLIC_URL ?? config.IDP_URL}/realms/${config.IDP_REALM}`,
+          mode: 'api',
+          exposeToken: config.EXPOSE_TOKEN,
+        },
       }),
     }),
   ];

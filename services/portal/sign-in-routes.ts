@@ -26,7 +26,7 @@ export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
 const signInErrors = {
   400: { description: 'INVALID_REQUEST' },
   401: { description: 'INVALID_CREDENTIALS (identical for every credential failure)' },
-  403: { description: 'FORBIDDEN (cross-site request, or a gateway context used from outside its gateway\'s network) or ENTITLEMENT_DENIED with reason' },
+  403: { description: "FORBIDDEN (cross-site request, or a gateway context used from outside its gateway's network) or ENTITLEMENT_DENIED with reason" },
   502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
 };
 
@@ -103,9 +103,21 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   };
 
   /** The credential step's outcome, then entitlement and network session, kept behind a new cookie. */
-  const signIn = async (req: Request, res: Response, device: SigningDevice & { handle: string }, client: PortalClient, outcome: GrantOutcome, refusal: typeof customerRefusal, correlationId: string) => {
+  const signIn = async (
+    req: Request,
+    res: Response,
+    device: SigningDevice & { handle: string },
+    client: PortalClient,
+    outcome: GrantOutcome,
+    refusal: typeof customerRefusal,
+    correlationId: string,
+  ) => {
     const log = res.locals.log;
-    if (outcome.kind === 'refused') log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`);
+    if (outcome.kind === 'refused')
+      log.info(
+        { idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description },
+        `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`,
+      );
     const tokens = tokensOf(outcome, refusal, log);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
@@ -127,7 +139,8 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       body: LoginRequest,
       steps: [sameOriginJson],
       responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
-      handle: ({ body, req, res, correlationId }) => counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
+      handle: ({ body, req, res, correlationId }) =>
+        counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
     }),
     route({
       method: 'post',
@@ -149,9 +162,11 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
             const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
             if (created.kind === 'exists') throw new ApiError('ACCOUNT_EXISTS');
             if (created.kind === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
-            if (created.kind === 'unreachable') throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            if (created.kind === 'unreachable')
+              throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
             // Never the address: the operator needs to know the mail server failed, not for whom.
-            if (created.verifyMail === 'not-sent') res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
+            if (created.verifyMail === 'not-sent')
+              res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
             return customerSignIn(req, res, body.email, body.password, correlationId);
           })(),
         ),
@@ -175,7 +190,16 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           'employee',
           atThePace(
             Date.now(),
-            (async () => signIn(req, res, await signingDevice(req), EMPLOYEE_CLIENT, await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)), employeeRefusal, correlationId))(),
+            (async () =>
+              signIn(
+                req,
+                res,
+                await signingDevice(req),
+                EMPLOYEE_CLIENT,
+                await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)),
+                employeeRefusal,
+                correlationId,
+              ))(),
           ),
         ),
     }),

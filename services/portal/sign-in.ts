@@ -61,13 +61,7 @@ function failedAt(log: Logger, hop: Hop, why: HopFailure): ApiError {
  * granted. Fail closed (spec 8): on any failure nothing stays granted, the network session is
  * revoked, the identity-provider session logged out, and no portal session is kept.
  */
-export async function completeSignIn(
-  deps: SignInDeps,
-  client: PortalClient,
-  tokens: Tokens,
-  device: SigningDevice,
-  correlationId: string,
-): Promise<SignedIn> {
+export async function completeSignIn(deps: SignInDeps, client: PortalClient, tokens: Tokens, device: SigningDevice, correlationId: string): Promise<SignedIn> {
   const { idp, upstreams, log } = deps;
   let sessionId: string | undefined;
   const undo = async () => {
@@ -83,7 +77,10 @@ export async function completeSignIn(
       claims = await deps.readClaims(tokens.accessToken);
     } catch (error) {
       // jose's error code (ERR_JWKS_TIMEOUT, ERR_JWT_EXPIRED, ...): never the token or its claims.
-      const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^ERR_[A-Z_]{1,40}$/.test(error.code) ? error.code : undefined;
+      const code =
+        typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^ERR_[A-Z_]{1,40}$/.test(error.code)
+          ? error.code
+          : undefined;
       throw failedAt(log, 'identity provider', { failure: 'token-not-verified', ...(code === undefined ? {} : { code }) });
     }
     const subjectId = String(claims['sub']);
@@ -121,7 +118,8 @@ export async function completeSignIn(
       correlationId,
     );
     const granted = replyOf(Session, grant, [200]);
-    if (granted?.state !== 'GRANTED') throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
+    if (granted?.state !== 'GRANTED')
+      throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
     // Behind a gateway the device still has to log in there, with a one-time
     // credential; without one the sign-in cannot open the network, so it fails closed.
     let login: GatewayLogin | null = null;
@@ -135,7 +133,10 @@ export async function completeSignIn(
       if (replyOf(OpenndsAuthorisationReply, authorisation, [201]) === undefined) throw failedAt(log, 'gateway service', hopFailureOf(authorisation));
     } else if (device.gateway !== null) {
       const { nasId, challenge, chapId } = device.gateway;
-      const issued = await upstreams.issueCredential({ sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) }, correlationId);
+      const issued = await upstreams.issueCredential(
+        { sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) },
+        correlationId,
+      );
       // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.
       const credential = replyOf(IssuedCredentialReply, issued, [201]);
       if (credential === undefined) throw failedAt(log, 'gateway service', hopFailureOf(issued));
@@ -167,7 +168,11 @@ export async function completeSignIn(
 export function tokensOf(outcome: GrantOutcome, refusal: (error: string, status: number) => ApiError, log: Logger): Tokens {
   if (outcome.kind === 'tokens') return outcome.tokens;
   if (outcome.kind === 'unreachable') {
-    throw failedAt(log, 'identity provider', outcome.status === undefined ? { failure: outcome.failure ?? 'unreachable' } : { failure: 'unexpected-answer', status: outcome.status });
+    throw failedAt(
+      log,
+      'identity provider',
+      outcome.status === undefined ? { failure: outcome.failure ?? 'unreachable' } : { failure: 'unexpected-answer', status: outcome.status },
+    );
   }
   throw refusal(outcome.error, outcome.status);
 }

@@ -43,7 +43,11 @@ export interface Upstreams {
   /** Queues an openNDS client for its gateway's authmon poll, with the session's limits. */
   authoriseOpennds(request: OpenndsAuthorisationRequest, correlationId: string): Promise<PeerAnswer>;
   /** Relays one authmon (or BinAuth, revocation-poll) request of an openNDS gateway; the answer's `text` goes back as is. */
-  relayAuthmon(nasId: string, request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string; ts?: string; nonce?: string; sig?: string }, correlationId: string): Promise<PeerAnswer>;
+  relayAuthmon(
+    nasId: string,
+    request: { auth_get: string; gatewayhash: string; payload: string; callerAddress: string; ts?: string; nonce?: string; sig?: string },
+    correlationId: string,
+  ): Promise<PeerAnswer>;
   /** Whether an openNDS gateway polls the platform (contract OpenndsGatewayStatus). */
   openndsGateway(nasId: string, correlationId: string): Promise<PeerAnswer>;
   /** Whether the gateway confirmed the session (accounting Start), and its usage. */
@@ -64,21 +68,37 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
     createSession: (subjectId, deviceRef, idempotencyKey, correlationId) =>
-      ask({ url: sessions, body: { subjectId, deviceRef }, headers: { ...sessionKey, 'Idempotency-Key': idempotencyKey }, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+      ask({
+        url: sessions,
+        body: { subjectId, deviceRef },
+        headers: { ...sessionKey, 'Idempotency-Key': idempotencyKey },
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
     grantSession: (sessionId, grant, correlationId) =>
       ask({ url: `${sessions}/${sessionId}/grant`, body: grant, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     revokeSession: (sessionId, correlationId) =>
       ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
-    readSession: (sessionId, correlationId) =>
-      ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    readSession: (sessionId, correlationId) => ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     issueCredential: (request, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/credentials`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     authoriseOpennds: (request, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authorisations`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     relayAuthmon: (nasId, request, correlationId) =>
-      ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/authmon/${encodeURIComponent(nasId)}`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+      ask({
+        url: `${config.GATEWAY_URL}/api/v1/opennds/authmon/${encodeURIComponent(nasId)}`,
+        body: request,
+        headers: gatewayKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
     openndsGateway: (nasId, correlationId) =>
-      ask({ url: `${config.GATEWAY_URL}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+      ask({
+        url: `${config.GATEWAY_URL}/api/v1/opennds/gateways/${encodeURIComponent(nasId)}`,
+        headers: gatewayKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
     readConnection: (sessionId, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/${sessionId}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };

@@ -42,13 +42,25 @@ interface ChangeRow {
  * still running are shown (`pg_snapshot_xmin`): nothing can later commit before the cursor, so a
  * follower storing the last cursor it handled misses no change (at-least-once).
  */
-export async function readChanges(db: Queryable, cursor: string, limit: number, now: Date, correlationId: string): Promise<{ changes: SessionChange[]; next: string }> {
+export async function readChanges(
+  db: Queryable,
+  cursor: string,
+  limit: number,
+  now: Date,
+  correlationId: string,
+): Promise<{ changes: SessionChange[]; next: string }> {
   const { changes, next } = await readPage(db, cursor, limit, now, correlationId);
   return { changes, next };
 }
 
 /** `readChanges`, and whether changes after the cursor exist that a running older transaction still holds back. */
-async function readPage(db: Queryable, cursor: string, limit: number, now: Date, correlationId: string): Promise<{ changes: SessionChange[]; next: string; heldBack: boolean }> {
+async function readPage(
+  db: Queryable,
+  cursor: string,
+  limit: number,
+  now: Date,
+  correlationId: string,
+): Promise<{ changes: SessionChange[]; next: string; heldBack: boolean }> {
   await expireDue(db, 'true', [], now, correlationId);
   const [tx, id] = cursor.split('.');
   const rows = await db.query<ChangeRow>(
@@ -90,7 +102,10 @@ export async function awaitChanges(
     const mark = wake.mark();
     // What a read at this cursor found when nothing was notified since: no statement.
     const known = settling === 0 ? wake.knownEmpty(options.after, options.now().getTime()) : undefined;
-    const page = known !== undefined ? { changes: [], next: options.after, heldBack: false } : await readPage(db, options.after, options.limit, options.now(), options.correlationId);
+    const page =
+      known !== undefined
+        ? { changes: [], next: options.after, heldBack: false }
+        : await readPage(db, options.after, options.limit, options.now(), options.correlationId);
     const answer = { changes: page.changes, next: page.next };
     const left = deadline - Date.now();
     if (page.changes.length > 0 || left <= 0) return answer;

@@ -8,12 +8,15 @@ export type SessionScope = (typeof SESSION_SCOPES)[number];
 
 // Development keys of `make up`: the portal, the gateway service, Keycloak's svc-admin and the tools
 // (scripts/radius-try.ts, benchmarks, end-to-end tests) each send their own.
-const DEVELOPMENT_KEYS = 'portal:dev-session-portal-key:create,grant,revoke,read;gateway:dev-session-gateway-key:read,changes,revoke;keycloak:dev-session-keycloak-key:revoke-subject;tools:dev-session-tools-key:create,grant,revoke,read,changes';
+const DEVELOPMENT_KEYS =
+  'portal:dev-session-portal-key:create,grant,revoke,read;gateway:dev-session-gateway-key:read,changes,revoke;keycloak:dev-session-keycloak-key:revoke-subject;tools:dev-session-tools-key:create,grant,revoke,read,changes';
 
 export const SessionConfig = z.object({
   ...commonSettings,
   ...storeSettings,
   // One key per caller, each with only what that caller does.
-  SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe('Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject); several entries per caller during a rotation.'),
+  SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe(
+    'Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject); several entries per caller during a rotation.',
+  ),
 });
 export type SessionConfig = z.output<typeof SessionConfig>;

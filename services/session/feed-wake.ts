@@ -83,7 +83,8 @@ export async function createFeedWake(db: Database): Promise<FeedWake> {
       return new Promise((resolve) => {
         if (closed || signal.aborted) return resolve('gone');
         if (generation !== mark) return resolve('notified');
-        const settleMs = settling > 0 ? (SETTLE_DELAYS_MS[Math.min(settling, SETTLE_DELAYS_MS.length) - 1] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+        const settleMs =
+          settling > 0 ? (SETTLE_DELAYS_MS[Math.min(settling, SETTLE_DELAYS_MS.length) - 1] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
         const unheardMs = listener.listening() ? Number.POSITIVE_INFINITY : UNHEARD_RECHECK_MS;
         const delay = Math.max(0, Math.min(delayMs, settleMs, unheardMs));
         const done = (how: Woken) => {

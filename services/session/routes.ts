@@ -28,13 +28,22 @@ const entitlementRequired: RequestHandler = (req, _res, next) => {
 const notFound = () => new ApiError('NOT_FOUND', { message: 'No session has this id.' });
 // Spec 2.1: the path pattern is enforced before any lookup (route() checks params before the body is read).
 const sessionIdPath = { sessionId: z.string().regex(PATH_ID_PATTERN, 'must match ^[A-Za-z0-9-]{1,64}$') };
-const forbidden = { 403: { description: 'FORBIDDEN: the key is known but lacks this route\'s scope.' } };
+const forbidden = { 403: { description: "FORBIDDEN: the key is known but lacks this route's scope." } };
 const common = { 400: { description: 'INVALID_REQUEST' }, 401: { description: 'UNAUTHORIZED' }, ...forbidden };
 
 const changesQuery = {
-  after: z.string().regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer').default(FEED_START).describe('Cursor of the last change handled; absent: from the start.'),
+  after: z
+    .string()
+    .regex(CURSOR_PATTERN, 'must be a cursor from an earlier answer')
+    .default(FEED_START)
+    .describe('Cursor of the last change handled; absent: from the start.'),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Most changes in one answer.'),
-  waitSeconds: z.coerce.number().int().min(0).max(MAX_FEED_WAIT_SECONDS).default(0)
+  waitSeconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_FEED_WAIT_SECONDS)
+    .default(0)
     .describe(`With nothing after the cursor, hold the answer up to this long until a change (or a session's expiry) comes; 0 answers at once.`),
 };
 
@@ -49,7 +58,12 @@ export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake
       security: 'apiKey',
       query: changesQuery,
       steps: [key('changes')],
-      responses: { 200: { description: 'The next changes, possibly none.', schema: ChangesPage }, 400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' }, 401: { description: 'UNAUTHORIZED' }, ...forbidden },
+      responses: {
+        200: { description: 'The next changes, possibly none.', schema: ChangesPage },
+        400: { description: 'INVALID_REQUEST: a malformed cursor or limit.' },
+        401: { description: 'UNAUTHORIZED' },
+        ...forbidden,
+      },
       handle: async ({ query: { after, limit, waitSeconds }, res, correlationId }) => {
         if (waitSeconds === 0) return { status: 200, body: await readChanges(db, after, limit, now(), correlationId) };
         const gone = new AbortController();

@@ -35,10 +35,7 @@ export interface GrantInput {
   deviceSlots: number;
 }
 
-export type CreateOutcome =
-  | { kind: 'created'; session: SessionRecord }
-  | { kind: 'replayed'; session: SessionRecord }
-  | { kind: 'key-reused' };
+export type CreateOutcome = { kind: 'created'; session: SessionRecord } | { kind: 'replayed'; session: SessionRecord } | { kind: 'key-reused' };
 
 export type GrantOutcome =
   | { kind: 'granted'; session: SessionRecord; revokedForSlots: string[] }
@@ -114,10 +111,15 @@ interface Transition {
 }
 
 async function recordEvent(db: Queryable, event: Transition): Promise<void> {
-  await db.query(
-    `INSERT INTO session_events (${EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [event.sessionId, event.at, event.from, event.to, event.entitlementId ?? null, event.reason ?? null, event.correlationId],
-  );
+  await db.query(`INSERT INTO session_events (${EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    event.sessionId,
+    event.at,
+    event.from,
+    event.to,
+    event.entitlementId ?? null,
+    event.reason ?? null,
+    event.correlationId,
+  ]);
 }
 
 /** Marks GRANTED sessions past their expiry as EXPIRED, durably, with one event each. */
@@ -166,8 +168,9 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
       const sessionId = `sess-${randomUUID()}`;
       // The row and its CREATED event in one statement (atomic on its own); a key already
       // claimed inserts nothing and goes on to the replay below.
-      const inserted = (await db.query<SessionRow>(
-        `WITH inserted AS (
+      const inserted = (
+        await db.query<SessionRow>(
+          `WITH inserted AS (
            INSERT INTO sessions (session_id, subject_id, device_ref, state, created_at, updated_at, idempotency_key)
            VALUES ($1, $2, $3, 'CREATED', $4, $4, $5)
            ON CONFLICT (idempotency_key) DO NOTHING
@@ -176,8 +179,9 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
            INSERT INTO session_events (${EVENT_COLUMNS})
            SELECT session_id, $4, NULL, 'CREATED', NULL, NULL, $6 FROM inserted)
          SELECT ${COLUMNS} FROM inserted`,
-        [sessionId, input.subjectId, input.deviceRef, at, input.idempotencyKey ?? null, correlationId],
-      ))[0];
+          [sessionId, input.subjectId, input.deviceRef, at, input.idempotencyKey ?? null, correlationId],
+        )
+      )[0];
       if (inserted !== undefined) return { kind: 'created', session: toRecord(inserted) };
       return db.transaction(async (tx) => {
         // Spec 3.1: the same Idempotency-Key returns the original; with another payload the key
@@ -212,9 +216,12 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
       // itself: one round trip. On a PostgreSQL server, concurrent grants for one subject are put
       // one after the other by the subject's advisory lock, taken first in the same transaction;
       // the grant statement that follows sees every grant committed before the lock was had.
-      const outcome = db.kind === 'postgres'
-        ? await db.transaction(async (tx) => ((await lockSubjectOf(tx, sessionId)) === undefined ? { kind: 'not-found' as const } : grantStatement(tx, sessionId, input, at, correlationId)))
-        : await grantStatement(db, sessionId, input, at, correlationId);
+      const outcome =
+        db.kind === 'postgres'
+          ? await db.transaction(async (tx) =>
+              (await lockSubjectOf(tx, sessionId)) === undefined ? { kind: 'not-found' as const } : grantStatement(tx, sessionId, input, at, correlationId),
+            )
+          : await grantStatement(db, sessionId, input, at, correlationId);
       if (outcome.kind !== 'lost') return outcome;
       // Only on a server: a single-session revoke (which takes no subject lock) ended the session
       // between the statement's snapshot and its UPDATE. Answer the session as it is now.
@@ -268,7 +275,9 @@ export function createSessionStore(db: Database, now: () => Date = () => new Dat
   };
 }
 
-const QUALIFIED = COLUMNS.split(',').map((column) => `sessions.${column.trim()}`).join(', ');
+const QUALIFIED = COLUMNS.split(',')
+  .map((column) => `sessions.${column.trim()}`)
+  .join(', ');
 
 /**
  * Spec 3.1's grant in one statement (a cost cut: it was five round trips). It reads the

@@ -24,7 +24,7 @@ test('each rule names an import that crosses its line, and lets the allowed ones
   t.deepEqual(ruleNames({ 'services/kit/a.ts': ['services/gateway/b.ts'] }), ['kit-imports-no-service']);
   t.deepEqual(ruleNames({ 'contract/a.ts': ['services/kit/b.ts'] }), ['contract-is-a-leaf']);
   t.deepEqual(ruleNames({ 'kc-extension/host/a.ts': ['node:fs'] }), ['keycloak-extension-imports-no-service']);
-  t.deepEqual(ruleNames({ 'kc-extension/svc-admin/gui/bundle.ts': ['node:fs'] }), [], 'a bundle\'s Node build step');
+  t.deepEqual(ruleNames({ 'kc-extension/svc-admin/gui/bundle.ts': ['node:fs'] }), [], "a bundle's Node build step");
   t.deepEqual(ruleNames({ 'dmn/engine/a.ts': ['crypto'] }), ['dmn-engine-is-pure']);
   t.deepEqual(ruleNames({ 'contract/a.ts': ['test/helpers/b.ts'] }), ['contract-is-a-leaf', 'product-imports-no-tooling']);
   t.deepEqual(ruleNames({ 'scripts/a.ts': ['services/portal/b.ts'] }), []);
@@ -43,7 +43,7 @@ test('a circle is found and named in order', (t) => {
 
 const sourceRuleNames = (files: Record<string, string>) => sourceViolations(new Map(Object.entries(files))).map((line) => line.split(':')[0]);
 
-test('the repository\'s source keeps its rules (no service re-declares a contract pattern, route parameters come typed, no comment cites the tracker)', (t) => {
+test("the repository's source keeps its rules (no service re-declares a contract pattern, route parameters come typed, no comment cites the tracker)", (t) => {
   const found = sourceViolations(sourceFiles());
   t.deepEqual(found, [], found.join('\n'));
 });
@@ -70,7 +70,7 @@ test('a comment citing a tracker number is found in TypeScript, Java and shell; 
   t.deepEqual(sourceRuleNames({ 'docs/a.md': `${cite('12')}` }), [], 'prose is read by people, not by this rule');
 });
 
-test('the sign-in core names no controller: a profile id there is found, the profile\'s grant is not', (t) => {
+test("the sign-in core names no controller: a profile id there is found, the profile's grant is not", (t) => {
   t.deepEqual(sourceRuleNames({ 'services/portal/sign-in.ts': "if (device.gateway.profile === 'opennds') queue();" }), ['sign-in-names-no-controller']);
   t.deepEqual(sourceRuleNames({ 'services/portal/sign-in-routes.ts': 'const chilli = "coovachilli";' }), ['sign-in-names-no-controller']);
   t.deepEqual(sourceRuleNames({ 'services/portal/sign-in.ts': "if (grantOf(device.gateway.profile) === 'queued') queue();" }), []);

@@ -26,7 +26,10 @@ interface PromVector {
 /** Every target up (the restarted ones included), then the series an operator's queries use. */
 async function readPrometheus(url: string, expectedTargets: number) {
   const query = async (promql: string) => ((await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`)).json()) as PromVector).data.result;
-  const targets = async () => Object.fromEntries((await query('up')).map((r) => [`${r.metric['job']}/${r.metric['service'] ?? r.metric['node']}-${r.metric['replica'] ?? ''}`, r.value[1]]));
+  const targets = async () =>
+    Object.fromEntries(
+      (await query('up')).map((r) => [`${r.metric['job']}/${r.metric['service'] ?? r.metric['node']}-${r.metric['replica'] ?? ''}`, r.value[1]]),
+    );
   let seen = await targets();
   const deadline = Date.now() + 60_000;
   while ((Object.keys(seen).length < expectedTargets || Object.values(seen).some((v) => v !== '1')) && Date.now() < deadline) {
@@ -44,16 +47,27 @@ test.before(async (t) => {
   const postgres = await startPostgres({ maxConnections: 300 });
   try {
     const databaseUrl = await postgres.createDatabase();
-    const cluster = await startCluster(clusterOptionsFromEnv({ ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl, CLUSTER_SCRAPE_SECONDS: '2' }, (line) => t.log(line)));
+    const cluster = await startCluster(
+      clusterOptionsFromEnv(
+        { ...process.env, CLUSTER_DIR: join(ROOT, '.run', 'cluster-test'), DATABASE_URL: databaseUrl, CLUSTER_SCRAPE_SECONDS: '2' },
+        (line) => t.log(line),
+      ),
+    );
     services = cluster.services.length;
     try {
       // Webhook replays across nodes, on the same cluster before the failover run (both nodes fresh, one start for both).
       replay = await replayAcrossNodes(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       t.log(`webhook replay across nodes: ${JSON.stringify(replay instanceof Error ? replay.message : replay)}`);
-      result = await runFailover(cluster, { seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60), workers: 8, switchSeconds: 10, say: (line) => t.log(line) });
+      result = await runFailover(cluster, {
+        seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60),
+        workers: 8,
+        switchSeconds: 10,
+        say: (line) => t.log(line),
+      });
       t.log(JSON.stringify(result));
       // A failure here fails only the Prometheus test (scraped stays undefined).
-      if (cluster.prometheus !== undefined) scraped = await readPrometheus(cluster.prometheus.url, cluster.services.length + cluster.keycloak.length).catch(() => undefined);
+      if (cluster.prometheus !== undefined)
+        scraped = await readPrometheus(cluster.prometheus.url, cluster.services.length + cluster.keycloak.length).catch(() => undefined);
     } finally {
       await cluster.stop();
     }
@@ -105,7 +119,11 @@ test('Prometheus scrapes every service instance and both Keycloak nodes, and cou
   outcome();
   if (scraped === undefined) return t.fail('prometheus did not run (make up-cluster and make test install it)');
   t.is(Object.keys(scraped.targets).length, services + 2, JSON.stringify(scraped.targets));
-  t.deepEqual(Object.entries(scraped.targets).filter(([, up]) => up !== '1'), [], 'every target is up');
+  t.deepEqual(
+    Object.entries(scraped.targets).filter(([, up]) => up !== '1'),
+    [],
+    'every target is up',
+  );
   t.true(scraped.signInsCounted > 0, 'portal_sign_ins_total moved');
   t.true(scraped.keycloakSeries > 0, 'Keycloak metrics are scraped');
 });

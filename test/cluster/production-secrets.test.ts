@@ -27,8 +27,14 @@ test('the generated secrets of a run hold no development value, and the realm co
   t.true(realm.includes(secrets.WIFI_PORTAL_API_SECRET));
   t.notThrows(() => refuseDevelopmentSecrets(secrets, realm));
   // The production realm file holds no person: the copy's only operator is the site's, with this run's password.
-  const parsed = JSON.parse(realm) as { users: Array<{ username: string; credentials?: Array<{ value: string }> }>; clients: Array<{ clientId: string; directAccessGrantsEnabled?: boolean }> };
-  t.deepEqual(parsed.users.map((user) => user.username), ['service-account-wifi-portal-api', 'svc-operator']);
+  const parsed = JSON.parse(realm) as {
+    users: Array<{ username: string; credentials?: Array<{ value: string }> }>;
+    clients: Array<{ clientId: string; directAccessGrantsEnabled?: boolean }>;
+  };
+  t.deepEqual(
+    parsed.users.map((user) => user.username),
+    ['service-account-wifi-portal-api', 'svc-operator'],
+  );
   t.is(parsed.users[1]?.credentials?.[0]?.value, secrets.SVC_OPERATOR_PASSWORD);
   t.is(parsed.clients.find((client) => client.clientId === 'admin-cli')?.directAccessGrantsEnabled, false);
 });

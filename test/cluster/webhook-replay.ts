@@ -41,7 +41,14 @@ async function operatorToken(node: string, master: string): Promise<string> {
   const clientId = `replay-operator-${randomUUID().slice(0, 8)}`;
   const secret = randomUUID();
   const admin = `${node}/admin/realms/wifi`;
-  await call(`${admin}/clients`, master, 'POST', { clientId, publicClient: false, secret, serviceAccountsEnabled: true, standardFlowEnabled: false, directAccessGrantsEnabled: false });
+  await call(`${admin}/clients`, master, 'POST', {
+    clientId,
+    publicClient: false,
+    secret,
+    serviceAccountsEnabled: true,
+    standardFlowEnabled: false,
+    directAccessGrantsEnabled: false,
+  });
   const [client] = (await call(`${admin}/clients?clientId=${clientId}`, master, 'GET')) as { id: string }[];
   if (client === undefined) throw new Error('the replay operator client was not created');
   const account = (await call(`${admin}/clients/${client.id}/service-account-user`, master, 'GET')) as { id: string };
@@ -52,14 +59,23 @@ async function operatorToken(node: string, master: string): Promise<string> {
 
 export async function replayAcrossNodes(cluster: Cluster): Promise<ReplayResult> {
   const [node1, node2] = cluster.keycloak.map((slot) => slot.current().url) as [string, string];
-  const master = await token(node1, 'master', { grant_type: 'password', client_id: 'admin-cli', username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin', password: cluster.secrets.KC_BOOTSTRAP_ADMIN_PASSWORD });
+  const master = await token(node1, 'master', {
+    grant_type: 'password',
+    client_id: 'admin-cli',
+    username: process.env['KC_BOOTSTRAP_ADMIN_USERNAME'] ?? 'admin',
+    password: cluster.secrets.KC_BOOTSTRAP_ADMIN_PASSWORD,
+  });
   const operator = await operatorToken(node1, master);
   const code = `REPLAY-${randomUUID().slice(0, 6).toUpperCase()}`;
   const secret = `replay-secret-${randomUUID()}`;
   await call(`${node1}/realms/wifi/svc-admin/api/companies/${code}`, operator, 'PUT', { name: 'Replay across nodes', secret });
   const ref = `REF-${randomUUID().slice(0, 8)}`;
   const username = `emp-replay-${randomUUID().slice(0, 8)}`;
-  await call(`${node1}/admin/realms/wifi/users`, master, 'POST', { username, enabled: false, attributes: { user_type: ['EMPLOYEE'], employee_ref: [ref], company: [code], employee_verified: ['true'] } });
+  await call(`${node1}/admin/realms/wifi/users`, master, 'POST', {
+    username,
+    enabled: false,
+    attributes: { user_type: ['EMPLOYEE'], employee_ref: [ref], company: [code], employee_verified: ['true'] },
+  });
   const [user] = (await call(`${node1}/admin/realms/wifi/users?exact=true&username=${username}`, master, 'GET')) as { id: string }[];
   if (user === undefined) throw new Error('the replay test user was not created');
 
@@ -68,7 +84,11 @@ export async function replayAcrossNodes(cluster: Cluster): Promise<ReplayResult>
     return { body, headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)) };
   };
   const deliver = async (node: string, delivery: { body: Buffer; headers: Record<string, string> }): Promise<string> => {
-    const response = await fetch(`${node}/realms/wifi/svc-admin/webhook/${code}`, { method: 'POST', headers: delivery.headers, body: new Uint8Array(delivery.body) });
+    const response = await fetch(`${node}/realms/wifi/svc-admin/webhook/${code}`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: new Uint8Array(delivery.body),
+    });
     const body = (await response.json()) as Record<string, unknown>;
     return `${response.status} ${String(body['result'] ?? body['code'])}`;
   };

@@ -10,8 +10,18 @@ const DOCUMENT: OpenApiDocument = {
       get: {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
-          200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' } } } } } },
-          404: { description: 'none', content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { const: 'NOT_FOUND' } } } } } },
+          200: {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, at: { type: 'string', format: 'date-time' } } },
+              },
+            },
+          },
+          404: {
+            description: 'none',
+            content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { const: 'NOT_FOUND' } } } } },
+          },
         },
       },
     },
@@ -53,7 +63,7 @@ test('literal path segments win over templates', (t) => {
 
 test('a document with an undeclared path parameter or an invalid shape is refused', async (t) => {
   const missingParameter = structuredClone(DOCUMENT);
-  delete ((missingParameter.paths as Record<string, Record<string, Record<string, unknown>>>)['/things/{id}']!.get!).parameters;
+  delete (missingParameter.paths as Record<string, Record<string, Record<string, unknown>>>)['/things/{id}']!.get!.parameters;
   t.deepEqual(await documentProblems(missingParameter), ["GET /things/{id}: path parameter 'id' is not declared"]);
   t.deepEqual(await documentProblems(DOCUMENT), []);
   t.true((await documentProblems({ openapi: '3.1.0', paths: {} })).length > 0, 'info is required');

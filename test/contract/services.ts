@@ -24,9 +24,24 @@ const EMPLOYEE_INPUTS = { userType: 'EMPLOYEE', employeeVerified: true, company:
  * A new service joins with one line here.
  */
 export const SERVICES: ServiceUnderCheck[] = [
-  { name: 'hr', start: async (t) => (await hrService(t)).service, headers: HR_KEY, bodies: { 'POST /api/v1/employees/verify': [{ employeeId: 'A-1001', citizenId: '079201001234' }] } },
-  { name: 'loyalty', start: async (t) => (await loyaltyService(t)).service, headers: LOYALTY_KEY, bodies: { 'POST /api/v1/members/lookup': [{ email: 'gold@demo.example' }] } },
-  { name: 'decision', start: (t) => decisionService(t), pathValues: { model: ['WifiEntitlement'] }, bodies: { [EVALUATE]: [{ inputs: EMPLOYEE_INPUTS }, { inputs: EMPLOYEE_INPUTS, decision: 'WifiEntitlement' }] } },
+  {
+    name: 'hr',
+    start: async (t) => (await hrService(t)).service,
+    headers: HR_KEY,
+    bodies: { 'POST /api/v1/employees/verify': [{ employeeId: 'A-1001', citizenId: '079201001234' }] },
+  },
+  {
+    name: 'loyalty',
+    start: async (t) => (await loyaltyService(t)).service,
+    headers: LOYALTY_KEY,
+    bodies: { 'POST /api/v1/members/lookup': [{ email: 'gold@demo.example' }] },
+  },
+  {
+    name: 'decision',
+    start: (t) => decisionService(t),
+    pathValues: { model: ['WifiEntitlement'] },
+    bodies: { [EVALUATE]: [{ inputs: EMPLOYEE_INPUTS }, { inputs: EMPLOYEE_INPUTS, decision: 'WifiEntitlement' }] },
+  },
   {
     name: 'session',
     async start(t) {
@@ -37,7 +52,9 @@ export const SERVICES: ServiceUnderCheck[] = [
     headers: SESSION_KEY,
     bodies: {
       'POST /api/v1/sessions': [{ subjectId: '3f2b8c1e-9d4a-4f6b-8e2a-1c3d5e7f9a0b', deviceRef: 'dev-1' }],
-      'POST /api/v1/sessions/{sessionId}/grant': [{ entitlementId: 'ent-3f2b8c1e-9d4a-4f6b-8e2a-1c3d5e7f9a0b', validUntil: '2099-01-01T00:00:00Z', tier: 'BASIC', qosClass: 'STANDARD' }],
+      'POST /api/v1/sessions/{sessionId}/grant': [
+        { entitlementId: 'ent-3f2b8c1e-9d4a-4f6b-8e2a-1c3d5e7f9a0b', validUntil: '2099-01-01T00:00:00Z', tier: 'BASIC', qosClass: 'STANDARD' },
+      ],
     },
   },
   entitlementUnderCheck(),
@@ -55,7 +72,14 @@ export const SERVICES: ServiceUnderCheck[] = [
     },
   },
   { name: 'mailcatcher', start: async (t) => (await mailCatcherService(t)).service },
-  { name: 'portal', start: (t) => bootPortal(t), bodies: { 'POST /api/v1/auth/login': [{ username: 'bob@example.com', password: 'bob-demo-pass' }], 'POST /api/v1/auth/employee': [{ employeeId: 'A-1001', citizenId: '079201001234' }] } },
+  {
+    name: 'portal',
+    start: (t) => bootPortal(t),
+    bodies: {
+      'POST /api/v1/auth/login': [{ username: 'bob@example.com', password: 'bob-demo-pass' }],
+      'POST /api/v1/auth/employee': [{ employeeId: 'A-1001', citizenId: '079201001234' }],
+    },
+  },
 ];
 
 /** The entitlement service with its own key set and decision service; its bearer token is made at start. */

@@ -32,9 +32,16 @@ test('the controller profiles use no Node or host API either (zod is plain JavaS
 });
 
 test('correlation ids: only corr-<uuid> is kept, anything else is replaced by a fresh one', (t) => {
-  t.is(acceptCorrelationId(`corr-${UUID}`, () => 'x'), `corr-${UUID}`);
+  t.is(
+    acceptCorrelationId(`corr-${UUID}`, () => 'x'),
+    `corr-${UUID}`,
+  );
   for (const bad of [undefined, null, '', UUID, `corr-${UUID}x`, 'corr-079201001234', `corr-${UUID.slice(0, -1)}`]) {
-    t.is(acceptCorrelationId(bad, () => UUID), `corr-${UUID}`, String(bad));
+    t.is(
+      acceptCorrelationId(bad, () => UUID),
+      `corr-${UUID}`,
+      String(bad),
+    );
   }
 });
 
@@ -57,21 +64,44 @@ for (const [name, pattern, good, bad] of SHAPES) {
 test('the error catalogue holds the statuses of spec 7', (t) => {
   const statuses = Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, entry]) => [code, entry.status]));
   t.like(statuses, {
-    INVALID_CREDENTIALS: 401, ACCOUNT_EXISTS: 409, INVALID_REQUEST: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, EMPLOYEE_INACTIVE: 403,
-    ENTITLEMENT_DENIED: 403, SESSION_EXPIRED: 409, RATE_LIMITED: 429, HR_SERVICE_UNAVAILABLE: 503, HR_SERVICE_TIMEOUT: 504,
-    LOYALTY_SERVICE_UNAVAILABLE: 503, LOYALTY_SERVICE_TIMEOUT: 504, DMN_UNAVAILABLE: 503, DMN_EVALUATION_ERROR: 422, MODEL_NOT_FOUND: 404,
+    INVALID_CREDENTIALS: 401,
+    ACCOUNT_EXISTS: 409,
+    INVALID_REQUEST: 400,
+    UNAUTHORIZED: 401,
+    FORBIDDEN: 403,
+    EMPLOYEE_INACTIVE: 403,
+    ENTITLEMENT_DENIED: 403,
+    SESSION_EXPIRED: 409,
+    RATE_LIMITED: 429,
+    HR_SERVICE_UNAVAILABLE: 503,
+    HR_SERVICE_TIMEOUT: 504,
+    LOYALTY_SERVICE_UNAVAILABLE: 503,
+    LOYALTY_SERVICE_TIMEOUT: 504,
+    DMN_UNAVAILABLE: 503,
+    DMN_EVALUATION_ERROR: 422,
+    MODEL_NOT_FOUND: 404,
   });
 });
 
 test('the 2.2 error body: the four fields, the catalogue message by default, reason and eligible only when given', (t) => {
   const now = new Date('2026-01-02T03:04:05.000Z');
-  t.deepEqual(errorBody({ code: 'NOT_FOUND' }, `corr-${UUID}`, now), { code: 'NOT_FOUND', message: ERROR_CATALOGUE.NOT_FOUND.message, correlationId: `corr-${UUID}`, timestamp: '2026-01-02T03:04:05.000Z' });
+  t.deepEqual(errorBody({ code: 'NOT_FOUND' }, `corr-${UUID}`, now), {
+    code: 'NOT_FOUND',
+    message: ERROR_CATALOGUE.NOT_FOUND.message,
+    correlationId: `corr-${UUID}`,
+    timestamp: '2026-01-02T03:04:05.000Z',
+  });
   t.deepEqual(errorBody({ code: 'ENTITLEMENT_DENIED', message: 'no', reason: 'COMPANY_NOT_ELIGIBLE', eligible: false }, `corr-${UUID}`, now), {
-    code: 'ENTITLEMENT_DENIED', message: 'no', correlationId: `corr-${UUID}`, timestamp: '2026-01-02T03:04:05.000Z', reason: 'COMPANY_NOT_ELIGIBLE', eligible: false,
+    code: 'ENTITLEMENT_DENIED',
+    message: 'no',
+    correlationId: `corr-${UUID}`,
+    timestamp: '2026-01-02T03:04:05.000Z',
+    reason: 'COMPANY_NOT_ELIGIBLE',
+    eligible: false,
   });
 });
 
-test('the Keycloak bundle carries the contract\'s patterns, not copies of its own', (t) => {
+test("the Keycloak bundle carries the contract's patterns, not copies of its own", (t) => {
   const bundle = shippedBundle();
   t.true(bundle.includes('contract/ids.ts'), 'esbuild marks the contract module in the bundle');
   t.true(bundle.includes('contract/correlation.ts'));

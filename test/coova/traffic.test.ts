@@ -13,8 +13,11 @@ import { get, reachesInternet } from '../opennds/client-http.js';
 // sent where the platform sends it (the registry's address and coaPort, the relay) is ACKed and
 // leaves the device captive. No platform needed: it guards the namespaces, the relay and the
 // client the venue test (test/e2e/coova/venue.test.ts) builds on, in seconds.
-requireTools([...COOVA_TOOLS, '/dev/net/tun', ...RELEASES.flatMap((release) => [chilliBinary(release), chilliBinary(release, 'chilli_query')])], 'scripts/ensure-coova.sh installs and builds them (as root; make test runs it)');
-if (process.getuid?.() !== 0) throw new Error('the CoovaChilli tests need root (network namespaces, chilli\'s tun device)');
+requireTools(
+  [...COOVA_TOOLS, '/dev/net/tun', ...RELEASES.flatMap((release) => [chilliBinary(release), chilliBinary(release, 'chilli_query')])],
+  'scripts/ensure-coova.sh installs and builds them (as root; make test runs it)',
+);
+if (process.getuid?.() !== 0) throw new Error("the CoovaChilli tests need root (network namespaces, chilli's tun device)");
 
 const RADIUS_SECRET = 'accepting-radius-secret';
 const UAM_SECRET = 'accepting-uam-secret';
@@ -82,29 +85,49 @@ const NAS = { nasIp: '127.0.0.32', coaPort: 13732 };
 const USER = 'wifi-accepted';
 
 for (const release of RELEASES) {
-  test.serial(`CoovaChilli ${release}: macauth asks RADIUS first; after an accepted /logon the client's traffic passes chilli; Start, then Interim-Update with the octets, reach RADIUS; a Disconnect-Request through the relay is ACKed and the device is captive again`, async (t) => {
-    const radius = await standInRadius(RADIUS_SECRET);
-    t.teardown(() => radius.close());
-    const chilli = await startChilli({
-      release, nasId: 'coova-accepting', uamSecret: UAM_SECRET, radiusSecret: RADIUS_SECRET, ...NAS, subnet: 32, macAuth: true,
-      portal: 'http://localhost:3998', radius: { server: '127.0.0.1', auth: radius.port, acct: radius.port },
-    });
-    t.teardown(() => chilli.stop());
-    await chilli.lease();
-    await waitFor('macauth: chilli asks RADIUS for the device\'s MAC first', async () => (radius.macRequests.length > 0 ? true : undefined), 5_000, 100);
-    const logon = await get(chilli.client, (await uamLogon(chilli, USER, 'one-time-password', UAM_SECRET)).url);
-    t.regex(logon.location, /res=success/);
-    const through = await waitFor('the client reaches the internet through chilli', async () => {
-      const answer = await get(chilli.client, chilli.internetUrl);
-      return reachesInternet(answer) ? answer : undefined;
-    }, 10_000, 200).catch(() => undefined);
-    t.truthy(through, `no packet of the client's passed chilli\nchilli output:\n${chilli.output().slice(-2000)}`);
-    await waitFor('Accounting-Start', async () => (radius.accounting.some((a) => a.status === START) ? true : undefined), 10_000, 100);
-    // RADIUS cannot ask for an interval under 60 s; chilli_query can (as the venue test does).
-    await chilli.query('update', 'ip', chilli.client.ip, 'interiminterval', '1', 'sessiontimeout', '3600');
-    const interim = await waitFor('an Interim-Update with octets', async () => radius.accounting.find((a) => a.status === INTERIM && a.inputOctets > 0 && a.outputOctets > 0), 10_000, 100);
-    t.log(`chilli ${release}: Interim-Update in ${interim.inputOctets} / out ${interim.outputOctets} octets`);
-    t.is(await disconnect(NAS.nasIp, NAS.coaPort, RADIUS_SECRET, USER), 41, 'Disconnect-ACK');
-    await waitFor('captive again', async () => ((await get(chilli.client, chilli.internetUrl)).status === 302 ? true : undefined), 10_000, 100);
-  });
+  test.serial(
+    `CoovaChilli ${release}: macauth asks RADIUS first; after an accepted /logon the client's traffic passes chilli; Start, then Interim-Update with the octets, reach RADIUS; a Disconnect-Request through the relay is ACKed and the device is captive again`,
+    async (t) => {
+      const radius = await standInRadius(RADIUS_SECRET);
+      t.teardown(() => radius.close());
+      const chilli = await startChilli({
+        release,
+        nasId: 'coova-accepting',
+        uamSecret: UAM_SECRET,
+        radiusSecret: RADIUS_SECRET,
+        ...NAS,
+        subnet: 32,
+        macAuth: true,
+        portal: 'http://localhost:3998',
+        radius: { server: '127.0.0.1', auth: radius.port, acct: radius.port },
+      });
+      t.teardown(() => chilli.stop());
+      await chilli.lease();
+      await waitFor("macauth: chilli asks RADIUS for the device's MAC first", async () => (radius.macRequests.length > 0 ? true : undefined), 5_000, 100);
+      const logon = await get(chilli.client, (await uamLogon(chilli, USER, 'one-time-password', UAM_SECRET)).url);
+      t.regex(logon.location, /res=success/);
+      const through = await waitFor(
+        'the client reaches the internet through chilli',
+        async () => {
+          const answer = await get(chilli.client, chilli.internetUrl);
+          return reachesInternet(answer) ? answer : undefined;
+        },
+        10_000,
+        200,
+      ).catch(() => undefined);
+      t.truthy(through, `no packet of the client's passed chilli\nchilli output:\n${chilli.output().slice(-2000)}`);
+      await waitFor('Accounting-Start', async () => (radius.accounting.some((a) => a.status === START) ? true : undefined), 10_000, 100);
+      // RADIUS cannot ask for an interval under 60 s; chilli_query can (as the venue test does).
+      await chilli.query('update', 'ip', chilli.client.ip, 'interiminterval', '1', 'sessiontimeout', '3600');
+      const interim = await waitFor(
+        'an Interim-Update with octets',
+        async () => radius.accounting.find((a) => a.status === INTERIM && a.inputOctets > 0 && a.outputOctets > 0),
+        10_000,
+        100,
+      );
+      t.log(`chilli ${release}: Interim-Update in ${interim.inputOctets} / out ${interim.outputOctets} octets`);
+      t.is(await disconnect(NAS.nasIp, NAS.coaPort, RADIUS_SECRET, USER), 41, 'Disconnect-ACK');
+      await waitFor('captive again', async () => ((await get(chilli.client, chilli.internetUrl)).status === 302 ? true : undefined), 10_000, 100);
+    },
+  );
 }

@@ -2,7 +2,11 @@ import test from 'ava';
 import { URLS } from './platform-urls.js';
 
 // The platform runner started these as processes on their spec ports; an absent one fails here.
-for (const [name, url] of [['hr', URLS.hr], ['loyalty', URLS.loyalty], ['decision', URLS.decision]] as const) {
+for (const [name, url] of [
+  ['hr', URLS.hr],
+  ['loyalty', URLS.loyalty],
+  ['decision', URLS.decision],
+] as const) {
   test(`${name} runs as its own process on its spec port and answers health`, async (t) => {
     const response = await fetch(`${url}/health`);
     t.is(response.status, 200);

@@ -9,7 +9,15 @@ import { tempDir } from '../services/gateway/platform.js';
 // One registry, read by the portal and the gateway service, decides where a device
 // logs in: a gateway is found by its NAS id or its login URL, and only its registered login URL counts.
 const sealer = createSealer('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=');
-const entry = (nasId: string, loginUrls: string[], extra: Partial<GatewaysFileEntry> = {}): GatewaysFileEntry => ({ nasId, profile: 'coovachilli', address: '127.0.0.1', secret: sealer.seal('s'), uamSecret: sealer.seal('u'), loginUrls, ...extra });
+const entry = (nasId: string, loginUrls: string[], extra: Partial<GatewaysFileEntry> = {}): GatewaysFileEntry => ({
+  nasId,
+  profile: 'coovachilli',
+  address: '127.0.0.1',
+  secret: sealer.seal('s'),
+  uamSecret: sealer.seal('u'),
+  loginUrls,
+  ...extra,
+});
 
 function registryFile(t: ExecutionContext, gateways: unknown[]): string {
   const file = `${tempDir(t, 'wifi-registry-')}/gateways.json`;
@@ -17,14 +25,24 @@ function registryFile(t: ExecutionContext, gateways: unknown[]): string {
   return file;
 }
 
-test('a gateway is found by its NAS id with its registered login URL, or by the login URL alone; the registry\'s URL is answered', (t) => {
-  const registry = loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['HTTP://10.2.0.1:3990/logon'], { uamSecret: sealer.seal('u2') })]), sealer);
-  t.like(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://10.1.0.1:3990/logon'), { kind: 'found', loginUrl: 'http://10.1.0.1:3990/logon', gateway: { nasId: 'venue-1', secret: 's', uamSecret: 'u' } });
+test("a gateway is found by its NAS id with its registered login URL, or by the login URL alone; the registry's URL is answered", (t) => {
+  const registry = loadGatewayRegistry(
+    registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['HTTP://10.2.0.1:3990/logon'], { uamSecret: sealer.seal('u2') })]),
+    sealer,
+  );
+  t.like(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://10.1.0.1:3990/logon'), {
+    kind: 'found',
+    loginUrl: 'http://10.1.0.1:3990/logon',
+    gateway: { nasId: 'venue-1', secret: 's', uamSecret: 'u' },
+  });
   t.like(gatewayForArrival(registry, 'coovachilli', null, 'http://10.2.0.1:3990/logon'), { kind: 'found', gateway: { nasId: 'venue-2', uamSecret: 'u2' } });
 });
 
-test('an unregistered NAS id, another gateway\'s login URL or an attacker\'s login URL is not found', (t) => {
-  const registry = loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['http://10.2.0.1:3990/logon'])]), sealer);
+test("an unregistered NAS id, another gateway's login URL or an attacker's login URL is not found", (t) => {
+  const registry = loadGatewayRegistry(
+    registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('venue-2', ['http://10.2.0.1:3990/logon'])]),
+    sealer,
+  );
   t.deepEqual(gatewayForArrival(registry, 'coovachilli', 'venue-9', 'http://10.1.0.1:3990/logon'), { kind: 'unknown-gateway' });
   t.deepEqual(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://10.2.0.1:3990/logon'), { kind: 'unregistered-login-url' });
   t.deepEqual(gatewayForArrival(registry, 'coovachilli', 'venue-1', 'http://203.0.113.66:3990/logon'), { kind: 'unregistered-login-url' });
@@ -33,8 +51,12 @@ test('an unregistered NAS id, another gateway\'s login URL or an attacker\'s log
 });
 
 test('a registry with a NAS id twice, a login URL at two gateways, an unknown profile or no login URL stops the start', (t) => {
-  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', ['http://10.1.0.1/logon']), entry('a', ['http://10.1.0.2/logon'])]), sealer), { message: /nasId a twice/ });
-  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', ['http://10.1.0.1/logon']), entry('b', ['http://10.1.0.1:80/logon'])]), sealer), { message: /registered twice/ });
+  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', ['http://10.1.0.1/logon']), entry('a', ['http://10.1.0.2/logon'])]), sealer), {
+    message: /nasId a twice/,
+  });
+  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', ['http://10.1.0.1/logon']), entry('b', ['http://10.1.0.1:80/logon'])]), sealer), {
+    message: /registered twice/,
+  });
   t.throws(() => loadGatewayRegistry(registryFile(t, [{ ...entry('a', ['http://10.1.0.1/logon']), profile: 'netgear' }]), sealer));
   t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', [])]), sealer));
   t.throws(() => loadGatewayRegistry(registryFile(t, [entry('a', ['javascript:alert(1)'])]), sealer));
@@ -60,9 +82,12 @@ const PLAIN_LOGINS: [ProfileId, string, Partial<GatewaysFileEntry>][] = [
 for (const [profile, url, extra] of PLAIN_LOGINS) {
   const password = handsOverPassword(CONTROLLER_PROFILES[profile]);
   test(`${profile}: the page hands it ${password ? 'the password itself, so an http login URL stops the start naming the entry' : 'no password in clear, so its http login URL is taken'}`, (t) => {
-    const file = (loginUrl: string) => registryFile(t, [entry('gw-1', ['https://other.example/unused'], { profile, ...extra }), entry(`${profile}-1`, [loginUrl], { profile, ...extra })]);
+    const file = (loginUrl: string) =>
+      registryFile(t, [entry('gw-1', ['https://other.example/unused'], { profile, ...extra }), entry(`${profile}-1`, [loginUrl], { profile, ...extra })]);
     if (password) {
-      t.throws(() => loadGatewayRegistry(file(url), sealer), { message: new RegExp(`${profile}-1 \\(${profile}\\) is handed the password itself: its login URL http://\\S+ must be https`) });
+      t.throws(() => loadGatewayRegistry(file(url), sealer), {
+        message: new RegExp(`${profile}-1 \\(${profile}\\) is handed the password itself: its login URL http://\\S+ must be https`),
+      });
       const https = url.replace(/^http:/, 'https:');
       t.like(gatewayForArrival(loadGatewayRegistry(file(https), sealer), profile, `${profile}-1`, https), { kind: 'found' });
     } else {
@@ -76,12 +101,24 @@ test('Cisco, pfSense and OPNsense are the controllers handed the password itself
 });
 
 test('a CoovaChilli entry without a UAM secret stops the start naming the entry', (t) => {
-  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('chilli-2', ['http://10.2.0.1:3990/logon'], { uamSecret: undefined })]), sealer), { message: /chilli-2 \(coovachilli\) needs its uamSecret/ });
+  t.throws(
+    () =>
+      loadGatewayRegistry(
+        registryFile(t, [entry('venue-1', ['http://10.1.0.1:3990/logon']), entry('chilli-2', ['http://10.2.0.1:3990/logon'], { uamSecret: undefined })]),
+        sealer,
+      ),
+    { message: /chilli-2 \(coovachilli\) needs its uamSecret/ },
+  );
 });
 
 test('MAC authentication is off at a gateway unless its entry enables it', (t) => {
-  const registry = loadGatewayRegistry(registryFile(t, [entry('off-1', ['http://10.1.0.1:3990/logon']), entry('on-1', ['http://10.2.0.1:3990/logon'], { macAuthentication: true })]), sealer);
+  const registry = loadGatewayRegistry(
+    registryFile(t, [entry('off-1', ['http://10.1.0.1:3990/logon']), entry('on-1', ['http://10.2.0.1:3990/logon'], { macAuthentication: true })]),
+    sealer,
+  );
   t.false(registry.get('off-1')?.macAuthentication);
   t.true(registry.get('on-1')?.macAuthentication);
-  t.throws(() => loadGatewayRegistry(registryFile(t, [entry('odd-1', ['http://10.1.0.1:3990/logon'], { macAuthentication: 'yes' as unknown as boolean })]), sealer));
+  t.throws(() =>
+    loadGatewayRegistry(registryFile(t, [entry('odd-1', ['http://10.1.0.1:3990/logon'], { macAuthentication: 'yes' as unknown as boolean })]), sealer),
+  );
 });

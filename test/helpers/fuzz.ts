@@ -78,7 +78,12 @@ export async function fuzzService(t: ExecutionContext, booted: Booted, target: F
     if (problem !== undefined) problems.push(`${where}: ${problem}`);
     if (problems.length >= 5) break;
   }
-  t.log([...statuses].sort().map(([s, n]) => `${s}x${n}`).join(" "));
+  t.log(
+    [...statuses]
+      .sort()
+      .map(([s, n]) => `${s}x${n}`)
+      .join(' '),
+  );
   t.deepEqual(problems, [], [...statuses].map(([s, n]) => `${s}x${n}`).join(' '));
   t.true(statuses.size >= 3, `answers spread over several statuses: ${[...statuses.keys()].join(', ')}`);
 }
@@ -91,7 +96,12 @@ function operationsOf(document: OpenApiDocument, exclude: string[]): Operation[]
       const operation = item[method];
       if (operation === undefined) continue;
       const body = operation.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined;
-      operations.push({ method: method.toUpperCase(), template, requestSchema: body?.content?.['application/json']?.schema, secured: Array.isArray(operation.security) });
+      operations.push({
+        method: method.toUpperCase(),
+        template,
+        requestSchema: body?.content?.['application/json']?.schema,
+        secured: Array.isArray(operation.security),
+      });
     }
   }
   return operations;
@@ -103,7 +113,10 @@ function plan(random: Random, document: OpenApiDocument, operations: Operation[]
   const path = fillPath(random, operation.template, target.pathValues ?? {});
   if (roll < 0.12) {
     const allowed = declaredMethods(document, operation.template);
-    const method = pick(random, OTHER_METHODS.filter((m) => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET'))));
+    const method = pick(
+      random,
+      OTHER_METHODS.filter((m) => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET'))),
+    );
     return { method, path, headers: { ...target.headers } };
   }
   if (roll < 0.22) return { method: pick(random, OTHER_METHODS), path: unknownPath(random, operation.template), headers: {} };
@@ -195,7 +208,8 @@ function generateObject(random: Random, schema: Schema, depth: number): Record<s
   }
   const extra = schema.additionalProperties;
   if (Object.keys(properties).length === 0 && extra !== false && depth < 3) {
-    for (let i = Math.floor(random() * 4); i > 0; i -= 1) out[randomString(random, 1, 12)] = typeof extra === 'object' ? generate(random, extra as Schema, depth + 1) : anyValue(random, depth + 1);
+    for (let i = Math.floor(random() * 4); i > 0; i -= 1)
+      out[randomString(random, 1, 12)] = typeof extra === 'object' ? generate(random, extra as Schema, depth + 1) : anyValue(random, depth + 1);
   }
   return out;
 }
@@ -243,8 +257,18 @@ function mutate(random: Random, value: unknown, depth: number): unknown {
 }
 
 function anyValue(random: Random, depth: number): unknown {
-  const options: Array<() => unknown> = [() => null, () => random() < 0.5, () => Math.floor(random() * 1e6) - 5e5, () => randomString(random, 0, 12), () => CITIZEN_LIKE];
-  if (depth < 3) options.push(() => [anyValue(random, depth + 1)], () => ({ [randomString(random, 1, 6)]: anyValue(random, depth + 1) }));
+  const options: Array<() => unknown> = [
+    () => null,
+    () => random() < 0.5,
+    () => Math.floor(random() * 1e6) - 5e5,
+    () => randomString(random, 0, 12),
+    () => CITIZEN_LIKE,
+  ];
+  if (depth < 3)
+    options.push(
+      () => [anyValue(random, depth + 1)],
+      () => ({ [randomString(random, 1, 6)]: anyValue(random, depth + 1) }),
+    );
   return pick(random, options)();
 }
 

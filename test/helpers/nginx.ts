@@ -58,6 +58,10 @@ export async function startTlsProxy(t: ExecutionContext, upstream: string, port:
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
   });
-  await waitFor(() => (child.exitCode === null ? canConnect(port) : Promise.reject(new Error(`nginx exited: ${readFileSync(join(dir, 'error.log'), 'utf8')}`))), (up) => up, { timeoutMs: 30_000 });
+  await waitFor(
+    () => (child.exitCode === null ? canConnect(port) : Promise.reject(new Error(`nginx exited: ${readFileSync(join(dir, 'error.log'), 'utf8')}`))),
+    (up) => up,
+    { timeoutMs: 30_000 },
+  );
   return { url: `https://localhost:${port}`, ca: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 }

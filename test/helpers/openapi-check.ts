@@ -46,7 +46,8 @@ export async function documentProblems(document: OpenApiDocument): Promise<strin
       if (operation === undefined) continue;
       const declared = new Set([...(item.parameters ?? []), ...(operation.parameters ?? [])].filter((p) => p.in === 'path').map((p) => p.name));
       for (const name of templated) if (!declared.has(name!)) problems.push(`${method.toUpperCase()} ${path}: path parameter '${name}' is not declared`);
-      for (const name of declared) if (!templated.includes(name)) problems.push(`${method.toUpperCase()} ${path}: declared path parameter '${name}' is not in the path`);
+      for (const name of declared)
+        if (!templated.includes(name)) problems.push(`${method.toUpperCase()} ${path}: declared path parameter '${name}' is not in the path`);
     }
   }
   return problems;
@@ -75,7 +76,14 @@ export function declaredMethods(document: OpenApiDocument, template: string): st
  * must answer 404 `NOT_FOUND`; a known path with an undeclared method must answer 405 with
  * `Allow` listing the declared methods (`allow` is that header's value).
  */
-export function responseProblem(document: OpenApiDocument, method: string, path: string, status: number, body: unknown, allow?: string | null): string | undefined {
+export function responseProblem(
+  document: OpenApiDocument,
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  allow?: string | null,
+): string | undefined {
   const where = `${method.toUpperCase()} ${path} -> ${status}`;
   // The path the request reached: fetch resolves dot segments (`/a/b/..` is `/a/`) before sending.
   const pathOnly = new URL(path.split('?')[0]!, 'http://service.invalid').pathname;
@@ -86,16 +94,21 @@ export function responseProblem(document: OpenApiDocument, method: string, path:
   }
   const item = ((document.paths ?? {}) as Record<string, PathItem>)[template]!;
   const operation = item[method.toLowerCase()] as Operation | undefined;
-  if (operation === undefined && method.toUpperCase() === 'HEAD' && item.get !== undefined) return status === 200 || status >= 400 ? undefined : `${where}: unexpected HEAD status`;
+  if (operation === undefined && method.toUpperCase() === 'HEAD' && item.get !== undefined)
+    return status === 200 || status >= 400 ? undefined : `${where}: unexpected HEAD status`;
   if (operation === undefined) {
     if (status !== 405) return `${where}: ${template} declares no ${method.toUpperCase()}, so it must answer 405`;
     const expected = declaredMethods(document, template);
-    const offered = (allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+    const offered = (allow ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter(Boolean);
     if (!expected.every((m) => offered.includes(m))) return `${where}: Allow '${allow ?? ''}' must list ${expected.join(', ')}`;
     return isObjectWithCode(body) ? undefined : `${where}: expected an error object`;
   }
   const response = operation.responses?.[String(status)] ?? operation.responses?.default;
-  if (response === undefined) return `${where}: status ${status} is not declared for ${method.toUpperCase()} ${template} (declared: ${Object.keys(operation.responses ?? {}).join(', ')})`;
+  if (response === undefined)
+    return `${where}: status ${status} is not declared for ${method.toUpperCase()} ${template} (declared: ${Object.keys(operation.responses ?? {}).join(', ')})`;
   const schema = response.content?.['application/json']?.schema;
   if (schema === undefined) return body === undefined ? undefined : `${where}: a body was sent where the document declares none`;
   if (body === undefined) return `${where}: the document declares a JSON body but none was sent`;

@@ -28,7 +28,13 @@ export interface Booted {
  */
 export async function boot(t: ExecutionContext, app: Express, fastPath?: FastPath): Promise<Booted> {
   const server: Server = await listen(app, 0, undefined, fastPath);
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let document: Promise<OpenApiDocument | undefined> | undefined;
   const loadDocument = () =>

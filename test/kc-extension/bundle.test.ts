@@ -66,10 +66,18 @@ test('internalErrorReply gives the contract INTERNAL_ERROR body under a valid ca
   const bundle = loadBundle();
   const given = 'corr-0b7e7c52-0c1e-4a5e-9d1c-3f4a5b6c7d8e';
   const reply = JSON.parse(bundle['internalErrorReply']!(given, '00000000-0000-4000-8000-000000000001', 0)) as {
-    status: number; rollback: boolean; headers: Record<string, string>; body: string;
+    status: number;
+    rollback: boolean;
+    headers: Record<string, string>;
+    body: string;
   };
   t.like(reply, { status: 500, rollback: true, headers: { 'X-Correlation-ID': given } });
-  t.deepEqual(JSON.parse(reply.body), { code: 'INTERNAL_ERROR', message: ERROR_CATALOGUE.INTERNAL_ERROR.message, correlationId: given, timestamp: '1970-01-01T00:00:00.000Z' });
+  t.deepEqual(JSON.parse(reply.body), {
+    code: 'INTERNAL_ERROR',
+    message: ERROR_CATALOGUE.INTERNAL_ERROR.message,
+    correlationId: given,
+    timestamp: '1970-01-01T00:00:00.000Z',
+  });
   const planted = JSON.parse(bundle['internalErrorReply']!('987650001234', '00000000-0000-4000-8000-000000000001', 0)) as { body: string };
   t.is((JSON.parse(planted.body) as { correlationId: string }).correlationId, 'corr-00000000-0000-4000-8000-000000000001');
   t.false(planted.body.includes('987650001234'));

@@ -48,15 +48,17 @@ export const NO_MATCH = { verified: false, active: false, reason: 'NOT_FOUND_OR_
  * An in-memory AuthHost: the same facade the wrapper provides inside Keycloak. HTTP replies
  * are scripted in order; the last one repeats.
  */
-export function fakeHost(options: {
-  form?: Record<string, string>;
-  headers?: Record<string, string>;
-  /** The client address Keycloak would report; 198.51.100.7 unless given. */
-  address?: string;
-  config?: Record<string, string>;
-  replies?: HttpReply[];
-  users?: Array<{ username: string; enabled?: boolean; hasPassword?: boolean; attributes?: Record<string, string> }>;
-} = {}): FakeHost {
+export function fakeHost(
+  options: {
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+    /** The client address Keycloak would report; 198.51.100.7 unless given. */
+    address?: string;
+    config?: Record<string, string>;
+    replies?: HttpReply[];
+    users?: Array<{ username: string; enabled?: boolean; hasPassword?: boolean; attributes?: Record<string, string> }>;
+  } = {},
+): FakeHost {
   let now = 1_000_000;
   let ids = 0;
   const all = new Map<string, StoredUser>();

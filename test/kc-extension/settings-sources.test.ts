@@ -10,7 +10,10 @@ const names = SETTINGS.map((s) => s.name);
 test('the bundle hands the Java factory every setting of settings.ts, with its label, help, default and secrecy', (t) => {
   // The factory builds its admin-console properties from this answer (EmployeeAuthenticatorFactoryTest).
   const handed = JSON.parse(authenticatorSettings()) as unknown[];
-  t.deepEqual(handed, SETTINGS.map((s) => ({ name: s.name, label: s.label, help: s.help, ...('default' in s ? { default: s.default } : {}), secret: s.kind === 'secret' })));
+  t.deepEqual(
+    handed,
+    SETTINGS.map((s) => ({ name: s.name, label: s.label, help: s.help, ...('default' in s ? { default: s.default } : {}), secret: s.kind === 'secret' })),
+  );
 });
 
 test('the realm import configures exactly these settings, integers at their defaults', (t) => {

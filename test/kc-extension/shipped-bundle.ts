@@ -38,6 +38,7 @@ export function shippedBundle(): string {
  */
 export function bundleInJar(): string {
   if (!existsSync(SHIPPED_JAR)) throw new Error(`${SHIPPED_JAR} is missing: run scripts/kc.sh build`);
-  if (statSync(SHIPPED_JAR).mtimeMs < statSync(SHIPPED_BUNDLE).mtimeMs) throw new Error(`${SHIPPED_JAR} is older than ${SHIPPED_BUNDLE}: run scripts/kc.sh build`);
+  if (statSync(SHIPPED_JAR).mtimeMs < statSync(SHIPPED_BUNDLE).mtimeMs)
+    throw new Error(`${SHIPPED_JAR} is older than ${SHIPPED_BUNDLE}: run scripts/kc.sh build`);
   return execFileSync('unzip', ['-p', SHIPPED_JAR, BUNDLE_IN_JAR], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { startRefusal, type StartFacts } from '../../kc-extension/start-check.js';
 
-const CLEAN: StartFacts = { devMode: false, developmentDefaults: [], switches: [], developmentClientSecrets: [], demoPasswords: [], adminCliPasswordGrants: [] };
+const CLEAN: StartFacts = {
+  devMode: false,
+  developmentDefaults: [],
+  switches: [],
+  developmentClientSecrets: [],
+  demoPasswords: [],
+  adminCliPasswordGrants: [],
+};
 
 test('a production start (kc.sh start) is refused while the seal key is the development default, naming it', (t) => {
   const line = startRefusal({ ...CLEAN, developmentDefaults: ['SVC_ADMIN_SEAL_KEY'] });
@@ -16,20 +23,39 @@ test('every development default and every test switch is named in the one line',
   t.false(line.includes('\n'));
 });
 
-test('a shipped client secret, the demo operator\'s password and admin-cli password grants are each refused, named, never a value', (t) => {
-  const line = startRefusal({ ...CLEAN, developmentClientSecrets: ['wifi/wifi-portal-api', 'wifi/wifi-portal-employee-api'], demoPasswords: ['wifi/svc-operator'], adminCliPasswordGrants: ['wifi/admin-cli'] });
+test("a shipped client secret, the demo operator's password and admin-cli password grants are each refused, named, never a value", (t) => {
+  const line = startRefusal({
+    ...CLEAN,
+    developmentClientSecrets: ['wifi/wifi-portal-api', 'wifi/wifi-portal-employee-api'],
+    demoPasswords: ['wifi/svc-operator'],
+    adminCliPasswordGrants: ['wifi/admin-cli'],
+  });
   t.regex(line, /client wifi\/wifi-portal-api still has its shipped development secret/);
   t.regex(line, /client wifi\/wifi-portal-employee-api still has its shipped development secret/);
   t.regex(line, /user wifi\/svc-operator still signs in with the demo password/);
   t.regex(line, /wifi\/admin-cli takes password grants/);
   for (const value of ['dev-portal-api-secret', 'operator-demo-pass']) t.false(line.includes(value), value);
-  for (const facts of [{ developmentClientSecrets: ['wifi/wifi-portal-api'] }, { demoPasswords: ['wifi/svc-operator'] }, { adminCliPasswordGrants: ['wifi/admin-cli'] }]) {
+  for (const facts of [
+    { developmentClientSecrets: ['wifi/wifi-portal-api'] },
+    { demoPasswords: ['wifi/svc-operator'] },
+    { adminCliPasswordGrants: ['wifi/admin-cli'] },
+  ]) {
     t.not(startRefusal({ ...CLEAN, ...facts }), '', JSON.stringify(facts));
   }
 });
 
 test('start-dev keeps the development defaults, the demo data and the harness; a production start with secrets of its own starts', (t) => {
-  t.is(startRefusal({ devMode: true, developmentDefaults: ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY'], switches: ['TEST_HARNESS'], developmentClientSecrets: ['wifi/wifi-portal-api'], demoPasswords: ['wifi/svc-operator'], adminCliPasswordGrants: ['wifi/admin-cli'] }), '');
+  t.is(
+    startRefusal({
+      devMode: true,
+      developmentDefaults: ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY'],
+      switches: ['TEST_HARNESS'],
+      developmentClientSecrets: ['wifi/wifi-portal-api'],
+      demoPasswords: ['wifi/svc-operator'],
+      adminCliPasswordGrants: ['wifi/admin-cli'],
+    }),
+    '',
+  );
   t.is(startRefusal(CLEAN), '');
 });
 

@@ -11,9 +11,15 @@ export interface SigningOptions {
   nonce?: string;
 }
 
-export function authmonSignature(faskey: string, request: { auth_get: string; gatewayhash: string; payload: string }, options: SigningOptions = {}): { ts: string; nonce: string; sig: string } {
+export function authmonSignature(
+  faskey: string,
+  request: { auth_get: string; gatewayhash: string; payload: string },
+  options: SigningOptions = {},
+): { ts: string; nonce: string; sig: string } {
   const ts = String(Math.floor((options.at ?? new Date()).getTime() / 1000));
   const nonce = options.nonce ?? randomBytes(16).toString('hex');
-  const sig = createHmac('sha256', options.key ?? faskey).update(authmonSignedText({ ts, nonce, ...request })).digest('hex');
+  const sig = createHmac('sha256', options.key ?? faskey)
+    .update(authmonSignedText({ ts, nonce, ...request }))
+    .digest('hex');
   return { ts, nonce, sig };
 }

@@ -1,10 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids, type AuthmonGrant } from '../../edge/controllers/opennds-authmon.js';
+import {
+  ackedRhids,
+  authList,
+  parseDeauthNotice,
+  REVOCATIONS_REQUEST,
+  revocationList,
+  revokedRhids,
+  type AuthmonGrant,
+} from '../../edge/controllers/opennds-authmon.js';
 
 const RHID = 'a'.repeat(64);
-const GRANT: AuthmonGrant = { rhid: RHID, sessionMinutes: 60, uploadKbitPerSecond: 2000, downloadKbitPerSecond: 10000, uploadQuotaKB: 0, downloadQuotaKB: 500000, custom: 'c2Vzcy0x' };
+const GRANT: AuthmonGrant = {
+  rhid: RHID,
+  sessionMinutes: 60,
+  uploadKbitPerSecond: 2000,
+  downloadKbitPerSecond: 10000,
+  uploadQuotaKB: 0,
+  downloadQuotaKB: 500000,
+  custom: 'c2Vzcy0x',
+};
 
 test('the auth list is "*" and each grant percent-encoded, which authmon\'s printf turns back into ndsctl\'s arguments', (t) => {
   const list = authList([GRANT, { ...GRANT, rhid: 'b'.repeat(64) }]);
@@ -43,9 +59,12 @@ test('a deauthentication notice as openNDS sends it parses without the MAC; an u
   const payload = recordedNotice();
   const field = (name: string) => new RegExp(`(?:^|, )${name}=([^,]*)`).exec(payload)?.[1] ?? '';
   t.deepEqual(parseDeauthNotice(payload), {
-    method: 'ndsctl_deauth', token: field('token'),
-    bytesIncoming: Number(field('bytes_incoming')), bytesOutgoing: Number(field('bytes_outgoing')),
-    sessionStart: Number(field('session_start')), sessionEnd: Number(field('session_end')),
+    method: 'ndsctl_deauth',
+    token: field('token'),
+    bytesIncoming: Number(field('bytes_incoming')),
+    bytesOutgoing: Number(field('bytes_outgoing')),
+    sessionStart: Number(field('session_start')),
+    sessionEnd: Number(field('session_end')),
   });
   t.false(JSON.stringify(parseDeauthNotice(payload)).includes(field('clientmac')), 'the MAC is dropped');
   t.like(parseDeauthNotice(payload.replace('ndsctl_deauth', 'downquota_deauth')), { method: 'downquota_deauth' });

@@ -65,19 +65,26 @@ if (skipReason !== undefined) {
     if (!t.passed && harness !== undefined) t.log(`openNDS output (MACs removed):\n${harness.gateway.output().slice(-4000)}`);
   });
 
-  test.serial('a level 3 FAS authorises a client through authmon\'s poll, with the session length it queued', async (t) => {
+  test.serial("a level 3 FAS authorises a client through authmon's poll, with the session length it queued", async (t) => {
     const host = client();
     const captive = await get(host, internetUrl());
     t.is(captive.status, 307);
     const location = new URL(captive.location);
-    t.is(`${location.protocol}//${location.host}${location.pathname}`, `https://${need().topology.internet.ip}:${FAS_PORT}${FAS_PATH}`, 'level 3 enforces https');
+    t.is(
+      `${location.protocol}//${location.host}${location.pathname}`,
+      `https://${need().topology.internet.ip}:${FAS_PORT}${FAS_PATH}`,
+      'level 3 enforces https',
+    );
     const query = decryptFasQuery(location.searchParams.get('fas') ?? '', location.searchParams.get('iv') ?? '', FASKEY);
     t.is(query?.clientip, host.ip);
     t.is(query?.gatewayname, GATEWAY_NAME);
     t.is((await get(host, captive.location, true)).status, 200, 'the https FAS is reachable before sign-in');
 
-    const firstView = await waitFor('authmon\'s first poll', async () => need().internet.authmonRequests.find((r) => r.action === 'view'), FIRST_POLL_MS, 200);
-    t.true(need().internet.authmonRequests.some((r) => r.action === 'clear'), 'authmon clears stale entries on start');
+    const firstView = await waitFor("authmon's first poll", async () => need().internet.authmonRequests.find((r) => r.action === 'view'), FIRST_POLL_MS, 200);
+    t.true(
+      need().internet.authmonRequests.some((r) => r.action === 'clear'),
+      'authmon clears stale entries on start',
+    );
     t.is(firstView.gatewayhash, createHash('sha256').update(GATEWAY_NAME).digest('hex'), 'gatewayhash = sha256(gatewayname): how a FAS tells gateways apart');
     t.false(reachesInternet(await get(host, internetUrl())), 'still captive before the FAS queues it');
 
@@ -85,7 +92,12 @@ if (skipReason !== undefined) {
     const queuedAt = Date.now();
     const custom = Buffer.from('ndst-session').toString('base64');
     need().internet.authorise({ rhid, sessionMinutes: 30, uploadKbitPerSecond: 0, downloadKbitPerSecond: 0, uploadQuotaKB: 0, downloadQuotaKB: 0, custom });
-    await waitFor('client reaches the server after authmon', async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined), DEADLINE_MS, 200);
+    await waitFor(
+      'client reaches the server after authmon',
+      async () => (reachesInternet(await get(host, internetUrl())) ? true : undefined),
+      DEADLINE_MS,
+      200,
+    );
     t.log(`queued at the FAS -> first byte through the gateway: ${Date.now() - queuedAt} ms (poll ${POLL_S} s)`);
     await waitFor('authmon acknowledges the rhid', async () => need().internet.authmonRequests.find((r) => r.payload.includes(rhid)), DEADLINE_MS, 200);
 
@@ -96,12 +108,16 @@ if (skipReason !== undefined) {
 
   test.serial('a revocation at the FAS ends the session through revocation-poll.sh within 15 s, and BinAuth reports it back naming the session', async (t) => {
     const host = client();
-    const query = await waitFor('the FAS arrival of the client', async () => {
-      const arrival = need().internet.fasRequests.at(-1);
-      if (arrival === undefined) return undefined;
-      const url = new URL(arrival, 'https://fas.invalid');
-      return decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
-    }, DEADLINE_MS);
+    const query = await waitFor(
+      'the FAS arrival of the client',
+      async () => {
+        const arrival = need().internet.fasRequests.at(-1);
+        if (arrival === undefined) return undefined;
+        const url = new URL(arrival, 'https://fas.invalid');
+        return decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
+      },
+      DEADLINE_MS,
+    );
     t.true(reachesInternet(await get(host, internetUrl())), 'authorised by the previous test');
     const rhid = rhidOf(query.hid, FASKEY);
     // Run from a folder under /tmp, as from a clone made there: inside the gateway's namespaces
@@ -115,11 +131,21 @@ if (skipReason !== undefined) {
       need().internet.revoke(rhid);
       await waitFor('client cut off after the revocation', async () => (reachesInternet(await get(host, internetUrl())) ? undefined : true), 15_000, 200);
       t.log(`revoked at the FAS -> cut off at the gateway: ${Date.now() - revokedAt} ms (poll ${POLL_S} s)`);
-      await waitFor('the poller reports the rhid ended', async () => need().internet.authmonRequests.find((r) => r.action === 'custom' && r.payload === `revoked ${rhid}`), DEADLINE_MS, 200);
+      await waitFor(
+        'the poller reports the rhid ended',
+        async () => need().internet.authmonRequests.find((r) => r.action === 'custom' && r.payload === `revoked ${rhid}`),
+        DEADLINE_MS,
+        200,
+      );
     } finally {
       await stopChild(poller);
     }
-    const notice = await waitFor('deauthed notice at the FAS', async () => need().internet.authmonRequests.find((r) => r.action === 'deauthed'), DEADLINE_MS, 200);
+    const notice = await waitFor(
+      'deauthed notice at the FAS',
+      async () => need().internet.authmonRequests.find((r) => r.action === 'deauthed'),
+      DEADLINE_MS,
+      200,
+    );
     const parsed = parseDeauthNotice(notice.payload);
     t.is(parsed?.method, 'ndsctl_deauth', 'why the session ended');
     t.is(hidOfToken(parsed?.token ?? ''), query.hid, 'sha256(token) is the hid the FAS saw on arrival: it finds its session');

@@ -14,5 +14,8 @@ test('a failed command names itself without the MAC in its arguments', async (t)
 test('waitFor returns the first defined value, or fails naming what it waited for', async (t) => {
   let calls = 0;
   t.is(await waitFor('third call', async () => (++calls === 3 ? 'done' : undefined), 2000, 1), 'done');
-  await t.throwsAsync(waitFor('never', async () => undefined, 50, 10), { message: 'never: not within 50 ms' });
+  await t.throwsAsync(
+    waitFor('never', async () => undefined, 50, 10),
+    { message: 'never: not within 50 ms' },
+  );
 });

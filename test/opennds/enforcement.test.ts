@@ -70,7 +70,7 @@ if (skipReason !== undefined) {
     if (!t.passed && harness !== undefined) t.log(`openNDS output (MACs removed):\n${harness.gateway.output().slice(-4000)}`);
   });
 
-  test.serial('before sign-in, a client\'s plain-http GET is answered by openNDS with a redirect to the FAS, not by the server', async (t) => {
+  test.serial("before sign-in, a client's plain-http GET is answered by openNDS with a redirect to the FAS, not by the server", async (t) => {
     for (const index of [0, 1]) {
       const answer = await get(clientAt(index), internetUrl());
       t.is(answer.status, 307);
@@ -89,7 +89,7 @@ if (skipReason !== undefined) {
     t.is(url.pathname, FAS_PATH);
     const query = decryptFasQuery(url.searchParams.get('fas') ?? '', url.searchParams.get('iv') ?? '', FASKEY);
     t.is(query?.clientip, client.ip);
-    t.true(query?.clientmac === client.mac, 'clientmac is the client\'s (not printed: a MAC never goes to a log)');
+    t.true(query?.clientmac === client.mac, "clientmac is the client's (not printed: a MAC never goes to a log)");
     t.is(query?.gatewayname, GATEWAY_NAME);
     t.is(query?.gatewayaddress, `${need().topology.gateway.lanIp}:2050`);
     t.is(query?.originurl, internetUrl());
@@ -103,12 +103,16 @@ if (skipReason !== undefined) {
     const auth = await need().gateway.ndsctl('auth', first.ip);
     t.is(auth.code, 0, auth.stdout);
     const openedAt = Date.now();
-    const through = await waitFor('first client reaches the server', async () => {
-      const answer = await get(first, internetUrl());
-      return reachesInternet(answer) ? answer : undefined;
-    }, DEADLINE_MS);
+    const through = await waitFor(
+      'first client reaches the server',
+      async () => {
+        const answer = await get(first, internetUrl());
+        return reachesInternet(answer) ? answer : undefined;
+      },
+      DEADLINE_MS,
+    );
     t.log(`auth -> first byte through the gateway: ${Date.now() - openedAt} ms`);
-    t.true(through.body.includes(first.ip), 'the server sees the client\'s own address (no NAT)');
+    t.true(through.body.includes(first.ip), "the server sees the client's own address (no NAT)");
     const other = await get(second, internetUrl());
     t.is(other.status, 307, 'the second client on the same gateway stays captive');
     t.false(reachesInternet(other));
@@ -116,15 +120,19 @@ if (skipReason !== undefined) {
     const deauth = await need().gateway.ndsctl('deauth', first.ip);
     t.is(deauth.code, 0, deauth.stdout);
     const closedAt = Date.now();
-    const blocked = await waitFor('first client blocked again', async () => {
-      const answer = await get(first, internetUrl());
-      return reachesInternet(answer) ? undefined : answer;
-    }, DEADLINE_MS);
+    const blocked = await waitFor(
+      'first client blocked again',
+      async () => {
+        const answer = await get(first, internetUrl());
+        return reachesInternet(answer) ? undefined : answer;
+      },
+      DEADLINE_MS,
+    );
     t.log(`deauth -> cut off: ${Date.now() - closedAt} ms`);
     t.is(blocked.status, 307);
   });
 
-  test.serial('a wrong return hash grants nothing; the FAS\'s rhid = sha256(hid + faskey) at openNDS\'s authdir opens the network', async (t) => {
+  test.serial("a wrong return hash grants nothing; the FAS's rhid = sha256(hid + faskey) at openNDS's authdir opens the network", async (t) => {
     const client = clientAt(1);
     const query = await fasArrival(client);
     const forged = await get(client, authUrl(query, rhidOf(query.hid, 'not-the-faskey'), internetUrl()));
@@ -133,7 +141,11 @@ if (skipReason !== undefined) {
 
     const signedIn = await get(client, authUrl(query, rhidOf(query.hid, FASKEY), internetUrl()));
     t.not(signedIn.status, 0);
-    await waitFor('client reaches the server after the FAS sign-in', async () => (reachesInternet(await get(client, internetUrl())) ? true : undefined), DEADLINE_MS);
+    await waitFor(
+      'client reaches the server after the FAS sign-in',
+      async () => (reachesInternet(await get(client, internetUrl())) ? true : undefined),
+      DEADLINE_MS,
+    );
     t.is((await get(clientAt(0), internetUrl())).status, 307, 'the other client stays captive');
     t.is((await need().gateway.ndsctl('deauth', client.ip)).code, 0);
     await waitFor('client blocked after deauth', async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true), DEADLINE_MS);
@@ -158,7 +170,12 @@ if (skipReason !== undefined) {
     const download = await get(client, `http://${need().topology.internet.ip}/bytes/1000000`);
     t.is(download.status, 200, 'the quota is enforced at the next check, not within a transfer');
     const usedAt = Date.now();
-    await waitFor('client cut off after its quota', async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true), 4 * CHECK_INTERVAL_S * 1000 + DEADLINE_MS, 250);
+    await waitFor(
+      'client cut off after its quota',
+      async () => (reachesInternet(await get(client, internetUrl())) ? undefined : true),
+      4 * CHECK_INTERVAL_S * 1000 + DEADLINE_MS,
+      250,
+    );
     t.log(`quota used -> cut off: ${Date.now() - usedAt} ms (checkinterval ${CHECK_INTERVAL_S} s)`);
     t.true(need().gateway.output().includes(`Download quota reached, deauthenticating: ${client.ip}`), 'openNDS says why (LOG_NOTICE, debuglevel 1)');
     t.is((await get(clientAt(1), internetUrl())).status, 307, 'the other client was never let through');

@@ -35,10 +35,11 @@ export interface FasPlatform {
 
 const SESSION_MIGRATIONS = new URL('../../services/session/migrations/', import.meta.url);
 const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const close = (server: Server) => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-});
+const close = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 /**
  * The QoS table of the in-process gateway service: the default rates, and a download quota of
@@ -57,7 +58,7 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
       session: process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003',
       subjectId: '',
       setValiditySeconds: () => {
-        throw new Error('the started platform\'s entitlement service decides the validity');
+        throw new Error("the started platform's entitlement service decides the validity");
       },
       stop: async () => undefined,
     };
@@ -81,7 +82,14 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
   const real = createUpstreams(portalConfig);
   const portalService = await createPortalApp(portalConfig, logger, {
     db: portalDb,
-    upstreams: { ...real, evaluate: async () => ({ kind: 'answer', status: 201, body: { ...entitlementBody(), validUntil: new Date(Date.now() + validitySeconds * 1000).toISOString() } }) },
+    upstreams: {
+      ...real,
+      evaluate: async () => ({
+        kind: 'answer',
+        status: 201,
+        body: { ...entitlementBody(), validUntil: new Date(Date.now() + validitySeconds * 1000).toISOString() },
+      }),
+    },
     idp: {
       passwordGrant: async () => ({ kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } }),
       employeeGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),

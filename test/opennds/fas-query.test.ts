@@ -42,11 +42,19 @@ test('a wrong faskey, a changed ciphertext or iv, or a malformed iv decrypt to n
   const [vector] = vectors;
   if (vector === undefined) return t.fail();
   t.is(decryptFasQuery(vector.fas, vector.iv, 'another-key'), undefined);
-  t.is(decryptFasQuery(vector.fas, vector.iv.replace(/^./, (c) => (c === '0' ? '1' : '0')), vector.faskey), undefined, 'first block changed: hid no longer hex');
+  t.is(
+    decryptFasQuery(
+      vector.fas,
+      vector.iv.replace(/^./, (c) => (c === '0' ? '1' : '0')),
+      vector.faskey,
+    ),
+    undefined,
+    'first block changed: hid no longer hex',
+  );
   const inner = Buffer.from(vector.fas, 'base64').toString('latin1');
   const flipped = Buffer.from(inner, 'base64');
   const at = flipped.length - 20;
-  flipped.writeUInt8((flipped.readUInt8(at) ^ 0x01), at);
+  flipped.writeUInt8(flipped.readUInt8(at) ^ 0x01, at);
   t.is(decryptFasQuery(Buffer.from(flipped.toString('base64')).toString('base64'), vector.iv, vector.faskey), undefined);
   t.is(decryptFasQuery(vector.fas, 'not-an-iv', vector.faskey), undefined);
   t.is(decryptFasQuery('%%%', vector.iv, vector.faskey), undefined);
@@ -82,5 +90,8 @@ test('custom parameters after the known fields are kept, decoded', (t) => {
 });
 
 test('the auth URL of levels 1/2 goes to the gateway authdir with tok and redir', (t) => {
-  t.is(authUrl({ gatewayaddress: '192.168.77.1:2050', authdir: 'opennds_auth' }, 'ab', 'http://x/?a=1'), 'http://192.168.77.1:2050/opennds_auth/?tok=ab&redir=http%3A%2F%2Fx%2F%3Fa%3D1');
+  t.is(
+    authUrl({ gatewayaddress: '192.168.77.1:2050', authdir: 'opennds_auth' }, 'ab', 'http://x/?a=1'),
+    'http://192.168.77.1:2050/opennds_auth/?tok=ab&redir=http%3A%2F%2Fx%2F%3Fa%3D1',
+  );
 });

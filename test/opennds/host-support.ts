@@ -10,7 +10,20 @@ const CAP_NET_ADMIN = 12n;
 // What the harness and openNDS's own scripts run: the daemon, its control, the firewall it drives,
 // the PHP of its FAS channel (authmon, BinAuth, router/revocation-poll.sh), the shell tools its
 // library calls (pgrep, logger, df, awk) and the namespace tools.
-const TOOLS = ['/usr/bin/opennds', '/usr/bin/ndsctl', '/usr/sbin/iptables-legacy', '/usr/bin/php', '/usr/bin/curl', '/usr/bin/nsenter', '/usr/bin/unshare', '/usr/bin/pgrep', '/usr/bin/logger', '/usr/bin/df', '/usr/bin/awk', '/usr/sbin/ip'];
+const TOOLS = [
+  '/usr/bin/opennds',
+  '/usr/bin/ndsctl',
+  '/usr/sbin/iptables-legacy',
+  '/usr/bin/php',
+  '/usr/bin/curl',
+  '/usr/bin/nsenter',
+  '/usr/bin/unshare',
+  '/usr/bin/pgrep',
+  '/usr/bin/logger',
+  '/usr/bin/df',
+  '/usr/bin/awk',
+  '/usr/sbin/ip',
+];
 
 function hasNetAdmin(): boolean {
   const line = readFileSync('/proc/self/status', 'utf8').match(/^CapEff:\s*([0-9a-f]+)$/m);

@@ -21,7 +21,11 @@ if (skipReason !== undefined) {
   test.skip(`openNDS FAS level 1: ${skipReason}`, (t) => t.pass());
 } else {
   test.before(async () => {
-    harness = await startHarness({ clients: 1, gatewayName: 'ndst-venue-l1', fas: { port: FAS_PORT, path: '/fas', secureLevel: 1, key: 'ndst-level1-faskey' } });
+    harness = await startHarness({
+      clients: 1,
+      gatewayName: 'ndst-venue-l1',
+      fas: { port: FAS_PORT, path: '/fas', secureLevel: 1, key: 'ndst-level1-faskey' },
+    });
   });
 
   test.after.always(async () => {

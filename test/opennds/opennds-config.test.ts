@@ -7,12 +7,19 @@ test('a FAS turns the login option off, since openNDS lets an enabled one overri
   t.regex(openndsConfig({ interface: 'br-lan', gatewayName: 'g' }), /^login_option_enabled 1$/m);
   const withFas = openndsConfig({ interface: 'br-lan', gatewayName: 'g', fas: FAS });
   t.regex(withFas, /^login_option_enabled 0$/m);
-  for (const line of ['fasremoteip 203.0.113.10', 'fasport 443', 'faspath /opennds/fas', 'fas_secure_enabled 3', 'faskey k3y', 'enable_serial_number_suffix 0']) {
+  for (const line of [
+    'fasremoteip 203.0.113.10',
+    'fasport 443',
+    'faspath /opennds/fas',
+    'fas_secure_enabled 3',
+    'faskey k3y',
+    'enable_serial_number_suffix 0',
+  ]) {
     t.true(withFas.split('\n').includes(line), line);
   }
 });
 
-test('authmon\'s poll interval is a comment line, which openNDS\'s parser skips', (t) => {
+test("authmon's poll interval is a comment line, which openNDS's parser skips", (t) => {
   t.regex(openndsConfig({ interface: 'br-lan', gatewayName: 'g', fas: FAS, authmonPollSeconds: 2 }), /^# nat_traversal_poll_interval 2$/m);
 });
 

@@ -28,9 +28,16 @@ export async function browse(folder: string, host: ClientHost, url: string, json
  * to the page, cookie gw), and the sign-in the page posts: the network session's id and the
  * FAS URL openNDS gave.
  */
-export async function signInThroughPortal(folder: string, host: ClientHost, internetUrl: string, fasOrigin: string, nasId: string): Promise<{ sessionId: string; fasUrl: string }> {
+export async function signInThroughPortal(
+  folder: string,
+  host: ClientHost,
+  internetUrl: string,
+  fasOrigin: string,
+  nasId: string,
+): Promise<{ sessionId: string; fasUrl: string }> {
   const captive = await get(host, internetUrl);
-  if (captive.status !== 307 || !captive.location.startsWith(`${fasOrigin}/opennds/${nasId}?fas=`)) throw new Error(`not sent to the portal: ${captive.status} ${captive.location.slice(0, 80)}`);
+  if (captive.status !== 307 || !captive.location.startsWith(`${fasOrigin}/opennds/${nasId}?fas=`))
+    throw new Error(`not sent to the portal: ${captive.status} ${captive.location.slice(0, 80)}`);
   const arrival = await browse(folder, host, captive.location);
   if (arrival.status !== 303 || arrival.location !== `${fasOrigin}/`) throw new Error(`arrival: ${arrival.status} ${arrival.body.slice(0, 300)}`);
   // The page's own request (its script posts the form as JSON).

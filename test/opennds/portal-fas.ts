@@ -53,7 +53,12 @@ export interface PortalFas {
   stop(): Promise<void>;
 }
 
-export async function startPortalFas(options: { clients: number; inProcess?: boolean; secureLevel?: FasOptions['secureLevel']; revocationPoll?: boolean }): Promise<PortalFas> {
+export async function startPortalFas(options: {
+  clients: number;
+  inProcess?: boolean;
+  secureLevel?: FasOptions['secureLevel'];
+  revocationPoll?: boolean;
+}): Promise<PortalFas> {
   const folder = mkdtempSync(join(tmpdir(), 'ndst-portal-'));
   const socket = join(folder, 'portal.sock');
   const secureLevel = options.secureLevel ?? 3;
@@ -107,29 +112,47 @@ export async function startPortalFas(options: { clients: number; inProcess?: boo
         await waitFor('the client is cut off', async () => ((await reaches(host)) ? undefined : true), timeoutMs, 250);
       },
       connectionOf,
-      untilConnection: (sessionId, state) => waitFor(`the connection view reads ${state}`, async () => {
-        const connection = await connectionOf(sessionId);
-        return connection['state'] === state ? connection : undefined;
-      }, 15_000, 250),
+      untilConnection: (sessionId, state) =>
+        waitFor(
+          `the connection view reads ${state}`,
+          async () => {
+            const connection = await connectionOf(sessionId);
+            return connection['state'] === state ? connection : undefined;
+          },
+          15_000,
+          250,
+        ),
       async sessionOf(sessionId) {
         const answer = await fetch(`${platform.session}/api/v1/sessions/${sessionId}`, { headers: { 'X-API-Key': 'dev-session-tools-key' } });
         return (await answer.json()) as Record<string, unknown>;
       },
       async revoke(sessionId) {
-        return (await fetch(`${platform.session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } })).status;
+        return (await fetch(`${platform.session}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } }))
+          .status;
       },
       // ndsctl fails to take its lock while authmon or revocation-poll runs it: tried again then.
       async deauthAtGateway(host) {
-        await waitFor('ndsctl deauth', async () => (/deauthenticated/.test((await harness.gateway.ndsctl('deauth', host.ip)).stdout) ? true : undefined), 10_000, 200);
+        await waitFor(
+          'ndsctl deauth',
+          async () => (/deauthenticated/.test((await harness.gateway.ndsctl('deauth', host.ip)).stdout) ? true : undefined),
+          10_000,
+          200,
+        );
       },
-      atGateway: (host) => waitFor('ndsctl json answers', async () => {
-        const answer = await harness.gateway.ndsctl('json', host.ip);
-        try {
-          return JSON.parse(answer.stdout) as Record<string, unknown>;
-        } catch {
-          return undefined;
-        }
-      }, 10_000, 200),
+      atGateway: (host) =>
+        waitFor(
+          'ndsctl json answers',
+          async () => {
+            const answer = await harness.gateway.ndsctl('json', host.ip);
+            try {
+              return JSON.parse(answer.stdout) as Record<string, unknown>;
+            } catch {
+              return undefined;
+            }
+          },
+          10_000,
+          200,
+        ),
       stop,
     };
   } catch (error) {

@@ -21,7 +21,9 @@ const GATEWAYHASH = createHash('sha256').update('demo-opennds').digest('hex');
 
 function php(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile('php', ['-f', SCRIPT, ...args], { env: { ...process.env, ...env } }, (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout }));
+    execFile('php', ['-f', SCRIPT, ...args], { env: { ...process.env, ...env } }, (error, stdout) =>
+      resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout }),
+    );
   });
 }
 
@@ -44,7 +46,7 @@ test('each request carries auth_get, gatewayhash and the base64 payload as openN
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/opennds/demo-opennds`;
   for (const payload of ['revocations', `revoked ${'a'.repeat(64)}`]) {
     const sent = await php([url, 'custom', GATEWAYHASH, 'openNDS(test)', payload], { OPENNDS_CONFIG: config });
-    t.is(sent.stdout, 'ack', 'the FAS\'s answer, trimmed, as openNDS\'s own prints it');
+    t.is(sent.stdout, 'ack', "the FAS's answer, trimmed, as openNDS's own prints it");
   }
   t.is(forms.length, 2);
   const [first, second] = forms.map((form) => Object.fromEntries(form.entries()));
@@ -54,7 +56,14 @@ test('each request carries auth_get, gatewayhash and the base64 payload as openN
   t.regex(first?.['nonce'] ?? '', /^[0-9a-f]{32}$/);
   t.not(first?.['nonce'], second?.['nonce'], 'a fresh nonce per request');
   for (const form of [first, second]) {
-    const request = { auth_get: form?.['auth_get'] ?? '', gatewayhash: form?.['gatewayhash'] ?? '', payload: form?.['payload'] ?? '', ts: form?.['ts'], nonce: form?.['nonce'], sig: form?.['sig'] };
+    const request = {
+      auth_get: form?.['auth_get'] ?? '',
+      gatewayhash: form?.['gatewayhash'] ?? '',
+      payload: form?.['payload'] ?? '',
+      ts: form?.['ts'],
+      nonce: form?.['nonce'],
+      sig: form?.['sig'],
+    };
     t.is(authmonSignature(request, FASKEY, new Date(), 120), 'signed');
     t.is(authmonSignature(request, 'another-faskey', new Date(), 120), 'forged');
   }

@@ -22,7 +22,9 @@ test('an rhid is reported revoked only after ndsctl deauthenticated it or did no
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const log = join(dir, 'log');
   // The FAS lists the rhids until they are reported (a real FAS stops listing reported ones).
-  writeFileSync(join(dir, 'lib.sh'), `#!/bin/sh
+  writeFileSync(
+    join(dir, 'lib.sh'),
+    `#!/bin/sh
 if [ "$2" = "revocations" ]; then
   list='*'
   for rhid in ${BUSY} ${GONE}; do grep -q "^fas: revoked.*$rhid" "${log}" 2>/dev/null || list="$list $rhid"; done
@@ -30,25 +32,44 @@ if [ "$2" = "revocations" ]; then
 else
   echo "fas: $2" >> "${log}"; printf 'ack'
 fi
-`);
+`,
+  );
   // ndsctl: the first deauth of BUSY finds its lock taken; GONE is unknown to openNDS.
-  writeFileSync(join(dir, 'ndsctl'), `#!/bin/sh
+  writeFileSync(
+    join(dir, 'ndsctl'),
+    `#!/bin/sh
 echo "ndsctl: $*" >> "${log}"
 case "$2" in
   ${BUSY}) if [ -e "${dir}/busy-once" ]; then echo "Client $2 deauthenticated."; else touch "${dir}/busy-once"; echo "CRITICAL ERROR - Unable to create lock on [/tmp/ndsctl.lock]"; exit 1; fi ;;
   *) echo "Client $2 not found."; exit 1 ;;
 esac
-`);
+`,
+  );
   chmodSync(join(dir, 'lib.sh'), 0o755);
   chmodSync(join(dir, 'ndsctl'), 0o755);
-  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, PATH: `${dir}:${process.env['PATH'] ?? ''}`, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: SIGNING_POST_REQUEST }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const poller = spawn('/bin/sh', [SCRIPT, '1'], {
+    env: { ...process.env, PATH: `${dir}:${process.env['PATH'] ?? ''}`, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: SIGNING_POST_REQUEST },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   t.teardown(() => stopChild(poller));
-  const reports = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('fas: revoked')) : []);
+  const reports = () =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line.startsWith('fas: revoked'))
+      : [];
   await waitFor('the busy rhid reported', async () => (reports().some((line) => line.includes(BUSY)) ? true : undefined), 10_000, 50);
   const lines = readFileSync(log, 'utf8').split('\n');
-  t.deepEqual(reports(), [`fas: revoked ${GONE}`, `fas: revoked ${BUSY}`], 'not-found at once; the busy one only at the next poll, once ndsctl deauthenticated it');
+  t.deepEqual(
+    reports(),
+    [`fas: revoked ${GONE}`, `fas: revoked ${BUSY}`],
+    'not-found at once; the busy one only at the next poll, once ndsctl deauthenticated it',
+  );
   t.is(lines.filter((line) => line === `ndsctl: deauth ${BUSY}`).length, 2, 'the busy deauth was tried again');
-  t.false(lines.some((line) => line.includes('not-an-rhid')), 'only 64 hex digits reach ndsctl');
+  t.false(
+    lines.some((line) => line.includes('not-an-rhid')),
+    'only 64 hex digits reach ndsctl',
+  );
 });
 
 test('it does not start unless openNDS sends through the signing post-request.php: the FAS would refuse its unsigned requests, and a guest could answer them', async (t) => {
@@ -57,8 +78,11 @@ test('it does not start unless openNDS sends through the signing post-request.ph
   const sent = join(dir, 'sent');
   writeFileSync(join(dir, 'lib.sh'), `#!/bin/sh\necho "$2" >> "${sent}"; printf '*'\n`);
   chmodSync(join(dir, 'lib.sh'), 0o755);
-  writeFileSync(join(dir, 'post-request.php'), '<?php # openNDS\'s own: sends auth_get, gatewayhash and payload only\n');
-  const poller = spawn('/bin/sh', [SCRIPT, '1'], { env: { ...process.env, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: join(dir, 'post-request.php') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(join(dir, 'post-request.php'), "<?php # openNDS's own: sends auth_get, gatewayhash and payload only\n");
+  const poller = spawn('/bin/sh', [SCRIPT, '1'], {
+    env: { ...process.env, LIBOPENNDS: join(dir, 'lib.sh'), POST_REQUEST: join(dir, 'post-request.php') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   t.teardown(() => stopChild(poller));
   let stderr = '';
   poller.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

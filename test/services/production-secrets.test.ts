@@ -14,7 +14,19 @@ const SERVICES: [string, z.ZodType, string[]][] = [
   ['loyalty', LoyaltyConfig, ['LOYALTY_API_KEYS']],
   ['session', SessionConfig, ['SESSION_API_KEYS']],
   ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY']],
-  ['portal', PortalConfig, ['PORTAL_API_CLIENT_SECRET', 'PORTAL_EMPLOYEE_CLIENT_SECRET', 'PORTAL_SESSION_KEY', 'PORTAL_TOKEN_KEY', 'GATEWAY_API_KEY', 'DEVICE_REF_KEY', 'GATEWAY_SEAL_KEY']],
+  [
+    'portal',
+    PortalConfig,
+    [
+      'PORTAL_API_CLIENT_SECRET',
+      'PORTAL_EMPLOYEE_CLIENT_SECRET',
+      'PORTAL_SESSION_KEY',
+      'PORTAL_TOKEN_KEY',
+      'GATEWAY_API_KEY',
+      'DEVICE_REF_KEY',
+      'GATEWAY_SEAL_KEY',
+    ],
+  ],
   ['gateway', GatewayConfig, ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY']],
 ];
 
@@ -25,7 +37,9 @@ const OWN_KEY_LISTS: Record<string, string> = {
   SESSION_API_KEYS: 'portal:session-portal-key-of-this-site:create,grant,revoke,read',
   GATEWAY_API_KEYS: 'portal:gateway-key-of-this-site:credentials,connections',
 };
-const ownValue = (name: string) => OWN_KEY_LISTS[name] ?? (name === 'PORTAL_TOKEN_KEY' || name === 'GATEWAY_SEAL_KEY' ? Buffer.alloc(32, 7).toString('base64') : `${name.toLowerCase()}-of-this-site`);
+const ownValue = (name: string) =>
+  OWN_KEY_LISTS[name] ??
+  (name === 'PORTAL_TOKEN_KEY' || name === 'GATEWAY_SEAL_KEY' ? Buffer.alloc(32, 7).toString('base64') : `${name.toLowerCase()}-of-this-site`);
 
 for (const [service, schema, secrets] of SERVICES) {
   test(`${service} refuses to start in production on its development secrets (${secrets.join(', ')}), and starts once each is set`, (t) => {
@@ -39,16 +53,25 @@ for (const [service, schema, secrets] of SERVICES) {
 test('a key list that keeps one development key beside keys of its own is refused in production', (t) => {
   const list = `${OWN_KEY_LISTS['SESSION_API_KEYS']};gateway:dev-session-gateway-key:read,changes`;
   const error = t.throws(() => loadConfig(SessionConfig, { NODE_ENV: 'production', SESSION_API_KEYS: list }), { instanceOf: ConfigError });
-  t.deepEqual((error as ConfigError).problems.map((problem) => problem.split(':')[0]), ['SESSION_API_KEYS']);
+  t.deepEqual(
+    (error as ConfigError).problems.map((problem) => problem.split(':')[0]),
+    ['SESSION_API_KEYS'],
+  );
   t.false((error as ConfigError).message.includes('dev-session-gateway-key'), 'the problem names the setting, never the key');
 });
 
 // The test and demo switches are refused in production, whatever else is set.
-for (const [name, schema, secrets] of [['TEST_HARNESS', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']], ['EXPOSE_TOKEN', PortalConfig, SERVICES.find(([service]) => service === 'portal')![2]]] as const) {
+for (const [name, schema, secrets] of [
+  ['TEST_HARNESS', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']],
+  ['EXPOSE_TOKEN', PortalConfig, SERVICES.find(([service]) => service === 'portal')![2]],
+] as const) {
   test(`${name}=true is refused in production, naming it; off it starts`, (t) => {
     const own = Object.fromEntries(secrets.map((secret) => [secret, ownValue(secret)]));
     const error = t.throws(() => loadConfig(schema, { NODE_ENV: 'production', ...own, [name]: 'true' }), { instanceOf: ConfigError });
-    t.deepEqual((error as ConfigError).problems.map((problem) => problem.split(':')[0]), [name]);
+    t.deepEqual(
+      (error as ConfigError).problems.map((problem) => problem.split(':')[0]),
+      [name],
+    );
     t.notThrows(() => loadConfig(schema, { NODE_ENV: 'production', ...own, [name]: 'false' }));
   });
 }

@@ -18,7 +18,13 @@ async function silentPeer(t: ExecutionContext): Promise<{ url: string; requests:
     requests += 1; // takes the request, never answers
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
 }
 
@@ -74,7 +80,12 @@ test('entitlement -> public-key fetch: 4000 ms, then 401', async (t) => {
   // A well-formed RS256 token with a key id: the verifier must fetch the key set to judge it.
   const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'k1', typ: 'JWT' })).toString('base64url');
   const token = `${header}.${Buffer.from('{}').toString('base64url')}.c2ln`;
-  const refused = await givesUpAfter(t, 4000, () => verify(`Bearer ${token}`).then(() => undefined, (error: unknown) => error));
+  const refused = await givesUpAfter(t, 4000, () =>
+    verify(`Bearer ${token}`).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
   t.like(refused, { code: 'UNAUTHORIZED' });
   t.true(keys.requests() >= 1);
 });

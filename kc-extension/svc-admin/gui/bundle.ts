@@ -19,7 +19,10 @@ export async function bundleGui(outDir: string): Promise<AssetManifest> {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const result = await build({
-    entryPoints: [{ in: join(SOURCE, 'main.ts'), out: 'gui' }, { in: join(SOURCE, 'styles.css'), out: 'gui' }],
+    entryPoints: [
+      { in: join(SOURCE, 'main.ts'), out: 'gui' },
+      { in: join(SOURCE, 'styles.css'), out: 'gui' },
+    ],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -34,7 +37,9 @@ export async function bundleGui(outDir: string): Promise<AssetManifest> {
     outdir: outDir,
     logLevel: 'warning',
   });
-  const files = Object.keys(result.metafile.outputs).map((path) => basename(path)).sort();
+  const files = Object.keys(result.metafile.outputs)
+    .map((path) => basename(path))
+    .sort();
   const script = files.find((file) => /^gui-.+\.js$/.test(file));
   const style = files.find((file) => /^gui-.+\.css$/.test(file));
   if (script === undefined || style === undefined) throw new Error('the GUI bundle has no script or no style sheet');

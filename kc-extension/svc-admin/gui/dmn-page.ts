@@ -38,7 +38,7 @@ function showViews(views: DmnView[], active: DmnView | undefined): void {
   if (active !== undefined) select.value = active.id;
   const decision = byId<HTMLSelectElement>('dmn-decision');
   const chosen = decision.value;
-  decision.replaceChildren(new Option('(the model\'s default)', ''), ...views.map((view) => new Option(label(view), label(view))));
+  decision.replaceChildren(new Option("(the model's default)", ''), ...views.map((view) => new Option(label(view), label(view))));
   decision.value = views.some((view) => label(view) === chosen) ? chosen : active === undefined ? '' : label(active);
 }
 
@@ -61,7 +61,8 @@ async function show(xml: string): Promise<void> {
   if (target.getViews().length === 0) throw new Error('DMN_NO_TABLE: this model has no decision table to edit; use the Source tab.');
   fillInputTemplate();
   setDirty(false);
-  if (warnings.length > 0) say(`Opened with ${warnings.length} warning(s): ${warnings.map((w) => (w instanceof Error ? w.message : String(w))).join('; ')}`, 'error');
+  if (warnings.length > 0)
+    say(`Opened with ${warnings.length} warning(s): ${warnings.map((w) => (w instanceof Error ? w.message : String(w))).join('; ')}`, 'error');
 }
 
 /** Adds every input of the model (as null) that the evaluate form's JSON does not name yet. */
@@ -136,32 +137,57 @@ async function evaluate(): Promise<void> {
   } catch (error) {
     throw new Error(`INVALID_INPUTS: the inputs are not JSON (${error instanceof Error ? error.message : 'unreadable'}).`);
   }
-  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw new Error('INVALID_INPUTS: the inputs must be one JSON object, e.g. {"userType": "EMPLOYEE"}.');
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs))
+    throw new Error('INVALID_INPUTS: the inputs must be one JSON object, e.g. {"userType": "EMPLOYEE"}.');
   const decision = byId<HTMLSelectElement>('dmn-decision').value;
-  const reply = await api<{ results: unknown }>('POST', `dmn/evaluate/${encodeURIComponent(modelSelect().value)}`, decision === '' ? { inputs } : { inputs, decision });
+  const reply = await api<{ results: unknown }>(
+    'POST',
+    `dmn/evaluate/${encodeURIComponent(modelSelect().value)}`,
+    decision === '' ? { inputs } : { inputs, decision },
+  );
   byId('dmn-result').textContent = JSON.stringify(reply.results, null, 2);
   say(`Evaluated ${decision === '' ? 'the model' : decision} as saved${dirty ? ' (your unsaved changes are not part of it)' : ''}.`, 'ok');
 }
 
 export function wireDmn(): void {
-  modelSelect().addEventListener('change', guarded(async () => {
-    if (dirty && !confirm('Discard the unsaved changes of this model?')) return;
-    await openModel();
-  }));
-  viewSelect().addEventListener('change', guarded(async () => {
-    const view = theModeler().getViews().find((candidate) => candidate.id === viewSelect().value);
-    if (view !== undefined) await theModeler().open(view);
-  }));
-  byId('dmn-tab-table').addEventListener('click', guarded(() => switchTab('table')));
-  byId('dmn-tab-source').addEventListener('click', guarded(() => switchTab('source')));
+  modelSelect().addEventListener(
+    'change',
+    guarded(async () => {
+      if (dirty && !confirm('Discard the unsaved changes of this model?')) return;
+      await openModel();
+    }),
+  );
+  viewSelect().addEventListener(
+    'change',
+    guarded(async () => {
+      const view = theModeler()
+        .getViews()
+        .find((candidate) => candidate.id === viewSelect().value);
+      if (view !== undefined) await theModeler().open(view);
+    }),
+  );
+  byId('dmn-tab-table').addEventListener(
+    'click',
+    guarded(() => switchTab('table')),
+  );
+  byId('dmn-tab-source').addEventListener(
+    'click',
+    guarded(() => switchTab('source')),
+  );
   // Arrow keys move between the two tabs (WAI-ARIA tabs pattern).
-  byId('dmn-tabs').addEventListener('keydown', guarded(async (event: KeyboardEvent) => {
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') await switchTab(tab === 'table' ? 'source' : 'table');
-  }));
+  byId('dmn-tabs').addEventListener(
+    'keydown',
+    guarded(async (event: KeyboardEvent) => {
+      if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') await switchTab(tab === 'table' ? 'source' : 'table');
+    }),
+  );
   byId('dmn-save').addEventListener('click', guarded(save));
-  byId('dmn-revert').addEventListener('click', guarded(async () => {
-    await openModel();
-    say('Changes discarded: the saved model is shown again.', 'ok');
-  }));
+  byId('dmn-revert').addEventListener(
+    'click',
+    guarded(async () => {
+      await openModel();
+      say('Changes discarded: the saved model is shown again.', 'ok');
+    }),
+  );
   byId('dmn-evaluate').addEventListener('click', guarded(evaluate));
 }

@@ -24,16 +24,19 @@ export function fillTable(table: HTMLTableElement, heads: string[], rows: Cell[]
     th.textContent = text;
     head.append(th);
   }
-  table.replaceChildren(head, ...rows.map((cells) => {
-    const row = document.createElement('tr');
-    for (const value of cells) {
-      const td = document.createElement('td');
-      if (value instanceof Node) td.append(value);
-      else td.textContent = value === undefined || value === null ? '' : String(value);
-      row.append(td);
-    }
-    return row;
-  }));
+  table.replaceChildren(
+    head,
+    ...rows.map((cells) => {
+      const row = document.createElement('tr');
+      for (const value of cells) {
+        const td = document.createElement('td');
+        if (value instanceof Node) td.append(value);
+        else td.textContent = value === undefined || value === null ? '' : String(value);
+        row.append(td);
+      }
+      return row;
+    }),
+  );
 }
 
 export function button(text: string, onClick: () => void): HTMLButtonElement {
@@ -45,10 +48,12 @@ export function button(text: string, onClick: () => void): HTMLButtonElement {
 }
 
 /** Runs an action and shows its failure in the alert region instead of throwing. */
-export const guarded = <A extends unknown[]>(action: (...args: A) => Promise<void> | void) => async (...args: A): Promise<void> => {
-  try {
-    await action(...args);
-  } catch (error) {
-    say(error instanceof Error ? error.message : String(error), 'error');
-  }
-};
+export const guarded =
+  <A extends unknown[]>(action: (...args: A) => Promise<void> | void) =>
+  async (...args: A): Promise<void> => {
+    try {
+      await action(...args);
+    } catch (error) {
+      say(error instanceof Error ? error.message : String(error), 'error');
+    }
+  };

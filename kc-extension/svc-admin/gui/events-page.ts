@@ -12,7 +12,11 @@ interface EventEntry {
 
 export async function loadEvents(): Promise<void> {
   const { events } = await api<{ events: EventEntry[] }>('GET', 'events?limit=200');
-  fillTable(byId<HTMLTableElement>('events'), ['At', 'Company', 'Type', 'Outcome', 'Detail'], events.map((e) => [e.at, e.company, e.type, e.outcome, e.detail]));
+  fillTable(
+    byId<HTMLTableElement>('events'),
+    ['At', 'Company', 'Type', 'Outcome', 'Detail'],
+    events.map((e) => [e.at, e.company, e.type, e.outcome, e.detail]),
+  );
 }
 
 export function wireEvents(): void {

@@ -45,7 +45,11 @@ byId('signout').addEventListener('click', () => {
 });
 for (const link of document.querySelectorAll<HTMLButtonElement>('nav button')) {
   const page = link.dataset['page'];
-  if (isPage(page)) link.addEventListener('click', guarded(() => open(page)));
+  if (isPage(page))
+    link.addEventListener(
+      'click',
+      guarded(() => open(page)),
+    );
 }
 wireCompanies();
 wireImport();

@@ -10,10 +10,12 @@ import { is } from 'dmn-js-shared/lib/util/ModelUtil';
  */
 export class TableModeler extends EditingManager {
   protected override _getViewProviders(): ViewProvider[] {
-    return [{
-      id: 'decisionTable',
-      constructor: DecisionTableEditor,
-      opens: (element: unknown) => is(element, 'dmn:Decision') && is((element as { decisionLogic?: unknown }).decisionLogic, 'dmn:DecisionTable'),
-    }];
+    return [
+      {
+        id: 'decisionTable',
+        constructor: DecisionTableEditor,
+        opens: (element: unknown) => is(element, 'dmn:Decision') && is((element as { decisionLogic?: unknown }).decisionLogic, 'dmn:DecisionTable'),
+      },
+    ];
   }
 }

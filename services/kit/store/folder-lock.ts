@@ -109,7 +109,8 @@ export function lockFolder(dir: string): FolderLock {
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreError(`the lock ${path} of the data folder ${dir} cannot be written: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new StoreError(`the lock ${path} of the data folder ${dir} cannot be written: ${(error as Error).message}`);
     }
     const owner = readOwner(path);
     if (owner !== undefined && alive(owner)) throw inUse(dir, owner);

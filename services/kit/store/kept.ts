@@ -11,7 +11,11 @@ const MAX_KEPT = 64;
  * that finds what it found last time costs no statement. Hand-written: the validity is the
  * store's own write count, which no caching library knows about.
  */
-export function keptUntilWrite<A extends unknown[], T>(db: Pick<Database, 'writes'>, read: (...args: A) => Promise<T>, keyOf: (...args: A) => string = () => ''): (...args: A) => Promise<T> {
+export function keptUntilWrite<A extends unknown[], T>(
+  db: Pick<Database, 'writes'>,
+  read: (...args: A) => Promise<T>,
+  keyOf: (...args: A) => string = () => '',
+): (...args: A) => Promise<T> {
   let keptAt: number | undefined;
   const kept = new Map<string, T>();
   return async (...args: A) => {

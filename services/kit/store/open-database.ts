@@ -57,11 +57,12 @@ function countRun(service: string): (run: MaintenanceRun) => void {
 export async function openDatabase(service: string, config: StoreConfig, migrationsUrl: URL): Promise<Database> {
   const url = config.DATABASE_URL;
   const embedded = { autovacuumEvery: config.PGLITE_AUTOVACUUM_EVERY ?? DEFAULT_AUTOVACUUM_EVERY, onMaintenance: countRun(service) };
-  const db = url === undefined
-    ? await openPglite(join(config.DATA_DIR, service), embedded)
-    : url === 'memory:'
-      ? await openPglite(undefined, embedded)
-      : openPostgres(url, config.DATABASE_POOL_SIZE);
+  const db =
+    url === undefined
+      ? await openPglite(join(config.DATA_DIR, service), embedded)
+      : url === 'memory:'
+        ? await openPglite(undefined, embedded)
+        : openPostgres(url, config.DATABASE_POOL_SIZE);
   try {
     await migrate(db, service, readMigrations(sourceDir(migrationsUrl)));
   } catch (error) {

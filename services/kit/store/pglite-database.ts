@@ -56,7 +56,8 @@ export async function openPglite(
       maintenance.wrote();
     }
   };
-  const query = (target: (sql: string, params: readonly unknown[]) => Promise<Row[]>) =>
+  const query =
+    (target: (sql: string, params: readonly unknown[]) => Promise<Row[]>) =>
     <R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> =>
       (READ_ONLY.test(sql) ? target(sql, params) : writing(() => target(sql, params))) as Promise<R[]>;
   // A schema change (a migration) makes every prepared statement stale.

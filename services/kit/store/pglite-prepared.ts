@@ -34,7 +34,9 @@ export function preparedQueries(db: PGlite) {
   async function prepare(sql: string): Promise<{ name: string; types: number[] }> {
     named += 1;
     const name = `kit_${named}`;
-    const { messages } = await db.execProtocol(concat([protocol.serialize.parse({ name, text: sql, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
+    const { messages } = await db.execProtocol(
+      concat([protocol.serialize.parse({ name, text: sql, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+    );
     const statement = { name, types: parse.parseDescribeStatementResults(messages) };
     prepared.set(sql, statement);
     return statement;
@@ -49,7 +51,12 @@ export function preparedQueries(db: PGlite) {
         return serialize ? serialize(value) : String(value);
       });
       const { messages } = await db.execProtocol(
-        concat([protocol.serialize.bind({ statement: name, values }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+        concat([
+          protocol.serialize.bind({ statement: name, values }),
+          protocol.serialize.describe({ type: 'P' }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ]),
       );
       return (parse.parseResults(messages, db.parsers)[0]?.rows ?? []) as R[];
     });

@@ -59,9 +59,23 @@ test('DMN 1.3 section 10.4: a decision service with an input decision takes that
 const v15 = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><definitions xmlns="https://www.omg.org/spec/DMN/20230324/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20230324/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" id="defs" name="V15" namespace="urn:test">${body}</definitions>`;
 const namespaceCases: Array<[title: string, xml: string, expect: RegExp | unknown]> = [
-  ['a DMN 1.5 document of 1.3 constructs evaluates', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>1 + 1</text></literalExpression></decision>`), 2],
-  ['DMNDI 1.5 with elements DMN 1.3 does not know is ignored', v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>"ok"</text></literalExpression></decision><dmndi:DMNDI><dmndi:DMNDiagram><dmndi:DMNNewThing/><dmndi:DMNShape dmnElementRef="d"><dc:Bounds x="1" y="1" width="1" height="1"/></dmndi:DMNShape></dmndi:DMNDiagram></dmndi:DMNDI>`), 'ok'],
-  ['an element neither DMN 1.3 nor the DMN 1.5 boxed expressions know fails the load naming it', v15(`<decision id="d" name="D"><variable name="D"/><sieve/></decision>`), /element <sieve> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/],
+  [
+    'a DMN 1.5 document of 1.3 constructs evaluates',
+    v15(`<decision id="d" name="D"><variable name="D"/><literalExpression><text>1 + 1</text></literalExpression></decision>`),
+    2,
+  ],
+  [
+    'DMNDI 1.5 with elements DMN 1.3 does not know is ignored',
+    v15(
+      `<decision id="d" name="D"><variable name="D"/><literalExpression><text>"ok"</text></literalExpression></decision><dmndi:DMNDI><dmndi:DMNDiagram><dmndi:DMNNewThing/><dmndi:DMNShape dmnElementRef="d"><dc:Bounds x="1" y="1" width="1" height="1"/></dmndi:DMNShape></dmndi:DMNDiagram></dmndi:DMNDI>`,
+    ),
+    'ok',
+  ],
+  [
+    'an element neither DMN 1.3 nor the DMN 1.5 boxed expressions know fails the load naming it',
+    v15(`<decision id="d" name="D"><variable name="D"/><sieve/></decision>`),
+    /element <sieve> is not a DMN 1\.3 construct \(the document is DMN 1\.5\)/,
+  ],
 ];
 for (const [title, xml, expect] of namespaceCases) {
   test(`namespaces: ${title}`, async (t) => {

@@ -29,7 +29,10 @@ test('the engine bundles for a neutral platform and evaluates WifiEntitlement in
 
 test('the bundled engine evaluates a DMN 1.4 model with a BKM, a context and item definitions in a bare vm context', async (t) => {
   const code = await dmnEngineBundle('iife');
-  const context = createContext({ xml: await readFile('test/dmn/models/service/RoamingFee14.dmn', 'utf8'), inputs: JSON.stringify({ devices: 4, tier: 'SILVER' }) });
+  const context = createContext({
+    xml: await readFile('test/dmn/models/service/RoamingFee14.dmn', 'utf8'),
+    inputs: JSON.stringify({ devices: 4, tier: 'SILVER' }),
+  });
   runInContext(code, context);
   const answer: unknown = await runInContext(
     `DmnEngine.loadModel(xml).then((model) => JSON.stringify(model.ok ? DmnEngine.evaluate(model.value, JSON.parse(inputs)) : model.error))`,

@@ -57,7 +57,8 @@ function decisionXml(spec: TableSpec): string {
 /** A DMN 1.3 document for the model. */
 export function dmnXml(model: ModelSpec): string {
   const inputData = (model.inputData ?? []).map(
-    (input) => `<inputData id="${id('input', input.name)}" name="${escapeXml(input.name)}"><variable name="${escapeXml(input.name)}"${attr('typeRef', input.typeRef)}/></inputData>`,
+    (input) =>
+      `<inputData id="${id('input', input.name)}" name="${escapeXml(input.name)}"><variable name="${escapeXml(input.name)}"${attr('typeRef', input.typeRef)}/></inputData>`,
   );
   return (
     `<?xml version="1.0" encoding="UTF-8"?>` +

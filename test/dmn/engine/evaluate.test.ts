@@ -71,7 +71,10 @@ test('an input the model declares but no decision reads must still be supplied f
   const model = await compiled(loans);
   t.deepEqual(model.inputs, ['income', 'member', 'channel']);
   const result = evaluate(model, { income: 8000, member: true });
-  t.deepEqual(result, { ok: false, error: { code: 'DMN_EVALUATION_ERROR', decision: null, rule: null, cell: "input data 'channel'", message: 'the input is missing' } });
+  t.deepEqual(result, {
+    ok: false,
+    error: { code: 'DMN_EVALUATION_ERROR', decision: null, rule: null, cell: "input data 'channel'", message: 'the input is missing' },
+  });
 });
 
 const missing: Array<[string, Record<string, unknown>, string | undefined, string, string]> = [
@@ -83,7 +86,10 @@ const missing: Array<[string, Record<string, unknown>, string | undefined, strin
 for (const [what, inputs, decision, reader, input] of missing) {
   test(`a missing input is an evaluation error naming the decision that reads it, for ${what}`, async (t) => {
     const result = evaluate(await compiled(loans), inputs, decision);
-    t.deepEqual(result, { ok: false, error: { code: 'DMN_EVALUATION_ERROR', decision: reader, rule: null, cell: `input data '${input}'`, message: 'the input is missing' } });
+    t.deepEqual(result, {
+      ok: false,
+      error: { code: 'DMN_EVALUATION_ERROR', decision: reader, rule: null, cell: `input data '${input}'`, message: 'the input is missing' },
+    });
   });
 }
 
@@ -99,7 +105,10 @@ test('inputs the model does not declare are ignored', async (t) => {
 
 test('an unknown decision is reported as such, not as an evaluation error', async (t) => {
   const result = evaluate(await compiled(loans), { income: 1 }, 'Pricing');
-  t.deepEqual(result, { ok: false, error: { code: 'DMN_UNKNOWN_DECISION', decision: null, rule: null, cell: null, message: "model 'Loans' has no decision 'Pricing'" } });
+  t.deepEqual(result, {
+    ok: false,
+    error: { code: 'DMN_UNKNOWN_DECISION', decision: null, rule: null, cell: null, message: "model 'Loans' has no decision 'Pricing'" },
+  });
 });
 
 test('an output entry naming something not in scope is an evaluation error at that rule and output', async (t) => {
@@ -114,7 +123,10 @@ test('an output entry naming something not in scope is an evaluation error at th
 
 test('a decision cannot see an input it does not require, even when it is supplied', async (t) => {
   const model = await compiled({
-    inputData: [{ name: 'a', typeRef: 'number' }, { name: 'b', typeRef: 'number' }],
+    inputData: [
+      { name: 'a', typeRef: 'number' },
+      { name: 'b', typeRef: 'number' },
+    ],
     decisions: [{ reads: ['a'], inputs: [{ expression: 'a + b' }], outputs: [{}], rules: [[['-'], ['1']]] }],
   });
   const result = evaluate(model, { a: 1, b: 2 });

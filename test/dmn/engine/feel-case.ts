@@ -8,7 +8,8 @@ import { evaluate, loadModel } from '../../../dmn/engine/index.js';
 export type FeelCase = [section: string, expression: string, inputs: Record<string, [string, unknown]>, expected: unknown];
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const typeXml = (name: string, typeRef: string) => `<inputData id="i_${name}" name="${name}"><variable name="${name}" typeRef="${escapeXml(typeRef)}"/></inputData>`;
+const typeXml = (name: string, typeRef: string) =>
+  `<inputData id="i_${name}" name="${name}"><variable name="${name}" typeRef="${escapeXml(typeRef)}"/></inputData>`;
 
 /** A DMN 1.3 model whose decision `D` is the literal expression, reading the inputs. */
 export function literalModel(expression: string, inputs: Record<string, [string, unknown]>): string {

@@ -47,7 +47,12 @@ const CASES: FeelCase[] = [
   ['10.3.4.9 (coincides point, point)', 'coincides(5, 5)', {}, true],
   ['10.3.4.9 (coincides range, range)', 'coincides([1..5], [1..5))', {}, false],
   ['10.3.4.9 (dates)', 'before(a, [@"2024-01-01"..@"2024-12-31"])', { a: ['date', '2023-12-31'] }, true],
-  ['10.3.4.9 (date and time across zones)', 'includes([@"2024-01-01T09:00:00Z"..@"2024-01-01T17:00:00Z"], a)', { a: ['date and time', '2024-01-01T18:30:00+02:00'] }, true],
+  [
+    '10.3.4.9 (date and time across zones)',
+    'includes([@"2024-01-01T09:00:00Z"..@"2024-01-01T17:00:00Z"], a)',
+    { a: ['date and time', '2024-01-01T18:30:00+02:00'] },
+    true,
+  ],
   ['10.3.4.9 (null argument)', 'before(a, 1)', { a: ['number', null] }, null],
   ['10.3.4.9 (signature the table does not give)', 'meets(1, [1..2])', {}, null],
   ['DMN 1.5 10.3.4 range()', 'a in range("[1..10)")', { a: ['number', 9] }, true],

@@ -20,7 +20,12 @@ const CASES: FeelCase[] = [
   ['10.3.2.12 table 49 (equality with null)', 'a = null', { a: ['number', null] }, true],
   ['10.3.2.12 table 49 (if on null takes else)', 'if a > 1 then "y" else "n"', { a: ['number', null] }, 'n'],
   ['10.3.2.12 table 57 (date + years and months duration)', 'd + duration("P1M")', { d: ['date', '2024-01-31'] }, '2024-02-29'],
-  ['10.3.2.12 table 57 (date and time - date and time)', 'b - a', { a: ['date and time', '2024-01-01T08:00:00'], b: ['date and time', '2024-01-01T10:00:00'] }, 'PT2H'],
+  [
+    '10.3.2.12 table 57 (date and time - date and time)',
+    'b - a',
+    { a: ['date and time', '2024-01-01T08:00:00'], b: ['date and time', '2024-01-01T10:00:00'] },
+    'PT2H',
+  ],
   ['10.3.2.12 table 57 (duration * number)', 'p * 2', { p: ['days and time duration', 'PT1H30M'] }, 'PT3H'],
   ['10.3.2.12 table 57 (number * duration)', '3 * p', { p: ['years and months duration', 'P1Y2M'] }, 'P3Y6M'],
   ['10.3.2.12 table 57 (duration / number)', 'p / 2', { p: ['days and time duration', 'P1D'] }, 'PT12H'],
@@ -43,7 +48,18 @@ const singleton: Array<[cell: string, input: unknown, matches: boolean]> = [
 for (const [cell, input, matches] of singleton) {
   test(`DMN 1.3 section 10.3.2.9.4: the input entry ${cell} ${matches ? 'matches' : 'does not match'} ${JSON.stringify(input)}`, async (t) => {
     const model = await compiled({
-      decisions: [{ name: 'D', hitPolicy: 'FIRST', inputs: [{ expression: 'x' }], outputs: [{ name: 'm' }], rules: [[[cell], ['true']], [['-'], ['false']]] }],
+      decisions: [
+        {
+          name: 'D',
+          hitPolicy: 'FIRST',
+          inputs: [{ expression: 'x' }],
+          outputs: [{ name: 'm' }],
+          rules: [
+            [[cell], ['true']],
+            [['-'], ['false']],
+          ],
+        },
+      ],
     });
     const outcome = evaluate(model, { x: input });
     t.true(outcome.ok);

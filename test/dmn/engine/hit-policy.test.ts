@@ -57,10 +57,22 @@ const routing = (hitPolicy: string): TableSpec => ({
     { name: 'Reason', typeRef: 'string' },
   ],
   rules: [
-    [['-', '-', '-'], ['"ACCEPT"', '"NONE"', '"Acceptable"']],
-    [['< 18', '-', '-'], ['"DECLINE"', '"NONE"', '"Applicant too young"']],
-    [['-', '"HIGH"', '-'], ['"REFER"', '"LEVEL 1"', '"High risk application"']],
-    [['-', '-', 'true'], ['"REFER"', '"LEVEL 2"', '"Applicant under debt review"']],
+    [
+      ['-', '-', '-'],
+      ['"ACCEPT"', '"NONE"', '"Acceptable"'],
+    ],
+    [
+      ['< 18', '-', '-'],
+      ['"DECLINE"', '"NONE"', '"Applicant too young"'],
+    ],
+    [
+      ['-', '"HIGH"', '-'],
+      ['"REFER"', '"LEVEL 1"', '"High risk application"'],
+    ],
+    [
+      ['-', '-', 'true'],
+      ['"REFER"', '"LEVEL 2"', '"Applicant under debt review"'],
+    ],
   ],
 });
 
@@ -97,12 +109,37 @@ const cases: Array<[string, TableSpec, Record<string, unknown>, unknown]> = [
   ['FIRST returns the first matching rule in table order', { ...overlappingDiscount, hitPolicy: 'FIRST' }, { Customer: 'Business', OrderSize: 9 }, 0.1],
   ['ANY returns the shared output when overlapping rules agree', eligibility('"INELIGIBLE"'), { Age: 16, MedicalHistory: 'bad' }, 'INELIGIBLE'],
   ['ANY with a single match returns it', eligibility('"INELIGIBLE"'), { Age: 30, MedicalHistory: 'good' }, 'ELIGIBLE'],
-  ['PRIORITY returns the match whose first output ranks highest in its output values', routing('PRIORITY'), { Age: 16, RiskCategory: 'HIGH', DebtReview: true }, DECLINE],
+  [
+    'PRIORITY returns the match whose first output ranks highest in its output values',
+    routing('PRIORITY'),
+    { Age: 16, RiskCategory: 'HIGH', DebtReview: true },
+    DECLINE,
+  ],
   ['PRIORITY breaks a tie on the first output by the next output', routing('PRIORITY'), { Age: 30, RiskCategory: 'HIGH', DebtReview: true }, DEBT_REVIEW],
-  ['PRIORITY falls back to the lowest-priority match when nothing else matches', routing('PRIORITY'), { Age: 30, RiskCategory: 'LOW', DebtReview: false }, ACCEPT],
-  ['OUTPUT ORDER lists all matches by decreasing priority', routing('OUTPUT ORDER'), { Age: 16, RiskCategory: 'HIGH', DebtReview: true }, [DECLINE, DEBT_REVIEW, HIGH_RISK, ACCEPT]],
-  ['RULE ORDER lists all matches in rule order', routing('RULE ORDER'), { Age: 16, RiskCategory: 'HIGH', DebtReview: true }, [ACCEPT, DECLINE, HIGH_RISK, DEBT_REVIEW]],
-  ['COLLECT without aggregation lists the outputs of all matches', routing('COLLECT'), { Age: 30, RiskCategory: 'HIGH', DebtReview: false }, [ACCEPT, HIGH_RISK]],
+  [
+    'PRIORITY falls back to the lowest-priority match when nothing else matches',
+    routing('PRIORITY'),
+    { Age: 30, RiskCategory: 'LOW', DebtReview: false },
+    ACCEPT,
+  ],
+  [
+    'OUTPUT ORDER lists all matches by decreasing priority',
+    routing('OUTPUT ORDER'),
+    { Age: 16, RiskCategory: 'HIGH', DebtReview: true },
+    [DECLINE, DEBT_REVIEW, HIGH_RISK, ACCEPT],
+  ],
+  [
+    'RULE ORDER lists all matches in rule order',
+    routing('RULE ORDER'),
+    { Age: 16, RiskCategory: 'HIGH', DebtReview: true },
+    [ACCEPT, DECLINE, HIGH_RISK, DEBT_REVIEW],
+  ],
+  [
+    'COLLECT without aggregation lists the outputs of all matches',
+    routing('COLLECT'),
+    { Age: 30, RiskCategory: 'HIGH', DebtReview: false },
+    [ACCEPT, HIGH_RISK],
+  ],
   ['COLLECT lists single outputs as bare values', holidays(), YOUNG, [22, 5]],
   ['COLLECT SUM adds the outputs of all matches, equal outputs included', holidays('SUM'), SENIOR, 32],
   ['COLLECT MIN returns the smallest output', holidays('MIN'), MIDDLE, 2],
@@ -137,9 +174,19 @@ for (const [title, table, expected] of emptyCases) {
 }
 
 const errorCases: Array<[string, TableSpec, Record<string, unknown>, RegExp]> = [
-  ['UNIQUE with two matching rules is an evaluation error naming both', overlappingDiscount, { Customer: 'Business', OrderSize: 9 }, /UNIQUE, but rules 1, 2 all match/],
+  [
+    'UNIQUE with two matching rules is an evaluation error naming both',
+    overlappingDiscount,
+    { Customer: 'Business', OrderSize: 9 },
+    /UNIQUE, but rules 1, 2 all match/,
+  ],
   ['ANY with matching rules that disagree is an evaluation error', eligibility('"REVIEW"'), { Age: 16, MedicalHistory: 'bad' }, /ANY.*rules 1, 2.*disagree/],
-  ['COLLECT SUM over a string output is an evaluation error', { ...holidays('SUM'), outputs: [{}], rules: [[['-', '-'], ['"many"']]] }, SENIOR, /SUM cannot aggregate a string/],
+  [
+    'COLLECT SUM over a string output is an evaluation error',
+    { ...holidays('SUM'), outputs: [{}], rules: [[['-', '-'], ['"many"']]] },
+    SENIOR,
+    /SUM cannot aggregate a string/,
+  ],
 ];
 
 for (const [title, table, inputs, message] of errorCases) {

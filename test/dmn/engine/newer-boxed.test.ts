@@ -15,29 +15,80 @@ const V14 = 'https://www.omg.org/spec/DMN/20211108/MODEL/';
 
 const cases: Array<[section: string, namespace: string, logic: string, x: unknown, expected: unknown]> = [
   ['10.2.2 conditional, true', V15, `<conditional><if>${lit('x > 1')}</if><then>${lit('"big"')}</then><else>${lit('"small"')}</else></conditional>`, 2, 'big'],
-  ['10.2.2 conditional, null condition takes else', V15, `<conditional><if>${lit('x > 1')}</if><then>${lit('"big"')}</then><else>${lit('"small"')}</else></conditional>`, null, 'small'],
+  [
+    '10.2.2 conditional, null condition takes else',
+    V15,
+    `<conditional><if>${lit('x > 1')}</if><then>${lit('"big"')}</then><else>${lit('"small"')}</else></conditional>`,
+    null,
+    'small',
+  ],
   ['10.2.2 conditional in DMN 1.4', V14, `<conditional><if>${lit('x')}</if><then>${lit('1')}</then><else>${lit('2')}</else></conditional>`, true, 1],
-  ['10.2.2 conditional, branch a context', V15, `<conditional><if>${lit('true')}</if><then><context><contextEntry><variable name="a"/>${lit('x + 1')}</contextEntry></context></then><else>${lit('null')}</else></conditional>`, 1, { a: 2 }],
+  [
+    '10.2.2 conditional, branch a context',
+    V15,
+    `<conditional><if>${lit('true')}</if><then><context><contextEntry><variable name="a"/>${lit('x + 1')}</contextEntry></context></then><else>${lit('null')}</else></conditional>`,
+    1,
+    { a: 2 },
+  ],
   ['10.2.2 for over a list', V15, `<for iteratorVariable="i"><in>${lit('x')}</in><return>${lit('i * 2')}</return></for>`, [1, 2, 3], [2, 4, 6]],
   ['10.2.2 for over a range (10.3.2.14)', V15, `<for iteratorVariable="i"><in>${lit('[1..x]')}</in><return>${lit('i * i')}</return></for>`, 3, [1, 4, 9]],
-  ['10.2.2 for over dates', V15, `<for iteratorVariable="d"><in>${lit('x')}</in><return>${lit('date(d) + duration("P1D")')}</return></for>`, ['2024-02-28', '2024-12-31'], ['2024-02-29', '2025-01-01']],
+  [
+    '10.2.2 for over dates',
+    V15,
+    `<for iteratorVariable="d"><in>${lit('x')}</in><return>${lit('date(d) + duration("P1D")')}</return></for>`,
+    ['2024-02-28', '2024-12-31'],
+    ['2024-02-29', '2025-01-01'],
+  ],
   ['10.2.2 for over null', V15, `<for iteratorVariable="i"><in>${lit('x')}</in><return>${lit('i')}</return></for>`, null, null],
   ['10.2.2 some', V15, `<some iteratorVariable="i"><in>${lit('x')}</in><satisfies>${lit('i > 2')}</satisfies></some>`, [1, 3], true],
   ['10.2.2 some, none', V15, `<some iteratorVariable="i"><in>${lit('x')}</in><satisfies>${lit('i > 5')}</satisfies></some>`, [1, 3], false],
   ['10.2.2 every', V15, `<every iteratorVariable="i"><in>${lit('x')}</in><satisfies>${lit('i > 0')}</satisfies></every>`, [1, 3], true],
   ['10.2.2 every, one null', V15, `<every iteratorVariable="i"><in>${lit('x')}</in><satisfies>${lit('i > 0')}</satisfies></every>`, [1, null], false],
   ['10.2.2 filter on item', V15, `<filter><in>${lit('x')}</in><match>${lit('item >= 2')}</match></filter>`, [1, 2, 3], [2, 3]],
-  ['10.2.2 filter on a context item\'s entries', V15, `<filter><in>${lit('x')}</in><match>${lit('age >= 18')}</match></filter>`, [{ age: 17 }, { age: 30 }], [{ age: 30 }]],
-  ['10.2.2 filter, then list replace (DMN 1.5 10.3.4.4)', V15, `<context><contextEntry><variable name="f"/><filter><in>${lit('x')}</in><match>${lit('item > 1')}</match></filter></contextEntry><contextEntry>${lit('list replace(f, 1, 0)')}</contextEntry></context>`, [1, 2, 3], [0, 3]],
-  ['10.2.2 filter without its in part', V15, `<filter><match>${lit('true')}</match></filter>`, [], { compile: 'filter', message: "the 'in' part has no expression" }],
-  ['10.2.2 for without iteratorVariable', V15, `<for><in>${lit('x')}</in><return>${lit('1')}</return></for>`, [], { compile: 'for iterator', message: 'the for iterator has no iteratorVariable' }],
-  ['10.2.2 a FEEL error inside a branch names decision and expression', V15, `<conditional><if>${lit('true')}</if><then>${lit('y + 1')}</then><else>${lit('1')}</else></conditional>`, 1, { evaluation: "conditional, 'then'" }],
+  [
+    "10.2.2 filter on a context item's entries",
+    V15,
+    `<filter><in>${lit('x')}</in><match>${lit('age >= 18')}</match></filter>`,
+    [{ age: 17 }, { age: 30 }],
+    [{ age: 30 }],
+  ],
+  [
+    '10.2.2 filter, then list replace (DMN 1.5 10.3.4.4)',
+    V15,
+    `<context><contextEntry><variable name="f"/><filter><in>${lit('x')}</in><match>${lit('item > 1')}</match></filter></contextEntry><contextEntry>${lit('list replace(f, 1, 0)')}</contextEntry></context>`,
+    [1, 2, 3],
+    [0, 3],
+  ],
+  [
+    '10.2.2 filter without its in part',
+    V15,
+    `<filter><match>${lit('true')}</match></filter>`,
+    [],
+    { compile: 'filter', message: "the 'in' part has no expression" },
+  ],
+  [
+    '10.2.2 for without iteratorVariable',
+    V15,
+    `<for><in>${lit('x')}</in><return>${lit('1')}</return></for>`,
+    [],
+    { compile: 'for iterator', message: 'the for iterator has no iteratorVariable' },
+  ],
+  [
+    '10.2.2 a FEEL error inside a branch names decision and expression',
+    V15,
+    `<conditional><if>${lit('true')}</if><then>${lit('y + 1')}</then><else>${lit('1')}</else></conditional>`,
+    1,
+    { evaluation: "conditional, 'then'" },
+  ],
 ];
 
 for (const [section, namespace, logic, x, expected] of cases) {
   test(`DMN 1.5 section ${section}: x = ${JSON.stringify(x)} gives ${JSON.stringify(expected)}`, async (t) => {
     const loaded = await loadModel(model(namespace, logic));
-    const failure = typeof expected === 'object' && expected !== null && !Array.isArray(expected) ? (expected as Partial<Record<'compile' | 'message' | 'evaluation', string>>) : {};
+    const failure =
+      typeof expected === 'object' && expected !== null && !Array.isArray(expected)
+        ? (expected as Partial<Record<'compile' | 'message' | 'evaluation', string>>)
+        : {};
     if (failure.compile !== undefined) {
       if (loaded.ok) return t.fail('loaded');
       t.is(loaded.error.code, 'DMN_COMPILE_ERROR');

@@ -73,7 +73,9 @@ test('a computed output that does not conform to its typeRef is an evaluation er
     ],
     rules: [[['-'], ['"hello " + name', 'upper case(name)']]],
   };
-  t.deepEqual(await decide(table, { name: 'x' }), { error: { code: 'DMN_EVALUATION_ERROR', decision: 'Decision', rule: 1, cell: "output 'length'", message: "a string does not conform to typeRef 'number'" } });
+  t.deepEqual(await decide(table, { name: 'x' }), {
+    error: { code: 'DMN_EVALUATION_ERROR', decision: 'Decision', rule: 1, cell: "output 'length'", message: "a string does not conform to typeRef 'number'" },
+  });
 });
 
 test('values outside the input values or output values are evaluation errors on that clause', async (t) => {

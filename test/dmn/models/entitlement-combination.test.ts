@@ -15,14 +15,42 @@ const customer = { userType: 'CUSTOMER', employeeVerified: false, company: null 
 const employee = (company: string) => ({ userType: 'EMPLOYEE', employeeVerified: true, company });
 
 const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
-  ['a GOLD customer with the benefit gets the plus package, boosted, 2 devices, 2 h', { ...customer, memberTier: 'GOLD', wifiBenefit: true }, { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 7200 }],
-  ['a GOLD customer without the benefit gets the baseline', { ...customer, memberTier: 'GOLD', wifiBenefit: false }, { entitlementType: 'WIFI_CUSTOMER_BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN' }],
-  ['a SILVER customer gets the plus package at the basic tier, 2 devices, 1 h', { ...customer, memberTier: 'SILVER', wifiBenefit: false }, { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 3600 }],
+  [
+    'a GOLD customer with the benefit gets the plus package, boosted, 2 devices, 2 h',
+    { ...customer, memberTier: 'GOLD', wifiBenefit: true },
+    { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 7200 },
+  ],
+  [
+    'a GOLD customer without the benefit gets the baseline',
+    { ...customer, memberTier: 'GOLD', wifiBenefit: false },
+    { entitlementType: 'WIFI_CUSTOMER_BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN' },
+  ],
+  [
+    'a SILVER customer gets the plus package at the basic tier, 2 devices, 1 h',
+    { ...customer, memberTier: 'SILVER', wifiBenefit: false },
+    { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 3600 },
+  ],
   ['a customer with no tier (lookup failed) gets the baseline', { ...customer, ...none }, { entitlementType: 'WIFI_CUSTOMER_BASIC', ttlSeconds: 3600 }],
-  ['a freshly registered account (empty userType) gets the baseline', { userType: '', employeeVerified: null, company: null, ...none }, { entitlementType: 'WIFI_CUSTOMER_BASIC' }],
-  ['an employee keeps the employee package whatever a tier says', { ...employee('MEMBER_A'), memberTier: 'GOLD', wifiBenefit: true }, { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', sourceType: 'EMPLOYEE_VERIFICATION', ttlSeconds: 14400 }],
-  ['PARTNER-X is denied COMPANY_NOT_ELIGIBLE, loyalty or not', { ...employee('PARTNER-X'), memberTier: 'GOLD', wifiBenefit: true }, { eligible: false, reason: 'COMPANY_NOT_ELIGIBLE' }],
-  ['an unknown user type is denied UNKNOWN_USER_TYPE even as a GOLD member', { userType: 'ROBOT', employeeVerified: false, company: null, memberTier: 'GOLD', wifiBenefit: true }, { eligible: false, reason: 'UNKNOWN_USER_TYPE' }],
+  [
+    'a freshly registered account (empty userType) gets the baseline',
+    { userType: '', employeeVerified: null, company: null, ...none },
+    { entitlementType: 'WIFI_CUSTOMER_BASIC' },
+  ],
+  [
+    'an employee keeps the employee package whatever a tier says',
+    { ...employee('MEMBER_A'), memberTier: 'GOLD', wifiBenefit: true },
+    { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', sourceType: 'EMPLOYEE_VERIFICATION', ttlSeconds: 14400 },
+  ],
+  [
+    'PARTNER-X is denied COMPANY_NOT_ELIGIBLE, loyalty or not',
+    { ...employee('PARTNER-X'), memberTier: 'GOLD', wifiBenefit: true },
+    { eligible: false, reason: 'COMPANY_NOT_ELIGIBLE' },
+  ],
+  [
+    'an unknown user type is denied UNKNOWN_USER_TYPE even as a GOLD member',
+    { userType: 'ROBOT', employeeVerified: false, company: null, memberTier: 'GOLD', wifiBenefit: true },
+    { eligible: false, reason: 'UNKNOWN_USER_TYPE' },
+  ],
 ];
 
 for (const [title, inputs, expected] of CASES) {

@@ -42,23 +42,71 @@ export const CUSTOMER_BASELINE = {
   reason: null,
 };
 
-const GOLD = { ...CUSTOMER_BASELINE, entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 7200 };
+const GOLD = {
+  ...CUSTOMER_BASELINE,
+  entitlementType: 'WIFI_CUSTOMER_PLUS',
+  tier: 'BOOST',
+  qosClass: 'HIGH',
+  deviceSlots: 2,
+  sourceType: 'LOYALTY_TIER',
+  ttlSeconds: 7200,
+};
 const SILVER = { ...CUSTOMER_BASELINE, entitlementType: 'WIFI_CUSTOMER_PLUS', deviceSlots: 2, sourceType: 'LOYALTY_TIER' };
 
 const token = (userType: unknown, employeeVerified: unknown, company: unknown) => ({ userType, employeeVerified, company });
 const member = (memberTier: unknown, wifiBenefit: unknown) => ({ memberTier, wifiBenefit });
 
 export const WIFI_ENTITLEMENT_RULES: readonly RowCase[] = [
-  { title: 'rule 1: a verified employee of MEMBER_A gets the employee package', decision: 'WifiEntitlement', inputs: token('EMPLOYEE', true, 'MEMBER_A'), outputs: EMPLOYEE_PACKAGE },
-  { title: 'rule 1: a verified employee of MEMBER_C gets the employee package', decision: 'WifiEntitlement', inputs: token('EMPLOYEE', true, 'MEMBER_C'), outputs: EMPLOYEE_PACKAGE },
-  { title: 'rule 2: a verified employee of another company is denied COMPANY_NOT_ELIGIBLE', decision: 'WifiEntitlement', inputs: token('EMPLOYEE', true, 'PARTNER-X'), outputs: denied('COMPANY_NOT_ELIGIBLE') },
-  { title: 'rule 3: an unverified employee is denied EMPLOYEE_NOT_VERIFIED', decision: 'WifiEntitlement', inputs: token('EMPLOYEE', false, 'MEMBER_A'), outputs: denied('EMPLOYEE_NOT_VERIFIED') },
-  { title: 'rule 3: an employee without the verified claim is denied EMPLOYEE_NOT_VERIFIED', decision: 'WifiEntitlement', inputs: token('EMPLOYEE', null, null), outputs: denied('EMPLOYEE_NOT_VERIFIED') },
+  {
+    title: 'rule 1: a verified employee of MEMBER_A gets the employee package',
+    decision: 'WifiEntitlement',
+    inputs: token('EMPLOYEE', true, 'MEMBER_A'),
+    outputs: EMPLOYEE_PACKAGE,
+  },
+  {
+    title: 'rule 1: a verified employee of MEMBER_C gets the employee package',
+    decision: 'WifiEntitlement',
+    inputs: token('EMPLOYEE', true, 'MEMBER_C'),
+    outputs: EMPLOYEE_PACKAGE,
+  },
+  {
+    title: 'rule 2: a verified employee of another company is denied COMPANY_NOT_ELIGIBLE',
+    decision: 'WifiEntitlement',
+    inputs: token('EMPLOYEE', true, 'PARTNER-X'),
+    outputs: denied('COMPANY_NOT_ELIGIBLE'),
+  },
+  {
+    title: 'rule 3: an unverified employee is denied EMPLOYEE_NOT_VERIFIED',
+    decision: 'WifiEntitlement',
+    inputs: token('EMPLOYEE', false, 'MEMBER_A'),
+    outputs: denied('EMPLOYEE_NOT_VERIFIED'),
+  },
+  {
+    title: 'rule 3: an employee without the verified claim is denied EMPLOYEE_NOT_VERIFIED',
+    decision: 'WifiEntitlement',
+    inputs: token('EMPLOYEE', null, null),
+    outputs: denied('EMPLOYEE_NOT_VERIFIED'),
+  },
   { title: 'rule 4: a customer gets the customer baseline', decision: 'WifiEntitlement', inputs: token('CUSTOMER', false, null), outputs: CUSTOMER_BASELINE },
-  { title: 'rule 4: an empty user type (fresh self-registration) gets the baseline', decision: 'WifiEntitlement', inputs: token('', null, null), outputs: CUSTOMER_BASELINE },
+  {
+    title: 'rule 4: an empty user type (fresh self-registration) gets the baseline',
+    decision: 'WifiEntitlement',
+    inputs: token('', null, null),
+    outputs: CUSTOMER_BASELINE,
+  },
   { title: 'rule 4: a null user type gets the baseline', decision: 'WifiEntitlement', inputs: token(null, null, null), outputs: CUSTOMER_BASELINE },
-  { title: 'rule 5: any other user type is denied UNKNOWN_USER_TYPE', decision: 'WifiEntitlement', inputs: token('CONTRACTOR', true, 'MEMBER_A'), outputs: denied('UNKNOWN_USER_TYPE') },
-  { title: 'rule 5: the user type is case-sensitive and fails closed', decision: 'WifiEntitlement', inputs: token('employee', true, 'MEMBER_A'), outputs: denied('UNKNOWN_USER_TYPE') },
+  {
+    title: 'rule 5: any other user type is denied UNKNOWN_USER_TYPE',
+    decision: 'WifiEntitlement',
+    inputs: token('CONTRACTOR', true, 'MEMBER_A'),
+    outputs: denied('UNKNOWN_USER_TYPE'),
+  },
+  {
+    title: 'rule 5: the user type is case-sensitive and fails closed',
+    decision: 'WifiEntitlement',
+    inputs: token('employee', true, 'MEMBER_A'),
+    outputs: denied('UNKNOWN_USER_TYPE'),
+  },
 ];
 
 export const LOYALTY_TIER_ROWS: readonly RowCase[] = [

@@ -178,7 +178,16 @@ test.serial('the keyboard alone reaches every control in order, and Enter submit
     order.push(focused.name);
     t.is(focused.outline, 'solid', `${focused.name} shows where the focus is`);
   }
-  t.deepEqual(order, ['Tiếng Việt', 'English', en['nav.signin'], en['nav.register'], en['nav.employee'], 'signin-email', 'signin-password', en['signin.submit']]);
+  t.deepEqual(order, [
+    'Tiếng Việt',
+    'English',
+    en['nav.signin'],
+    en['nav.register'],
+    en['nav.employee'],
+    'signin-email',
+    'signin-password',
+    en['signin.submit'],
+  ]);
   await page.keyboard.press('Enter');
   const field = region(page, en['signin.title']).getByLabel(en['signin.email']);
   t.is(await field.getAttribute('aria-invalid'), 'true');
@@ -186,7 +195,7 @@ test.serial('the keyboard alone reaches every control in order, and Enter submit
   await phone.finish('keyboard-invalid-en');
 });
 
-test.serial('at the countdown\'s zero the page re-reads the session and, when it has ended, says so and shows sign-in', async (t) => {
+test.serial("at the countdown's zero the page re-reads the session and, when it has ended, says so and shows sign-in", async (t) => {
   const phone = await openPhone(t, t.context.browser, URLS.portal);
   const { page } = phone;
   // Only the session read is replaced, to reach zero in seconds instead of the real hour.
@@ -228,7 +237,15 @@ test.serial('behind a gateway the page hands the device to the gateway login wit
   const phone = await openPhone(t, t.context.browser, URLS.portal);
   const { page } = phone;
   // As CoovaChilli sends a captive device: the portal keeps the context and shows the clean page.
-  const arrival = new URLSearchParams({ res: 'notyet', uamip: '127.0.0.1', uamport: '3990', challenge: '00112233445566778899aabbccddeeff', mac: '02-B0-B0-00-00-01', nasid: 'demo-nas', userurl: 'http://example.com/' });
+  const arrival = new URLSearchParams({
+    res: 'notyet',
+    uamip: '127.0.0.1',
+    uamport: '3990',
+    challenge: '00112233445566778899aabbccddeeff',
+    mac: '02-B0-B0-00-00-01',
+    nasid: 'demo-nas',
+    userurl: 'http://example.com/',
+  });
   await page.goto(coovaArrival(Object.fromEntries(arrival), demoNas().uamSecret));
   t.is(new URL(page.url()).pathname, '/');
   t.false(page.url().includes('02-B0-B0'), 'the MAC leaves the address bar');
@@ -244,7 +261,10 @@ test.serial('behind a gateway the page hands the device to the gateway login wit
   t.is(login.searchParams.get('userurl'), 'http://example.com/');
   // The captive window would now follow the gateway; here the only request that left the portal
   // is that one (the phone aborts it), and the page's CSP allowed exactly it.
-  t.deepEqual(phone.foreignRequests.map((url) => new URL(url).origin + new URL(url).pathname), ['http://127.0.0.1:3990/logon']);
+  t.deepEqual(
+    phone.foreignRequests.map((url) => new URL(url).origin + new URL(url).pathname),
+    ['http://127.0.0.1:3990/logon'],
+  );
   t.deepEqual(phone.pageProblems, []);
   // The aborted hand-over leaves this tab on an error page: the person opens the portal again.
   const again = await phone.context.newPage();
@@ -254,25 +274,34 @@ test.serial('behind a gateway the page hands the device to the gateway login wit
   await again.request.post('/api/v1/auth/logout', { headers: { origin: URLS.portal } });
 });
 
-test.serial('CoovaChilli end to end: the chilli\'s 302 brings the phone to the portal, the sign-in sends it to /logon, the chilli logs it in through FreeRADIUS and sends it back with res=success: "You are connected"', async (t) => {
-  const chilli = await startFakeChilli({
-    port: 3990, portalUrl: URLS.portal, uamSecret: demoNas().uamSecret, nasId: 'demo-nas', nasSecret: 'demo-nas-secret',
-    authPort: Number(process.env['RADIUS_AUTH_PORT'] ?? 1812), mac: '02-B0-B0-00-00-02', userurl: 'http://example.com/',
-  });
-  t.teardown(() => chilli.close());
-  const phone = await openPhone(t, t.context.browser, URLS.portal, 'en-US', ['http://127.0.0.1:3990']);
-  const { page } = phone;
-  await page.goto('http://127.0.0.1:3990/generate_204');
-  t.is(new URL(page.url()).pathname, '/', 'the chilli sent the phone to the portal, which kept the context');
-  const form = region(page, en['signin.title']);
-  await form.getByLabel(en['signin.email']).fill('bob@example.com');
-  await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
-  await form.getByRole('button', { name: en['signin.submit'] }).click();
-  await page.getByRole('heading', { name: 'You are connected' }).waitFor({ timeout: 20_000 });
-  t.deepEqual(chilli.logins, [{ code: 'Access-Accept' }]);
-  t.regex(await page.locator('body').innerText(), /reconnects by itself/);
-  t.true(await page.getByRole('link', { name: /example\.com/ }).isVisible(), 'the way back is a plain link');
-  t.deepEqual(phone.pageProblems, []);
-  await phone.finish('coovachilli-connected-en');
-  await page.request.post(`${URLS.portal}/api/v1/auth/logout`, { headers: { origin: URLS.portal } });
-});
+test.serial(
+  'CoovaChilli end to end: the chilli\'s 302 brings the phone to the portal, the sign-in sends it to /logon, the chilli logs it in through FreeRADIUS and sends it back with res=success: "You are connected"',
+  async (t) => {
+    const chilli = await startFakeChilli({
+      port: 3990,
+      portalUrl: URLS.portal,
+      uamSecret: demoNas().uamSecret,
+      nasId: 'demo-nas',
+      nasSecret: 'demo-nas-secret',
+      authPort: Number(process.env['RADIUS_AUTH_PORT'] ?? 1812),
+      mac: '02-B0-B0-00-00-02',
+      userurl: 'http://example.com/',
+    });
+    t.teardown(() => chilli.close());
+    const phone = await openPhone(t, t.context.browser, URLS.portal, 'en-US', ['http://127.0.0.1:3990']);
+    const { page } = phone;
+    await page.goto('http://127.0.0.1:3990/generate_204');
+    t.is(new URL(page.url()).pathname, '/', 'the chilli sent the phone to the portal, which kept the context');
+    const form = region(page, en['signin.title']);
+    await form.getByLabel(en['signin.email']).fill('bob@example.com');
+    await form.getByLabel(en['signin.password']).fill('bob-demo-pass');
+    await form.getByRole('button', { name: en['signin.submit'] }).click();
+    await page.getByRole('heading', { name: 'You are connected' }).waitFor({ timeout: 20_000 });
+    t.deepEqual(chilli.logins, [{ code: 'Access-Accept' }]);
+    t.regex(await page.locator('body').innerText(), /reconnects by itself/);
+    t.true(await page.getByRole('link', { name: /example\.com/ }).isVisible(), 'the way back is a plain link');
+    t.deepEqual(phone.pageProblems, []);
+    await phone.finish('coovachilli-connected-en');
+    await page.request.post(`${URLS.portal}/api/v1/auth/logout`, { headers: { origin: URLS.portal } });
+  },
+);

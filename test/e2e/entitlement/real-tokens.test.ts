@@ -22,10 +22,22 @@ async function evaluate(token: unknown, body: unknown = {}) {
 }
 
 const CUSTOMERS: [string, string, Record<string, unknown>][] = [
-  ['bob@example.com', 'bob-demo-pass', { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null } }],
-  ['gold@demo.example', 'gold-demo-pass', { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER' } }],
+  [
+    'bob@example.com',
+    'bob-demo-pass',
+    { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null } },
+  ],
+  [
+    'gold@demo.example',
+    'gold-demo-pass',
+    { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER' } },
+  ],
   ['gold.nobenefit@demo.example', 'gold-nobenefit-demo-pass', { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { sourceType: 'IDP_ID_LOGIN' } }],
-  ['silver@demo.example', 'silver-demo-pass', { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER' } }],
+  [
+    'silver@demo.example',
+    'silver-demo-pass',
+    { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER' } },
+  ],
 ];
 for (const [username, password, expected] of CUSTOMERS) {
   test.serial(`customer ${username} gets ${String(expected['entitlementType'])}`, async (t) => {

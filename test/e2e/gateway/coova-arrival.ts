@@ -15,7 +15,15 @@ export function demoNas() {
  * `/gateway?...` as CoovaChilli sends it (redir.c): the parameters, then `md` = MD5 of the URL up to
  * `&md=` (over the uamserver it was configured with: the portal's public URL) + the UAM secret.
  */
-export function coovaArrival(params: Record<string, string>, uamSecret: string, portalPublicUrl = process.env['PORTAL_PUBLIC_URL'] ?? 'http://localhost:3000'): string {
+export function coovaArrival(
+  params: Record<string, string>,
+  uamSecret: string,
+  portalPublicUrl = process.env['PORTAL_PUBLIC_URL'] ?? 'http://localhost:3000',
+): string {
   const path = `/gateway?${new URLSearchParams(params).toString()}`;
-  return `${path}&md=${createHash('md5').update(`${new URL(portalPublicUrl).origin}${path}`).update(uamSecret).digest('hex').toUpperCase()}`;
+  return `${path}&md=${createHash('md5')
+    .update(`${new URL(portalPublicUrl).origin}${path}`)
+    .update(uamSecret)
+    .digest('hex')
+    .toUpperCase()}`;
 }

@@ -18,7 +18,16 @@ export interface FakeChilli {
   close(): Promise<void>;
 }
 
-export async function startFakeChilli(options: { port: number; portalUrl: string; uamSecret: string; nasId: string; nasSecret: string; authPort: number; mac: string; userurl: string }): Promise<FakeChilli> {
+export async function startFakeChilli(options: {
+  port: number;
+  portalUrl: string;
+  uamSecret: string;
+  nasId: string;
+  nasSecret: string;
+  authPort: number;
+  mac: string;
+  userurl: string;
+}): Promise<FakeChilli> {
   let challenge = randomBytes(16).toString('hex');
   const logins: { code: string }[] = [];
   const base = { uamip: '127.0.0.1', uamport: String(options.port), mac: options.mac, nasid: options.nasId, userurl: options.userurl };
@@ -37,7 +46,11 @@ export async function startFakeChilli(options: { port: number; portalUrl: string
       if (username === '' || !/^[0-9a-f]{32}$/i.test(response)) return refused('Login failed');
       const chapChallenge = createHash('md5').update(Buffer.from(challenge, 'hex')).update(options.uamSecret).digest('hex');
       const answer = await radclient(options.authPort, 'auth', options.nasSecret, [
-        `User-Name = "${username}"`, `CHAP-Challenge = 0x${chapChallenge}`, `CHAP-Password = 0x00${response}`, `Calling-Station-Id = "${options.mac}"`, `NAS-Identifier = "${options.nasId}"`,
+        `User-Name = "${username}"`,
+        `CHAP-Challenge = 0x${chapChallenge}`,
+        `CHAP-Password = 0x00${response}`,
+        `Calling-Station-Id = "${options.mac}"`,
+        `NAS-Identifier = "${options.nasId}"`,
       ]);
       logins.push({ code: answer.code });
       if (answer.code !== 'Access-Accept') return refused(answer.attributes['Reply-Message'] ?? 'Login failed');

@@ -34,8 +34,19 @@ const newMac = () => {
 /** Every answer a client of this file saw (portal, session service, FreeRADIUS), for the privacy check. */
 const answers: string[] = [];
 
-interface Change { sessionId: string; state: string; reason: string | null; cursor: string }
-interface Login { sessionId: string; validUntil: string; challenge: string; fields: Record<string, string>; reply: PortalReply }
+interface Change {
+  sessionId: string;
+  state: string;
+  reason: string | null;
+  cursor: string;
+}
+interface Login {
+  sessionId: string;
+  validUntil: string;
+  challenge: string;
+  fields: Record<string, string>;
+  reply: PortalReply;
+}
 
 /** A captive device behind the demo NAS: its MAC, and the browser the gateway sent to the portal. */
 class CaptiveDevice extends PortalBrowser {
@@ -52,7 +63,17 @@ class CaptiveDevice extends PortalBrowser {
   /** Arrives with CoovaChilli's UAM parameters (a fresh challenge), then signs in as bob. */
   async signIn(t: ExecutionContext): Promise<Login> {
     const challenge = randomBytes(16).toString('hex');
-    const query = new URLSearchParams({ res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge, called: '02-E2-00-00-00-FF', mac: this.mac, ip: '10.1.0.7', nasid: NAS, userurl: 'http://example.com/' });
+    const query = new URLSearchParams({
+      res: 'notyet',
+      uamip: '10.1.0.1',
+      uamport: '3990',
+      challenge,
+      called: '02-E2-00-00-00-FF',
+      mac: this.mac,
+      ip: '10.1.0.7',
+      nasid: NAS,
+      userurl: 'http://example.com/',
+    });
     const arrival = await this.call('GET', coovaArrival(Object.fromEntries(query), UAM_SECRET));
     t.is(arrival.status, 303);
     t.regex(this.cookie ?? '', /(^|; )gw=/, 'the gateway context is kept behind cookie gw');
@@ -66,10 +87,21 @@ class CaptiveDevice extends PortalBrowser {
   async accessRequest(login: Login): Promise<RadiusAnswer> {
     const { username, response, password } = login.fields;
     // CoovaChilli: CHAP-Challenge = MD5(challenge + UAM secret), CHAP ident 0, the page's response as the digest.
-    const proof = response === undefined
-      ? [`User-Password = "${password}"`]
-      : [`CHAP-Challenge = 0x${createHash('md5').update(Buffer.from(login.challenge, 'hex')).update(UAM_SECRET).digest('hex')}`, `CHAP-Password = 0x00${response}`];
-    return kept(await radclient(AUTH_PORT, 'auth', NAS_SECRET, [`User-Name = "${username}"`, ...proof, `Calling-Station-Id = "${this.mac}"`, `NAS-Identifier = "${NAS}"`]));
+    const proof =
+      response === undefined
+        ? [`User-Password = "${password}"`]
+        : [
+            `CHAP-Challenge = 0x${createHash('md5').update(Buffer.from(login.challenge, 'hex')).update(UAM_SECRET).digest('hex')}`,
+            `CHAP-Password = 0x00${response}`,
+          ];
+    return kept(
+      await radclient(AUTH_PORT, 'auth', NAS_SECRET, [
+        `User-Name = "${username}"`,
+        ...proof,
+        `Calling-Station-Id = "${this.mac}"`,
+        `NAS-Identifier = "${NAS}"`,
+      ]),
+    );
   }
 
   /** Logged in at the gateway: Access-Accept, then accounting Start under `acctSessionId`. */
@@ -77,11 +109,20 @@ class CaptiveDevice extends PortalBrowser {
     const accept = await this.accessRequest(login);
     t.is(accept.code, 'Access-Accept', JSON.stringify(accept));
     const start = await radclient(ACCT_PORT, 'acct', NAS_SECRET, [
-      `User-Name = "${login.fields['username']}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${this.mac}"`, `NAS-Identifier = "${NAS}"`,
+      `User-Name = "${login.fields['username']}"`,
+      'Acct-Status-Type = Start',
+      `Acct-Session-Id = "${acctSessionId}"`,
+      `Class = ${accept.attributes['Class']}`,
+      `Calling-Station-Id = "${this.mac}"`,
+      `NAS-Identifier = "${NAS}"`,
     ]);
     t.is(kept(start).code, 'Accounting-Response');
     // FreeRADIUS posts it to the gateway service before answering (buffered and replayed only if that failed).
-    await waitFor(() => this.session(), (reply) => (reply.body['connection'] as { connected?: boolean } | undefined)?.connected === true, { timeoutMs: 15_000 });
+    await waitFor(
+      () => this.session(),
+      (reply) => (reply.body['connection'] as { connected?: boolean } | undefined)?.connected === true,
+      { timeoutMs: 15_000 },
+    );
     return accept;
   }
 }
@@ -94,7 +135,7 @@ const kept = (answer: RadiusAnswer): RadiusAnswer => {
 /** The session service's change feed after `cursor`, every page. */
 async function changesAfter(cursor = '0.0'): Promise<{ changes: Change[]; next: string }> {
   const changes: Change[] = [];
-  for (let after = cursor; ;) {
+  for (let after = cursor; ; ) {
     const response = await fetch(`${URLS.session}/api/v1/sessions/changes?after=${after}&limit=500`, { headers: SESSION_KEY });
     const text = await response.text();
     answers.push(text);
@@ -107,13 +148,21 @@ async function changesAfter(cursor = '0.0'): Promise<{ changes: Change[]; next: 
 
 /** Why the session service ended a session, as its change feed tells it (waits for the feed to show it). */
 async function revokeReason(sessionId: string): Promise<string | null> {
-  const { changes } = await waitFor(() => changesAfter(), (read) => read.changes.some((c) => c.sessionId === sessionId && c.state === 'REVOKED'), { timeoutMs: 10_000 });
+  const { changes } = await waitFor(
+    () => changesAfter(),
+    (read) => read.changes.some((c) => c.sessionId === sessionId && c.state === 'REVOKED'),
+    { timeoutMs: 10_000 },
+  );
   return changes.find((c) => c.sessionId === sessionId && c.state === 'REVOKED')?.reason ?? null;
 }
 
 /** The NAS stand-in received a Disconnect-Request for this accounting session (waits up to 15 s). */
 const disconnected = (nas: Awaited<ReturnType<typeof startNas>>, acctSessionId: string) =>
-  waitFor(() => disconnectsReceived(nas), (ids) => ids.includes(acctSessionId), { timeoutMs: 15_000 });
+  waitFor(
+    () => disconnectsReceived(nas),
+    (ids) => ids.includes(acctSessionId),
+    { timeoutMs: 15_000 },
+  );
 
 const sessionState = async (sessionId: string) => {
   const read = await networkSession(sessionId);
@@ -121,29 +170,38 @@ const sessionState = async (sessionId: string) => {
   return read['state'];
 };
 
-test.serial('a device sent by the gateway signs in, logs in there with its one-time CHAP credential, is connected, and logout disconnects it for good', async (t) => {
-  const nas = await startNas(t, COA_PORT, [], NAS_SECRET);
-  const device = new CaptiveDevice(newMac());
-  const login = await device.signIn(t);
-  t.like(login.reply.body, { gateway: { loginUrl: 'http://10.1.0.1:3990/logon', method: 'GET', fields: { userurl: 'http://example.com/' } }, connection: { state: 'CONNECTING', connected: false } });
-  t.regex(login.fields['response'] ?? '', /^[0-9a-f]{32}$/, 'CoovaChilli gets a CHAP response, not the password');
-  t.like((await device.call('GET', '/api/captive')).body, { captive: true }, 'captive until the gateway confirms');
+test.serial(
+  'a device sent by the gateway signs in, logs in there with its one-time CHAP credential, is connected, and logout disconnects it for good',
+  async (t) => {
+    const nas = await startNas(t, COA_PORT, [], NAS_SECRET);
+    const device = new CaptiveDevice(newMac());
+    const login = await device.signIn(t);
+    t.like(login.reply.body, {
+      gateway: { loginUrl: 'http://10.1.0.1:3990/logon', method: 'GET', fields: { userurl: 'http://example.com/' } },
+      connection: { state: 'CONNECTING', connected: false },
+    });
+    t.regex(login.fields['response'] ?? '', /^[0-9a-f]{32}$/, 'CoovaChilli gets a CHAP response, not the password');
+    t.like((await device.call('GET', '/api/captive')).body, { captive: true }, 'captive until the gateway confirms');
 
-  const acctSessionId = `flow-logout-${RUN}`;
-  const accept = await device.connect(t, login, acctSessionId);
-  t.is(hexText(accept.attributes['Class']), login.sessionId, 'Class is the network session id');
-  const secondsLeft = (Date.parse(login.validUntil) - Date.now()) / 1000;
-  t.true(Math.abs(Number(accept.attributes['Session-Timeout']) - secondsLeft) <= 5, `Session-Timeout ${accept.attributes['Session-Timeout']} vs ${secondsLeft} s to validUntil`);
-  t.like((await device.session()).body, { authenticated: true, connection: { state: 'CONNECTED', connected: true } });
-  t.like((await device.call('GET', '/api/captive')).body, { captive: false });
-  t.is((await device.accessRequest(login)).code, 'Access-Reject', 'a one-time credential is used up by its login');
+    const acctSessionId = `flow-logout-${RUN}`;
+    const accept = await device.connect(t, login, acctSessionId);
+    t.is(hexText(accept.attributes['Class']), login.sessionId, 'Class is the network session id');
+    const secondsLeft = (Date.parse(login.validUntil) - Date.now()) / 1000;
+    t.true(
+      Math.abs(Number(accept.attributes['Session-Timeout']) - secondsLeft) <= 5,
+      `Session-Timeout ${accept.attributes['Session-Timeout']} vs ${secondsLeft} s to validUntil`,
+    );
+    t.like((await device.session()).body, { authenticated: true, connection: { state: 'CONNECTED', connected: true } });
+    t.like((await device.call('GET', '/api/captive')).body, { captive: false });
+    t.is((await device.accessRequest(login)).code, 'Access-Reject', 'a one-time credential is used up by its login');
 
-  t.like((await device.logout()).body, { ok: true });
-  await disconnected(nas, acctSessionId);
-  t.is(await sessionState(login.sessionId), 'REVOKED');
-  const replay = await device.accessRequest(login);
-  t.is(replay.code, 'Access-Reject', 'the ended session\'s credential opens nothing');
-});
+    t.like((await device.logout()).body, { ok: true });
+    await disconnected(nas, acctSessionId);
+    t.is(await sessionState(login.sessionId), 'REVOKED');
+    const replay = await device.accessRequest(login);
+    t.is(replay.code, 'Access-Reject', "the ended session's credential opens nothing");
+  },
+);
 
 test.serial('signing in on a second device evicts the first from its only slot, and the first device is disconnected', async (t) => {
   const nas = await startNas(t, COA_PORT, [], NAS_SECRET);
@@ -168,15 +226,26 @@ test.serial('signing in on a second device evicts the first from its only slot, 
 test.serial('the same device signing in again replaces its own session (SAME_DEVICE) and revokes nothing else', async (t) => {
   const mac = newMac();
   const first = await new CaptiveDevice(mac).signIn(t);
-  const { next: before } = await waitFor(() => changesAfter(), (read) => read.changes.some((c) => c.sessionId === first.sessionId && c.state === 'GRANTED'), { timeoutMs: 10_000 });
+  const { next: before } = await waitFor(
+    () => changesAfter(),
+    (read) => read.changes.some((c) => c.sessionId === first.sessionId && c.state === 'GRANTED'),
+    { timeoutMs: 10_000 },
+  );
   // Another browser on the same device (the captive sheet, then the real browser): another gw context, the same MAC.
   const again = new CaptiveDevice(mac);
   const second = await again.signIn(t);
   t.not(second.sessionId, first.sessionId);
   t.is(await revokeReason(first.sessionId), 'SAME_DEVICE');
-  const { changes } = await waitFor(() => changesAfter(before), (read) => read.changes.some((c) => c.sessionId === second.sessionId && c.state === 'GRANTED'), { timeoutMs: 10_000 });
-  t.deepEqual(changes.filter((c) => c.state === 'REVOKED').map((c) => [c.sessionId, c.reason]), [[first.sessionId, 'SAME_DEVICE']]);
-  t.is((await again.accessRequest(first)).code, 'Access-Reject', 'the replaced session\'s credential opens nothing');
+  const { changes } = await waitFor(
+    () => changesAfter(before),
+    (read) => read.changes.some((c) => c.sessionId === second.sessionId && c.state === 'GRANTED'),
+    { timeoutMs: 10_000 },
+  );
+  t.deepEqual(
+    changes.filter((c) => c.state === 'REVOKED').map((c) => [c.sessionId, c.reason]),
+    [[first.sessionId, 'SAME_DEVICE']],
+  );
+  t.is((await again.accessRequest(first)).code, 'Access-Reject', "the replaced session's credential opens nothing");
   t.is((await again.accessRequest(second)).code, 'Access-Accept');
 });
 
@@ -193,13 +262,15 @@ test.serial('no MAC address of this file, in any spelling, appears in a service 
   const read = async () => new Map(await Promise.all(logs.map(async (file) => [file, (await readFile(file, 'utf8')).toLowerCase()] as const)));
   // Positive control: the portal's log already tells this sign-in, the gateway service's its Disconnect.
   // As the log writes it (the kit's redaction; a session id is kept unless its last group is twelve digits).
-  const told = (texts: Map<string, string>, service: string) => texts.get(join('.run/logs', `${service}.log`))?.includes(scrubString(login.sessionId).toLowerCase()) === true;
+  const told = (texts: Map<string, string>, service: string) =>
+    texts.get(join('.run/logs', `${service}.log`))?.includes(scrubString(login.sessionId).toLowerCase()) === true;
   const texts = await waitFor(read, (all) => told(all, 'portal') && told(all, 'gateway'), { timeoutMs: 10_000 });
   t.true(texts.has(join('.run/logs', 'freeradius.log')));
   const seen = `${[...texts.values()].join('\n')}\n${answers.join('\n').toLowerCase()}`;
   for (const mac of macs) {
     const hex = mac.replace(/-/g, '').toLowerCase();
     const pairs = hex.match(/../g)!;
-    for (const spelling of [pairs.join('-'), pairs.join(':'), hex, `${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8)}`]) t.false(seen.includes(spelling), `${spelling} was found`);
+    for (const spelling of [pairs.join('-'), pairs.join(':'), hex, `${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8)}`])
+      t.false(seen.includes(spelling), `${spelling} was found`);
   }
 });

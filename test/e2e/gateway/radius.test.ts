@@ -25,7 +25,17 @@ test('the demo NAS logs a device in through FreeRADIUS, accounting shows it conn
   const deviceRef = deviceRefFor('dev-device-ref-key-0001', NAS, MAC)!;
   const sessionId = String((await post(`${URLS.session}/api/v1/sessions`, session, { subjectId: randomUUID(), deviceRef })).body['sessionId']);
   const validUntil = new Date(Date.now() + 1_800_000).toISOString();
-  t.is((await post(`${URLS.session}/api/v1/sessions/${sessionId}/grant`, session, { entitlementId: `ent-${randomUUID()}`, tier: 'BASIC', qosClass: 'STANDARD', validUntil })).status, 200);
+  t.is(
+    (
+      await post(`${URLS.session}/api/v1/sessions/${sessionId}/grant`, session, {
+        entitlementId: `ent-${randomUUID()}`,
+        tier: 'BASIC',
+        qosClass: 'STANDARD',
+        validUntil,
+      })
+    ).status,
+    200,
+  );
   const issued = await post(`${GATEWAY}/api/v1/credentials`, gateway, { sessionId, deviceRef, nasId: NAS });
   t.is(issued.status, 201);
   const { username, password } = issued.body as { username: string; password: string };
@@ -33,7 +43,12 @@ test('the demo NAS logs a device in through FreeRADIUS, accounting shows it conn
   t.is(accept.code, 'Access-Accept');
   t.is(hexText(accept.attributes['Class']), sessionId);
   t.true(Number(accept.attributes['Session-Timeout']) > 1700);
-  const start = await radclient(ACCT_PORT, 'acct', SECRET, [`User-Name = "${username}"`, 'Acct-Status-Type = Start', `Acct-Session-Id = "e2e-${sessionId}"`, `Class = ${accept.attributes['Class']}`]);
+  const start = await radclient(ACCT_PORT, 'acct', SECRET, [
+    `User-Name = "${username}"`,
+    'Acct-Status-Type = Start',
+    `Acct-Session-Id = "e2e-${sessionId}"`,
+    `Class = ${accept.attributes['Class']}`,
+  ]);
   t.is(start.code, 'Accounting-Response');
   const connection = async () => (await (await fetch(`${GATEWAY}/api/v1/connections/${sessionId}`, { headers: gateway })).json()) as Record<string, unknown>;
   // FreeRADIUS posts it to the gateway service before answering (it would buffer and replay it if that failed).

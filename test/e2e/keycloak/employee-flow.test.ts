@@ -2,15 +2,7 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { waitFor } from '../../helpers/wait-for.js';
 import { KC_LOG, filesContaining, keycloakDataFiles, latestWrite } from './kc-files.js';
-import {
-  employeeGrant,
-  hrFault,
-  hrResetLimits,
-  hrVerify,
-  jwtClaims,
-  randomEmployeeId,
-  requireServices,
-} from './kc-client.js';
+import { employeeGrant, hrFault, hrResetLimits, hrVerify, jwtClaims, randomEmployeeId, requireServices } from './kc-client.js';
 
 // Synthetic employees of services/hr/README.md. These tests flip HR's global fault mode, so
 // they run serially, in one file, and restore `none` before each one. The privacy test comes
@@ -129,13 +121,17 @@ test.serial('a canary citizen number sent through every employee path is absent 
   t.is((await employeeGrant(CANARY_EMPLOYEE, CANARY)).status, 200);
   // H2 writes its store about once a second: wait until a data file was written after the last login.
   const lastLogin = Date.now();
-  await waitFor(async () => latestWrite(await keycloakDataFiles()), (written) => written > lastLogin, { timeoutMs: 15_000, intervalMs: 200 });
+  await waitFor(
+    async () => latestWrite(await keycloakDataFiles()),
+    (written) => written > lastLogin,
+    { timeoutMs: 15_000, intervalMs: 200 },
+  );
 
   const log = await readFile(KC_LOG, 'utf8');
   t.true(log.includes('employee signed in employee_ref=HR-CANARY-01'), 'the log is the live one of this Keycloak');
   t.false(log.includes(CANARY), 'canary found in the Keycloak log');
   const files = await keycloakDataFiles();
   // Positive control: the employee reference written by the same logins is found in the files.
-  t.not((await filesContaining(files, 'HR-CANARY-01')).length, 0, 'the database files hold this run\'s writes');
+  t.not((await filesContaining(files, 'HR-CANARY-01')).length, 0, "the database files hold this run's writes");
   t.deepEqual(await filesContaining(files, CANARY), []);
 });

@@ -42,7 +42,10 @@ export const testAddress = (): string => `10.${Math.floor(Math.random() * 250)}.
  * couple unrelated tests that all run on loopback.
  */
 export const employeeGrant = (employeeId: string, citizenId: string, headers: Record<string, string> = {}): Promise<TokenReply> =>
-  tokenRequest({ grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId }, { 'X-Forwarded-For': testAddress(), ...headers });
+  tokenRequest(
+    { grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId },
+    { 'X-Forwarded-For': testAddress(), ...headers },
+  );
 
 export const customerGrant = (username: string, password: string): Promise<TokenReply> =>
   tokenRequest({ grant_type: 'password', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, scope: 'openid', username, password });

@@ -7,10 +7,12 @@ const KC_RUN_DIR = process.env['KC_RUN_DIR'] ?? '.run/keycloak';
 
 export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : Promise.resolve(entry.isFile() ? [path] : []);
-  }));
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? filesUnder(path) : Promise.resolve(entry.isFile() ? [path] : []);
+    }),
+  );
   return nested.flat();
 }
 
@@ -23,7 +25,14 @@ export async function keycloakDataFiles(): Promise<string[]> {
 
 /** The latest modification time (ms) among the files. */
 export async function latestWrite(files: string[]): Promise<number> {
-  const times = await Promise.all(files.map((file) => stat(file).then((s) => s.mtimeMs, () => 0)));
+  const times = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
+    ),
+  );
   return Math.max(0, ...times);
 }
 

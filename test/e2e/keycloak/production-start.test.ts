@@ -29,9 +29,19 @@ test('kc.sh start with the development keys, TEST_HARNESS on and the development
   mkdirSync(join(home, 'data', 'import'), { recursive: true });
   writeFileSync(join(home, 'data', 'import', 'wifi-realm.json'), developmentRealm());
   const [http, management] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = { ...process.env, TEST_HARNESS: 'true', KC_BOOTSTRAP_ADMIN_USERNAME: 'admin', KC_BOOTSTRAP_ADMIN_PASSWORD: 'a-password-of-this-test' };
-  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'WIFI_PORTAL_API_SECRET', 'WIFI_PORTAL_EMPLOYEE_API_SECRET', 'SVC_OPERATOR_PASSWORD']) delete env[name];
-  const child = spawn(join(home, 'bin', 'kc.sh'), ['start', '--optimized', '--import-realm', '--http-enabled=true', '--hostname-strict=false', `--http-port=${http}`, `--http-management-port=${management}`], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEST_HARNESS: 'true',
+    KC_BOOTSTRAP_ADMIN_USERNAME: 'admin',
+    KC_BOOTSTRAP_ADMIN_PASSWORD: 'a-password-of-this-test',
+  };
+  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'WIFI_PORTAL_API_SECRET', 'WIFI_PORTAL_EMPLOYEE_API_SECRET', 'SVC_OPERATOR_PASSWORD'])
+    delete env[name];
+  const child = spawn(
+    join(home, 'bin', 'kc.sh'),
+    ['start', '--optimized', '--import-realm', '--http-enabled=true', '--hostname-strict=false', `--http-port=${http}`, `--http-management-port=${management}`],
+    { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -53,7 +63,8 @@ test('kc.sh start with the development keys, TEST_HARNESS on and the development
   t.not(code, null, `Keycloak exited by itself within ${START_LIMIT_MS} ms; output:\n${output.slice(-3000)}`);
   t.regex(output, /wifi extension: a production Keycloak \(kc\.sh start\) refuses to start: /);
   for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'TEST_HARNESS']) t.true(output.includes(`${name} is`), `${name} is named`);
-  for (const client of ['wifi-portal-api', 'wifi-portal-employee-api']) t.true(output.includes(`client wifi/${client} still has its shipped development secret`), client);
+  for (const client of ['wifi-portal-api', 'wifi-portal-employee-api'])
+    t.true(output.includes(`client wifi/${client} still has its shipped development secret`), client);
   t.true(output.includes('user wifi/svc-operator still signs in with the demo password'));
   t.true(output.includes('wifi/admin-cli takes password grants'));
   for (const value of ['dev-svc-admin-seal-key', 'dev-portal-api-secret', 'operator-demo-pass']) t.false(output.includes(value), `never the value ${value}`);

@@ -39,7 +39,11 @@ test.serial('a sign-in moves the portal sign-in counter and the portal outbound 
   t.is((await new PortalBrowser().login('bob@example.com', 'bob-demo-pass')).status, 200);
   t.is((await new PortalBrowser().login('bob@example.com', 'a-wrong-password')).status, 401);
   const after = await scrape(URLS.portal);
-  t.is(total(after, 'portal_sign_ins_total', { kind: 'customer', outcome: 'signed_in' }) - total(before, 'portal_sign_ins_total', { kind: 'customer', outcome: 'signed_in' }), 1);
+  t.is(
+    total(after, 'portal_sign_ins_total', { kind: 'customer', outcome: 'signed_in' }) -
+      total(before, 'portal_sign_ins_total', { kind: 'customer', outcome: 'signed_in' }),
+    1,
+  );
   t.is(total(after, 'portal_sign_ins_total', { code: 'INVALID_CREDENTIALS' }) - total(before, 'portal_sign_ins_total', { code: 'INVALID_CREDENTIALS' }), 1);
   t.true(total(after, 'outbound_calls_total', { outcome: 'status_2xx' }) > total(before, 'outbound_calls_total', { outcome: 'status_2xx' }));
   for (const text of [after, await scrape(URLS.entitlement), await scrape(URLS.session), await scrape(GATEWAY)]) {

@@ -13,24 +13,32 @@ import { NAS, startPortalFas } from '../../opennds/portal-fas.js';
 // captive.
 const skipReason = await enforcementSkipReason();
 
-for (const [level, status, page] of [[2, 403, /not connected to the sign-in service \(openNDS needs FAS level 3 with authmon\)/], [1, 403, /openNDS FAS level 1\), which anyone could forge/]] as const) {
+for (const [level, status, page] of [
+  [2, 403, /not connected to the sign-in service \(openNDS needs FAS level 3 with authmon\)/],
+  [1, 403, /openNDS FAS level 1\), which anyone could forge/],
+] as const) {
   if (skipReason !== undefined) {
     test.skip(`openNDS at FAS level ${level}: ${skipReason}`, (t) => t.pass());
     continue;
   }
-  test.serial(`openNDS at FAS level ${level}: the captive device is sent to the portal, which refuses the arrival with a page before any password (${status}); it stays captive`, async (t) => {
-    const nds = await startPortalFas({ clients: 1, inProcess: true, secureLevel: level, revocationPoll: false });
-    t.teardown(() => nds.stop());
-    const host = nds.client(0);
-    const captive = await get(host, nds.internetUrl);
-    t.is(captive.status, 307);
-    t.true(captive.location.startsWith(`${nds.fasOrigin}/opennds/${NAS}?fas=`), captive.location.slice(0, 80));
-    t.is(new URL(captive.location).searchParams.has('iv'), level === 2, 'level 2 sends an iv (AES), level 1 none');
-    const arrival = await nds.browse(host, captive.location);
-    t.is(arrival.status, status, arrival.body.slice(0, 300));
-    t.regex(arrival.body, page);
-    const gateway = (await (await fetch(`${nds.platform.gateway}/api/v1/opennds/gateways/${NAS}`, { headers: { 'X-API-Key': 'dev-gateway-tools-key' } })).json()) as Record<string, unknown>;
-    t.like(gateway, { polling: false, polledAt: null }, 'nothing polled the platform');
-    t.false(reachesInternet(await get(host, nds.internetUrl)), 'still captive');
-  });
+  test.serial(
+    `openNDS at FAS level ${level}: the captive device is sent to the portal, which refuses the arrival with a page before any password (${status}); it stays captive`,
+    async (t) => {
+      const nds = await startPortalFas({ clients: 1, inProcess: true, secureLevel: level, revocationPoll: false });
+      t.teardown(() => nds.stop());
+      const host = nds.client(0);
+      const captive = await get(host, nds.internetUrl);
+      t.is(captive.status, 307);
+      t.true(captive.location.startsWith(`${nds.fasOrigin}/opennds/${NAS}?fas=`), captive.location.slice(0, 80));
+      t.is(new URL(captive.location).searchParams.has('iv'), level === 2, 'level 2 sends an iv (AES), level 1 none');
+      const arrival = await nds.browse(host, captive.location);
+      t.is(arrival.status, status, arrival.body.slice(0, 300));
+      t.regex(arrival.body, page);
+      const gateway = (await (
+        await fetch(`${nds.platform.gateway}/api/v1/opennds/gateways/${NAS}`, { headers: { 'X-API-Key': 'dev-gateway-tools-key' } })
+      ).json()) as Record<string, unknown>;
+      t.like(gateway, { polling: false, polledAt: null }, 'nothing polled the platform');
+      t.false(reachesInternet(await get(host, nds.internetUrl)), 'still captive');
+    },
+  );
 }

@@ -34,42 +34,45 @@ if (skipReason !== undefined) {
     if (!t.passed && nds !== undefined) t.log(`openNDS output (MACs removed):\n${nds.harness.gateway.output().slice(-4000)}`);
   });
 
-  test.serial(`a captive client is sent to the portal, signs in there (${through}), is authorised by authmon, reaches the server; the other client stays captive; a revoke cuts it off within 15 s`, async (t) => {
-    const { client, signIn, untilThrough, untilCutOff, untilConnection, browse, fasOrigin, internetUrl, atGateway, revoke } = need();
-    const [first, second] = [client(0), client(1)];
-    t.false(reachesInternet(await get(first, internetUrl)), 'captive before sign-in');
-    const { sessionId, fasUrl } = await signIn(first);
-    const signedInAt = Date.now();
-    await untilThrough(first);
-    t.log(`sign-in answered -> first byte through the gateway: ${Date.now() - signedInAt} ms (authmon poll ${POLL_S} s)`);
-    const other = await get(second, internetUrl);
-    t.is(other.status, 307, 'the second client on the same gateway stays captive');
-    t.false(reachesInternet(other));
-    await untilConnection(sessionId, 'CONNECTED');
-    const page = JSON.parse((await browse(first, `${fasOrigin}/api/v1/auth/session`)).body) as { connection?: { state?: string } };
-    t.is(page.connection?.state, 'CONNECTED', 'the page shows the device connected once authmon acknowledged it');
-    const limits = await atGateway(first);
-    t.true(Number(limits['session_end']) - Number(limits['session_start']) > 0, 'openNDS holds the session\'s own end');
+  test.serial(
+    `a captive client is sent to the portal, signs in there (${through}), is authorised by authmon, reaches the server; the other client stays captive; a revoke cuts it off within 15 s`,
+    async (t) => {
+      const { client, signIn, untilThrough, untilCutOff, untilConnection, browse, fasOrigin, internetUrl, atGateway, revoke } = need();
+      const [first, second] = [client(0), client(1)];
+      t.false(reachesInternet(await get(first, internetUrl)), 'captive before sign-in');
+      const { sessionId, fasUrl } = await signIn(first);
+      const signedInAt = Date.now();
+      await untilThrough(first);
+      t.log(`sign-in answered -> first byte through the gateway: ${Date.now() - signedInAt} ms (authmon poll ${POLL_S} s)`);
+      const other = await get(second, internetUrl);
+      t.is(other.status, 307, 'the second client on the same gateway stays captive');
+      t.false(reachesInternet(other));
+      await untilConnection(sessionId, 'CONNECTED');
+      const page = JSON.parse((await browse(first, `${fasOrigin}/api/v1/auth/session`)).body) as { connection?: { state?: string } };
+      t.is(page.connection?.state, 'CONNECTED', 'the page shows the device connected once authmon acknowledged it');
+      const limits = await atGateway(first);
+      t.true(Number(limits['session_end']) - Number(limits['session_start']) > 0, "openNDS holds the session's own end");
 
-    const replay = await browse(first, fasUrl);
-    t.is(replay.status, 409, 'the FAS query of that sign-in cannot be used again');
+      const replay = await browse(first, fasUrl);
+      t.is(replay.status, 409, 'the FAS query of that sign-in cannot be used again');
 
-    const revokedAt = Date.now();
-    t.is(await revoke(sessionId), 200);
-    await untilCutOff(first);
-    t.log(`revoke -> cut off at the gateway: ${Date.now() - revokedAt} ms (feed poll, revocation-poll ${POLL_S} s)`);
-    // openNDS answers a just-deauthenticated client 307 (to the portal) or 511 (Network Authentication
-    // Required); right after the cut-off a request may also go unanswered (status 0), or get
-    // openNDS's own 503, which its web server sends a client it cannot yet look up by address
-    // (src/http_microhttpd.c; seen once in a full run). Any of them is the gateway's answer, never
-    // the server's: what counts is that the server is not reached.
-    const again = await get(first, internetUrl);
-    t.false(reachesInternet(again), 'captive again');
-    t.true([0, 307, 503, 511].includes(again.status), `captive again (${again.status})`);
-    t.like(await untilConnection(sessionId, 'DISCONNECTED'), { disconnect: 'ACKED' }, 'the platform\'s end, acknowledged by the gateway');
-  });
+      const revokedAt = Date.now();
+      t.is(await revoke(sessionId), 200);
+      await untilCutOff(first);
+      t.log(`revoke -> cut off at the gateway: ${Date.now() - revokedAt} ms (feed poll, revocation-poll ${POLL_S} s)`);
+      // openNDS answers a just-deauthenticated client 307 (to the portal) or 511 (Network Authentication
+      // Required); right after the cut-off a request may also go unanswered (status 0), or get
+      // openNDS's own 503, which its web server sends a client it cannot yet look up by address
+      // (src/http_microhttpd.c; seen once in a full run). Any of them is the gateway's answer, never
+      // the server's: what counts is that the server is not reached.
+      const again = await get(first, internetUrl);
+      t.false(reachesInternet(again), 'captive again');
+      t.true([0, 307, 503, 511].includes(again.status), `captive again (${again.status})`);
+      t.like(await untilConnection(sessionId, 'DISCONNECTED'), { disconnect: 'ACKED' }, "the platform's end, acknowledged by the gateway");
+    },
+  );
 
-  test.serial('the gateway\'s own end (deauthenticated at the router) reaches the platform through BinAuth; bad input at the FAS grants nothing', async (t) => {
+  test.serial("the gateway's own end (deauthenticated at the router) reaches the platform through BinAuth; bad input at the FAS grants nothing", async (t) => {
     const { client, signIn, untilThrough, untilConnection, browse, fasOrigin, internetUrl, deauthAtGateway, revoke } = need();
     const host = client(1);
     const { sessionId, fasUrl } = await signIn(host);

@@ -13,7 +13,12 @@ test.serial('a customer signs in: one answer with claims, a baseline entitlement
   t.is(reply.status, 200, reply.text);
   t.like(reply.body, { authenticated: true, client: 'wifi-portal-api' });
   t.like(reply.body['claims'] as object, { user_type: 'CUSTOMER', preferred_username: 'bob@example.com', azp: 'wifi-portal-api' });
-  t.like(reply.body['entitlement'] as object, { eligible: true, status: 'ACTIVE', entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1 } });
+  t.like(reply.body['entitlement'] as object, {
+    eligible: true,
+    status: 'ACTIVE',
+    entitlementType: 'WIFI_CUSTOMER_BASIC',
+    permission: { tier: 'BASIC', deviceSlots: 1 },
+  });
   const session = reply.body['session'] as Record<string, unknown>;
   t.like(session, { state: 'GRANTED', entitlementId: (reply.body['entitlement'] as Record<string, unknown>)['entitlementId'] });
   t.like(await networkSession(String(session['sessionId'])), { state: 'GRANTED' });
@@ -42,12 +47,22 @@ test.serial('session read, refresh and logout: the network session is revoked an
 test.serial('two sign-ins sending the same X-Correlation-ID are two sign-ins, not a replay of the first', async (t) => {
   const correlationId = `corr-${randomUUID()}`;
   const browser = new PortalBrowser();
-  const first = await browser.call('POST', '/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }, { 'X-Correlation-ID': correlationId });
+  const first = await browser.call(
+    'POST',
+    '/api/v1/auth/login',
+    { username: 'bob@example.com', password: 'bob-demo-pass' },
+    { 'X-Correlation-ID': correlationId },
+  );
   t.is(first.status, 200, first.text);
   t.is((await browser.logout()).status, 200);
-  const second = await browser.call('POST', '/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }, { 'X-Correlation-ID': correlationId });
+  const second = await browser.call(
+    'POST',
+    '/api/v1/auth/login',
+    { username: 'bob@example.com', password: 'bob-demo-pass' },
+    { 'X-Correlation-ID': correlationId },
+  );
   t.is(second.status, 200, second.text);
-  t.is(second.body['correlationId'], correlationId, 'the caller\'s id is still carried');
+  t.is(second.body['correlationId'], correlationId, "the caller's id is still carried");
   const sessionOf = (reply: typeof first) => reply.body['session'] as Record<string, unknown>;
   const entitlementOf = (reply: typeof first) => reply.body['entitlement'] as Record<string, unknown>;
   t.not(sessionOf(second)['sessionId'], sessionOf(first)['sessionId']);
@@ -55,11 +70,14 @@ test.serial('two sign-ins sending the same X-Correlation-ID are two sign-ins, no
   t.like(await networkSession(String(sessionOf(second)['sessionId'])), { state: 'GRANTED' });
 });
 
-test.serial('a revocation at the session service shows in the portal\'s session read', async (t) => {
+test.serial("a revocation at the session service shows in the portal's session read", async (t) => {
   const browser = new PortalBrowser();
   const login = await browser.login('bob@example.com', 'bob-demo-pass');
   const sessionId = String((login.body['session'] as Record<string, unknown>)['sessionId']);
-  await fetch(`${process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003'}/api/v1/sessions/${sessionId}/revoke`, { method: 'POST', headers: { 'X-API-Key': 'dev-session-tools-key' } });
+  await fetch(`${process.env['SESSION_URL'] ?? 'http://127.0.0.1:3003'}/api/v1/sessions/${sessionId}/revoke`, {
+    method: 'POST',
+    headers: { 'X-API-Key': 'dev-session-tools-key' },
+  });
   t.like((await browser.session()).body, { authenticated: true, session: { state: 'REVOKED' } });
 });
 
@@ -118,7 +136,10 @@ test.serial("registering a GOLD member's email without verifying it gives the ba
   const reply = await new PortalBrowser().register('gold.unclaimed@demo.example', 'a-long-password');
   t.is(reply.status, 200, reply.text);
   t.like(reply.body['claims'] as object, { preferred_username: 'gold.unclaimed@demo.example' });
-  t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', sourceType: 'IDP_ID_LOGIN', sourceRef: null } });
+  t.like(reply.body['entitlement'] as object, {
+    entitlementType: 'WIFI_CUSTOMER_BASIC',
+    permission: { tier: 'BASIC', sourceType: 'IDP_ID_LOGIN', sourceRef: null },
+  });
 });
 
 test.serial('with the demo flag off, meta says so and mode is api', async (t) => {
@@ -126,7 +147,7 @@ test.serial('with the demo flag off, meta says so and mode is api', async (t) =>
   t.like(meta.body, { mode: 'api', exposeToken: false });
 });
 
-test.serial('the entitlement is the signed-in subject\'s', async (t) => {
+test.serial("the entitlement is the signed-in subject's", async (t) => {
   const reply = await new PortalBrowser().login('alice@example.com', 'alice-demo-pass');
   t.is(reply.status, 200, reply.text);
   const entitlement = reply.body['entitlement'] as Record<string, unknown>;

@@ -25,7 +25,10 @@ const inboxOf = async (address: string): Promise<CaughtMail[]> =>
 async function openInBrowser(start: string, jar: Map<string, string>): Promise<{ status: number; url: string; html: string; location?: string }> {
   let url = start;
   for (let hop = 0; hop < 10; hop += 1) {
-    const response = await fetch(url, { redirect: 'manual', headers: jar.size === 0 ? {} : { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: jar.size === 0 ? {} : { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
     for (const set of response.headers.getSetCookie()) {
       const [name, value = ''] = (set.split(';')[0] ?? '').split('=');
       if (name !== undefined && name !== '') jar.set(name, value);
@@ -42,14 +45,18 @@ async function openInBrowser(start: string, jar: Map<string, string>): Promise<{
 
 const decode = (href: string) => href.replace(/&amp;/g, '&');
 
-test.serial('register, the verify mail arrives in the catcher, its link verifies the email, and the next sign-in gets the member\'s package', async (t) => {
+test.serial("register, the verify mail arrives in the catcher, its link verifies the email, and the next sign-in gets the member's package", async (t) => {
   const registered = await new PortalBrowser().register(MEMBER, 'a-long-password');
   t.is(registered.status, 200, registered.text);
   t.like(registered.body['claims'] as object, { email: MEMBER, email_verified: false });
   t.like(registered.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { sourceType: 'IDP_ID_LOGIN' } });
 
   // Polled until it arrives; a mail that never comes fails the assertion below, not a timeout.
-  const inbox = await waitFor(() => inboxOf(MEMBER), (messages) => messages.length > 0, { timeoutMs: 15_000, intervalMs: 200 }).catch(() => [] as CaughtMail[]);
+  const inbox = await waitFor(
+    () => inboxOf(MEMBER),
+    (messages) => messages.length > 0,
+    { timeoutMs: 15_000, intervalMs: 200 },
+  ).catch(() => [] as CaughtMail[]);
   t.is(inbox.length, 1, 'the verify mail arrived in the mail catcher');
   const [mail] = inbox;
   const link = mail?.links.find((candidate) => candidate.startsWith(`${IDP_URL}/realms/wifi/login-actions/action-token?`));
@@ -62,7 +69,11 @@ test.serial('register, the verify mail arrives in the catcher, its link verifies
   const proceed = /href="([^"]*login-actions\/action-token[^"]*)"/.exec(confirm.html)?.[1];
   t.truthy(proceed, 'the confirmation page links on');
   const verified = await openInBrowser(new URL(decode(String(proceed)), confirm.url).toString(), jar);
-  const said = verified.html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const said = verified.html
+    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Keycloak's page after the action ("Your account has been updated"), linking back to the portal.
   t.regex(said, /has been (verified|updated)/i, `the link verified the address (status ${verified.status}, page: ${said.slice(0, 400)})`);
   t.true(verified.html.includes(`href="${PORTAL_ORIGIN}/"`), 'the page leads back to the portal');
@@ -72,5 +83,8 @@ test.serial('register, the verify mail arrives in the catcher, its link verifies
   const again = await new PortalBrowser().login(MEMBER, 'a-long-password');
   t.is(again.status, 200, again.text);
   t.like(again.body['claims'] as object, { email: MEMBER, email_verified: true });
-  t.like(again.body['entitlement'] as object, { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BOOST', deviceSlots: 2, sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-G-0004' } });
+  t.like(again.body['entitlement'] as object, {
+    entitlementType: 'WIFI_CUSTOMER_PLUS',
+    permission: { tier: 'BOOST', deviceSlots: 2, sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-G-0004' },
+  });
 });

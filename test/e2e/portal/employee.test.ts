@@ -17,8 +17,14 @@ test.after.always(() => hrFault('none'));
 test.serial('an active employee of a member company gets the employee package and a GRANTED session', async (t) => {
   const reply = await new PortalBrowser().employee('A-1001', '079201001234');
   t.is(reply.status, 200, reply.text);
-  t.like(reply.body, { client: 'wifi-portal-employee-api', claims: { user_type: 'EMPLOYEE', employee_verified: true, company: 'MEMBER_A', employee_ref: 'HR-A-0001' } });
-  t.like(reply.body['entitlement'] as object, { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'EMPLOYEE_VERIFICATION', sourceRef: 'HR-A-0001' } });
+  t.like(reply.body, {
+    client: 'wifi-portal-employee-api',
+    claims: { user_type: 'EMPLOYEE', employee_verified: true, company: 'MEMBER_A', employee_ref: 'HR-A-0001' },
+  });
+  t.like(reply.body['entitlement'] as object, {
+    entitlementType: 'WIFI_EMPLOYEE_PACKAGE',
+    permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'EMPLOYEE_VERIFICATION', sourceRef: 'HR-A-0001' },
+  });
   t.like(reply.body['session'] as object, { state: 'GRANTED', tier: 'BOOST' });
   t.false(reply.text.includes('079201001234'));
 });

@@ -56,7 +56,11 @@ async function bothSignInsRefused(t: ExecutionContext, portal: RunningService): 
 const CUSTOMER = ['/api/v1/auth/login', { username: 'bob@example.com', password: 'bob-demo-pass' }] as const;
 const EMPLOYEE = ['/api/v1/auth/employee', { employeeId: 'C-3002', citizenId: '079203005678' }] as const;
 
-for (const [peer, setting] of [['identity provider', 'IDP_URL'], ['entitlement service', 'ENTITLEMENT_URL'], ['session service', 'SESSION_URL']] as const) {
+for (const [peer, setting] of [
+  ['identity provider', 'IDP_URL'],
+  ['entitlement service', 'ENTITLEMENT_URL'],
+  ['session service', 'SESSION_URL'],
+] as const) {
   test.serial(`${peer} down: customer and employee sign-ins answer 502 and grant nothing`, async (t) => {
     const portal = await portalWith({ [setting]: await deadUrl() });
     t.teardown(() => portal.stop());
@@ -93,7 +97,11 @@ test.serial('loyalty down: a GOLD member still gets the customer baseline, decid
   t.teardown(() => portal.stop());
   const gold = { username: 'gold@demo.example', password: 'gold-demo-pass' };
   // Control: through the platform's own portal, loyalty up, the member gets the tier's package.
-  const control = await fetch(`${URLS.portal}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: URLS.portal }, body: JSON.stringify(gold) });
+  const control = await fetch(`${URLS.portal}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: URLS.portal },
+    body: JSON.stringify(gold),
+  });
   t.like(await control.json(), { entitlement: { permission: { sourceType: 'LOYALTY_TIER' } } });
   const reply = await post(portal, '/api/v1/auth/login', gold);
   t.is(reply.status, 200, JSON.stringify(reply.body));

@@ -57,7 +57,9 @@ export class PortalBrowser {
 
 /** The session service's own view of a network session. */
 export async function networkSession(sessionId: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${URLS.session}/api/v1/sessions/${sessionId}`, { headers: { 'X-API-Key': process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key' } });
+  const response = await fetch(`${URLS.session}/api/v1/sessions/${sessionId}`, {
+    headers: { 'X-API-Key': process.env['SESSION_TOOLS_KEY'] ?? 'dev-session-tools-key' },
+  });
   return (await response.json()) as Record<string, unknown>;
 }
 

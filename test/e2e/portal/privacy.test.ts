@@ -42,10 +42,10 @@ test('a canary citizen number and password appear in no response, token, log or 
     t.false(text.includes(CANARY_PASSWORD), 'password in a response or token');
   }
   const logs = [KC_LOG, ...(await readdir('.run/logs')).map((name) => join('.run/logs', name))];
-  t.true(logs.length >= 7, 'every service\'s log and Keycloak\'s are searched');
+  t.true(logs.length >= 7, "every service's log and Keycloak's are searched");
   // The started platform's service data (make test: a temporary folder, never make up's .data).
   const stores = [...(await filesUnder(process.env['PLATFORM_DATA_DIR'] ?? '.data')), ...(await keycloakDataFiles())];
-  t.not((await filesContaining(stores, email)).length, 0, 'positive control: the stores hold this run\'s writes');
+  t.not((await filesContaining(stores, email)).length, 0, "positive control: the stores hold this run's writes");
   t.deepEqual(await filesContaining([...logs, ...stores], CANARY_CITIZEN), []);
   t.deepEqual(await filesContaining([...logs, ...stores], CANARY_PASSWORD), []);
   t.true((await readFile(logs[0] ?? '', 'utf8')).length > 0);

@@ -33,7 +33,7 @@ async function realmManagementRole(master: string, name: string): Promise<{ clie
 
 const operatorRole = async (master: string): Promise<Role> => (await adminApi(master, 'GET', '/roles/svc-admin')) as Role;
 
-test('an admin-cli token is judged by its user\'s realm role svc-admin, through a group, and a removed group takes effect at once', async (t) => {
+test("an admin-cli token is judged by its user's realm role svc-admin, through a group, and a removed group takes effect at once", async (t) => {
   const master = await adminToken();
   const operator = await adminCliOperator(master);
   t.is((await answers(operator.token)).svcAdmin, 403);
@@ -44,14 +44,18 @@ test('an admin-cli token is judged by its user\'s realm role svc-admin, through 
   t.teardown(async () => adminApi(await adminToken(), 'DELETE', `/groups/${group.id}`));
   await adminApi(master, 'POST', `/groups/${group.id}/role-mappings/realm`, [await operatorRole(master)]);
   await adminApi(master, 'PUT', `/users/${operator.id}/groups/${group.id}`);
-  t.deepEqual(await answers(operator.token), { svcAdmin: 200, keycloak: 403 }, 'the same token, once its user is in the group: an svc-admin operator, no Keycloak user manager');
+  t.deepEqual(
+    await answers(operator.token),
+    { svcAdmin: 200, keycloak: 403 },
+    'the same token, once its user is in the group: an svc-admin operator, no Keycloak user manager',
+  );
 
   await adminApi(master, 'DELETE', `/users/${operator.id}/groups/${group.id}`);
   t.is((await answers(operator.token)).svcAdmin, 403, 'the same token, once its user left the group');
 });
 
 // Keycloak's user-management roles are not svc-admin's; only its own role lets in.
-test('manage-users and realm-admin, Keycloak\'s own admin roles, do not make an svc-admin operator', async (t) => {
+test("manage-users and realm-admin, Keycloak's own admin roles, do not make an svc-admin operator", async (t) => {
   const master = await adminToken();
   const operator = await adminCliOperator(master);
   const { clientUuid, role } = await realmManagementRole(master, 'realm-admin');
@@ -62,7 +66,7 @@ test('manage-users and realm-admin, Keycloak\'s own admin roles, do not make an 
 });
 
 // The realm as shipped: the demo operator holds the role, the portal's service account only what account creation needs.
-test('the shipped realm: svc-operator holds svc-admin; the portal\'s service account holds manage-users and not svc-admin', async (t) => {
+test("the shipped realm: svc-operator holds svc-admin; the portal's service account holds manage-users and not svc-admin", async (t) => {
   const master = await adminToken();
   const roleHolders = (await adminApi(master, 'GET', '/roles/svc-admin/users')) as { username: string }[];
   t.true(roleHolders.some(({ username }) => username === 'svc-operator'));
@@ -70,7 +74,10 @@ test('the shipped realm: svc-operator holds svc-admin; the portal\'s service acc
   const portal = await userIdOf(master, 'service-account-wifi-portal-api');
   const { clientUuid } = await realmManagementRole(master, 'manage-users');
   const clientRoles = (await adminApi(master, 'GET', `/users/${portal}/role-mappings/clients/${clientUuid}`)) as Role[];
-  t.deepEqual(clientRoles.map(({ name }) => name), ['manage-users']);
+  t.deepEqual(
+    clientRoles.map(({ name }) => name),
+    ['manage-users'],
+  );
   const realmRoles = (await adminApi(master, 'GET', `/users/${portal}/role-mappings/realm/composite`)) as Role[];
   t.false(realmRoles.some(({ name }) => name === 'svc-admin'));
 });

@@ -27,14 +27,23 @@ test('an operator signs in, imports a CSV with preview then commit, edits a rule
     return;
   }
   t.teardown(async () => {
-    const back = await d.send({ method: 'PUT', path: MODEL, token: d.tokens.operator, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ xml: original }) });
+    const back = await d.send({
+      method: 'PUT',
+      path: MODEL,
+      token: d.tokens.operator,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ xml: original }),
+    });
     if (back.status !== 200) throw new Error(`could not restore WifiEntitlement.dmn: ${back.status}`);
   });
   const code = uniqueCode('GUI');
   await putCompany(d, code, { name: 'GUI company' });
   mkdirSync('test-output', { recursive: true });
   const csv = join('test-output', `import-${code}.csv`);
-  writeFileSync(csv, `employeeId,citizenId,email,fullName\nG-${randomUUID().slice(0, 6)},${Math.floor(1e11 + Math.random() * 8e11)},,Gui One\nG-${randomUUID().slice(0, 6)},,g-${randomUUID().slice(0, 6)}@example.com,Gui Two\n`);
+  writeFileSync(
+    csv,
+    `employeeId,citizenId,email,fullName\nG-${randomUUID().slice(0, 6)},${Math.floor(1e11 + Math.random() * 8e11)},,Gui One\nG-${randomUUID().slice(0, 6)},,g-${randomUUID().slice(0, 6)}@example.com,Gui Two\n`,
+  );
 
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
@@ -49,7 +58,13 @@ test('an operator signs in, imports a CSV with preview then commit, edits a rule
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
-  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP ${e.violatedDirective} ${e.sample} ${(e.target as Element).outerHTML?.slice(0, 300)}`), true));
+  await page.addInitScript(() =>
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => console.error(`CSP ${e.violatedDirective} ${e.sample} ${(e.target as Element).outerHTML?.slice(0, 300)}`),
+      true,
+    ),
+  );
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy|Content-Security-Policy|^CSP /i.test(message.text())) problems.push(message.text());
@@ -116,6 +131,6 @@ test('an operator signs in, imports a CSV with preview then commit, edits a rule
   await message.getByText(/^INVALID_INPUTS: /).waitFor();
   await page.screenshot({ path: join(SHOTS, 'dmn-error.png'), fullPage: true });
 
-  t.deepEqual(foreign, [], 'no request left Keycloak\'s origin');
+  t.deepEqual(foreign, [], "no request left Keycloak's origin");
   t.deepEqual(problems, [], 'no CSP violation or script error');
 });

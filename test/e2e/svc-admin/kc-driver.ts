@@ -36,7 +36,10 @@ async function customerToken(master: string): Promise<string> {
   const username = `svc-customer-${randomUUID().slice(0, 8)}@example.com`;
   const password = `pw-${randomUUID()}`;
   await adminApi(master, 'POST', '/users', {
-    username, email: username, enabled: true, attributes: { user_type: ['CUSTOMER'] },
+    username,
+    email: username,
+    enabled: true,
+    attributes: { user_type: ['CUSTOMER'] },
     credentials: [{ type: 'password', value: password, temporary: false }],
   });
   const reply = await customerGrant(username, password);
@@ -88,13 +91,20 @@ export async function kcDriver(): Promise<Driver & { close(): Promise<void> }> {
     createEmployee: async (employeeRef, company) => {
       const username = `emp-contract-${randomUUID()}`;
       const token = await admin();
-      await adminApi(token, 'POST', '/users', { username, enabled: true, attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] } });
+      await adminApi(token, 'POST', '/users', {
+        username,
+        enabled: true,
+        attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [company], employee_verified: ['true'] },
+      });
       return userIdOf(token, username);
     },
     createAccount: async (email, options) => {
       const token = await admin();
       await adminApi(token, 'POST', '/users', {
-        username: email, email, emailVerified: options.emailVerified, enabled: true,
+        username: email,
+        email,
+        emailVerified: options.emailVerified,
+        enabled: true,
         ...(options.password ? { credentials: [{ type: 'password', value: `pw-${randomUUID()}`, temporary: false }] } : {}),
       });
       return userIdOf(token, email);

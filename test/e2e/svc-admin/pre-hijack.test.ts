@@ -59,7 +59,10 @@ test.serial('pre-hijack: an address registered ahead of the employee is never li
   t.is((await d.employee(strangerId)).attributes['employee_ref'], EMPLOYEE.employeeRef, 'the HR sign-in wrote nothing');
 
   // An operator takes the reference off the stranger's account: the employee gets an account of its own.
-  await adminApi(master, 'PUT', `/users/${strangerId}`, { ...user, attributes: { user_type: [], employee_ref: [], company: [], employee_verified: [], wifi_eligible: [] } });
+  await adminApi(master, 'PUT', `/users/${strangerId}`, {
+    ...user,
+    attributes: { user_type: [], employee_ref: [], company: [], employee_verified: [], wifi_eligible: [] },
+  });
   t.is((await d.employee(strangerId)).attributes['employee_ref'], undefined);
   const employee = await new PortalBrowser().employee(EMPLOYEE.employeeId, EMPLOYEE.citizenId);
   t.is(employee.status, 200, employee.text);

@@ -28,12 +28,12 @@ test('a delivery whose transaction rolled back is not remembered: the retry of t
   const deliver = (extra: Record<string, string> = {}, token?: string) =>
     d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: { ...headers, ...extra }, ...(token === undefined ? {} : { token }) });
 
-  t.like(await deliver({ 'X-Test-Force-Rollback': 'true' }), { status: 401 }, 'the switch needs the service\'s key: an operator');
+  t.like(await deliver({ 'X-Test-Force-Rollback': 'true' }), { status: 401 }, "the switch needs the service's key: an operator");
   const forced = await deliver({ 'X-Test-Force-Rollback': 'true' }, d.tokens.operator);
   t.like(forced, { status: 500, body: { code: 'INTERNAL_ERROR' } });
   t.false((await d.employee(id)).enabled, 'Keycloak rolled the reinstatement back');
 
-  t.like(await deliver(), { status: 200, body: { result: 'APPLIED' } }, 'the sender\'s retry: same event id, same signature');
+  t.like(await deliver(), { status: 200, body: { result: 'APPLIED' } }, "the sender's retry: same event id, same signature");
   t.true((await d.employee(id)).enabled);
   t.like(await deliver(), { status: 200, body: { result: 'DUPLICATE' } });
 });

@@ -33,7 +33,8 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
     const employeeRef = `REF-${randomUUID()}`;
     const password = `pw-${randomUUID()}`;
     await adminApi(master, 'POST', '/users', {
-      username, enabled: true,
+      username,
+      enabled: true,
       attributes: { user_type: ['EMPLOYEE'], employee_ref: [employeeRef], company: [code], employee_verified: ['true'] },
       credentials: [{ type: 'password', value: password, temporary: false }],
     });
@@ -43,7 +44,15 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
     t.is(((await adminApi(master, 'GET', `/users/${id}/sessions`)) as unknown[]).length, 1);
     // A network session of this employee, GRANTED at the session service.
     const sessionId = String((await sessionCall('POST', '/api/v1/sessions', { subjectId: id, deviceRef: null }))['sessionId']);
-    t.like(await sessionCall('POST', `/api/v1/sessions/${sessionId}/grant`, { entitlementId: `ent-${randomUUID()}`, tier: 'BOOST', qosClass: 'HIGH', validUntil: new Date(Date.now() + 3_600_000).toISOString() }), { state: 'GRANTED' });
+    t.like(
+      await sessionCall('POST', `/api/v1/sessions/${sessionId}/grant`, {
+        entitlementId: `ent-${randomUUID()}`,
+        tier: 'BOOST',
+        qosClass: 'HIGH',
+        validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+      { state: 'GRANTED' },
+    );
 
     const body = Buffer.from(JSON.stringify({ type, employeeRef }));
     const reply = await d.send({ method: 'POST', path: `/webhook/${code}`, body, headers: signedHeaders(secret, body, Math.floor(Date.now() / 1000)) });
@@ -51,7 +60,12 @@ for (const type of ['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED']) {
 
     t.is(((await adminApi(master, 'GET', `/users/${id}/sessions`)) as unknown[]).length, 0);
     t.like(await sessionCall('GET', `/api/v1/sessions/${sessionId}`), { state: 'REVOKED' }, 'the network session ended with the account');
-    const refresh = await tokenRequest({ grant_type: 'refresh_token', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, refresh_token: String(signIn.body['refresh_token']) });
+    const refresh = await tokenRequest({
+      grant_type: 'refresh_token',
+      client_id: PORTAL_API.id,
+      client_secret: PORTAL_API.secret,
+      refresh_token: String(signIn.body['refresh_token']),
+    });
     t.is(refresh.status, 400);
     t.is(refresh.body['error'], 'invalid_grant');
     const again = await customerGrant(username, password);

@@ -9,8 +9,11 @@ import { PROFILE_IDS } from '../../../edge/controllers/index.js';
 // commit. And no controller profile is without its captures.
 const FOLDER = new URL('./captures/', import.meta.url);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const files = readdirSync(FOLDER).filter((name) => name.endsWith('.json')).sort();
-const read = (name: string) => JSON.parse(readFileSync(new URL(name, FOLDER), 'utf8')) as { controller?: unknown; source?: unknown; captures?: unknown; arrivals?: unknown };
+const files = readdirSync(FOLDER)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(name, FOLDER), 'utf8')) as { controller?: unknown; source?: unknown; captures?: unknown; arrivals?: unknown };
 
 const RECORDED = /^recorded from the real \S+ (?:\d+\.\d+)/;
 const RECORDER = /\bscripts\/[\w/-]+\/record-captures\.ts\b/;
@@ -28,8 +31,11 @@ function sourceKind(source: unknown): 'recorded' | 'sourced' | string {
   return PUBLIC_URL.test(source) || REPOSITORY_FILE.test(source) ? 'sourced' : 'names neither a recording nor a public URL or repository file at a commit';
 }
 
-test('every controller profile has its capture file, and every capture file is a profile\'s', (t) => {
-  t.deepEqual(files.map((name) => name.replace(/\.json$/, '')), [...PROFILE_IDS].sort());
+test("every controller profile has its capture file, and every capture file is a profile's", (t) => {
+  t.deepEqual(
+    files.map((name) => name.replace(/\.json$/, '')),
+    [...PROFILE_IDS].sort(),
+  );
 });
 
 for (const name of files) {

@@ -5,8 +5,18 @@ import { CONTROLLER_PROFILES, profileOfArrival, type ArrivalState } from '../../
 
 // Cisco WLC external web authentication (captures/cisco-wlc.json names Cisco's documents its
 // parameters and states follow), read by its profile into one ArrivalContext.
-interface Capture { state: ArrivalState; what: string; url: string }
-interface Values { loginUrl: string; apMac: string; clientMac: string; wlan: string; returnUrl: string }
+interface Capture {
+  state: ArrivalState;
+  what: string;
+  url: string;
+}
+interface Values {
+  loginUrl: string;
+  apMac: string;
+  clientMac: string;
+  wlan: string;
+  returnUrl: string;
+}
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/cisco-wlc.json', import.meta.url), 'utf8')) as { values: Values; captures: Capture[] };
 const VALUES = CAPTURES.values;
 const profile = CONTROLLER_PROFILES['cisco-wlc'];
@@ -26,7 +36,7 @@ for (const capture of CAPTURES.captures) {
   });
 }
 
-test('Cisco WLC as it writes the redirect: values unescaped, the SSID\'s space as %20, redirect without a scheme read as http', (t) => {
+test("Cisco WLC as it writes the redirect: values unescaped, the SSID's space as %20, redirect without a scheme read as http", (t) => {
   const [first] = CAPTURES.captures;
   if (first === undefined) return t.fail();
   t.true(first.url.includes(`switch_url=${VALUES.loginUrl}&`), 'switch_url as it is');
@@ -45,7 +55,18 @@ refusesNaming('Cisco WLC', profile, queryOf(CAPTURES.captures[0]!.url), [
 test('the Cisco login is a POST to switch_url of buttonClicked=4, err_flag=0, username, password and redirect_url (no CHAP form exists)', (t) => {
   t.is(profile.login.method, 'POST');
   t.is(profile.login.chap, 'none');
-  t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, VALUES.returnUrl, VALUES.loginUrl), { buttonClicked: '4', err_flag: '0', username: 'u', password: 'p', redirect_url: VALUES.returnUrl });
-  t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, null, VALUES.loginUrl), { buttonClicked: '4', err_flag: '0', username: 'u', password: 'p' });
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, VALUES.returnUrl, VALUES.loginUrl), {
+    buttonClicked: '4',
+    err_flag: '0',
+    username: 'u',
+    password: 'p',
+    redirect_url: VALUES.returnUrl,
+  });
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, null, VALUES.loginUrl), {
+    buttonClicked: '4',
+    err_flag: '0',
+    username: 'u',
+    password: 'p',
+  });
   t.true(profile.disconnect.includes('Calling-Station-Id'), 'AireOS finds the session by Calling-Station-Id');
 });

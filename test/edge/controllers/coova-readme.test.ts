@@ -11,8 +11,14 @@ import { PortalConfig } from '../../../services/portal/config.js';
 const README = readFileSync(new URL('../../../docs/operate/gateways.md', import.meta.url), 'utf8');
 const block = /```sh\n# \/etc\/chilli\/config[^\n]*\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
 
-test('the operator guide\'s chilli configuration is the one the real-chilli harness runs', (t) => {
-  const written = Object.fromEntries(block.split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter((line) => line !== '').map((line) => line.split('=', 2) as [string, string]));
+test("the operator guide's chilli configuration is the one the real-chilli harness runs", (t) => {
+  const written = Object.fromEntries(
+    block
+      .split('\n')
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter((line) => line !== '')
+      .map((line) => line.split('=', 2) as [string, string]),
+  );
   const portal = PortalConfig.parse({}).PORTAL_PUBLIC_URL;
   t.deepEqual(written, hsSettings(settingsFor({ ...COOVA_GATEWAYS['1.9'], portal }, '/unused')));
   for (const name of Object.keys(written)) t.true(name in HS_OPTIONS, `${name} is a setting chilli's init scripts read`);

@@ -7,8 +7,17 @@ import { createHash } from 'node:crypto';
 
 // CoovaChilli's redirects as the real chilli 1.8 and 1.9 sent them in test/e2e/coova/ (the
 // capture file says how they were recorded), read by its profile into one ArrivalContext.
-interface Capture { release: '1.8' | '1.9'; state: ArrivalState; what: string; url: string }
-const CAPTURES = JSON.parse(readFileSync(new URL('./captures/coovachilli.json', import.meta.url), 'utf8')) as { uamSecret: string; clientMacs: Record<Capture['release'], string>; captures: Capture[] };
+interface Capture {
+  release: '1.8' | '1.9';
+  state: ArrivalState;
+  what: string;
+  url: string;
+}
+const CAPTURES = JSON.parse(readFileSync(new URL('./captures/coovachilli.json', import.meta.url), 'utf8')) as {
+  uamSecret: string;
+  clientMacs: Record<Capture['release'], string>;
+  captures: Capture[];
+};
 const profile = CONTROLLER_PROFILES.coovachilli;
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 /** The recording's chilli: 10.71.18.1 (1.8) and 10.71.19.1 (1.9). */
@@ -29,15 +38,21 @@ for (const capture of CAPTURES.captures) {
 
 const first = CAPTURES.captures[0]!;
 
-test('CoovaChilli as recorded: 1.9 sends userurl empty on a new device\'s first redirect; read as no return address', (t) => {
+test("CoovaChilli as recorded: 1.9 sends userurl empty on a new device's first redirect; read as no return address", (t) => {
   const empty = CAPTURES.captures.filter((c) => c.state === 'login' && /[?&]userurl=(&|$)/.test(c.url));
-  t.deepEqual(empty.map((c) => `${c.release} ${c.what}`), ['1.9 res=notyet: a new device\'s first page']);
+  t.deepEqual(
+    empty.map((c) => `${c.release} ${c.what}`),
+    ["1.9 res=notyet: a new device's first page"],
+  );
   for (const capture of empty) t.like(profile.arrival.read(queryOf(capture.url)), { ok: true, arrival: { returnUrl: null } });
 });
 
 test('CoovaChilli failed as recorded (1.8; 1.9 answers a rejected /logon with nothing): reason=reject and a new challenge to try again', (t) => {
   const failed = CAPTURES.captures.filter((c) => c.state === 'failed');
-  t.deepEqual(failed.map((c) => c.release), ['1.8']);
+  t.deepEqual(
+    failed.map((c) => c.release),
+    ['1.8'],
+  );
   t.like(profile.arrival.read(queryOf(failed[0]!.url)), { ok: true, arrival: { state: 'failed', reason: null } });
   t.regex(failed[0]!.url, /challenge=[0-9a-f]{32}/);
 });
@@ -77,20 +92,33 @@ test('the CoovaChilli login is a GET of username and the CHAP response (never th
   t.is(withSecret, md5(Buffer.from([0]), 'pw', md5(Buffer.from(challenge, 'hex'), 's3cret')).toString('hex'));
   t.is(chapAnswerFor('coova-uam', 'pw', { challenge, uamSecret: undefined }), md5(Buffer.from([0]), 'pw', Buffer.from(challenge, 'hex')).toString('hex'));
   t.is(profile.login.method, 'GET');
-  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: withSecret! }, 'http://example.com/', 'http://10.1.0.1:3990/logon'), { username: 'u', response: withSecret, userurl: 'http://example.com/' });
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: withSecret! }, 'http://example.com/', 'http://10.1.0.1:3990/logon'), {
+    username: 'u',
+    response: withSecret,
+    userurl: 'http://example.com/',
+  });
   t.throws(() => profile.login.fields({ username: 'u', password: 'pw' }, null, 'http://10.1.0.1:3990/logon'), { message: /chapResponse/ });
 });
 
 test('CoovaChilli limits go out as WISPr attributes; its Disconnect names the session by User-Name', (t) => {
   t.deepEqual(profile.replyAttributes({ sessionSeconds: 100, idleSeconds: 0, interimSeconds: 300, upBitsPerSecond: 1, downBitsPerSecond: 2 }), {
-    'Session-Timeout': 100, 'Acct-Interim-Interval': 300, 'WISPr-Bandwidth-Max-Up': 1, 'WISPr-Bandwidth-Max-Down': 2,
+    'Session-Timeout': 100,
+    'Acct-Interim-Interval': 300,
+    'WISPr-Bandwidth-Max-Up': 1,
+    'WISPr-Bandwidth-Max-Down': 2,
   });
   t.true(profile.disconnect.includes('User-Name'));
 });
 
 test('what a real chilli sends besides: an empty parameter is absent, unnamed ones are ignored, a named one twice is refused', (t) => {
   const query = queryOf(first.url);
-  t.like(profile.arrival.read({ ...query, userurl: '', nasid: '', ssid: '', vlan: '' }), { ok: true, arrival: { state: 'login', returnUrl: null, nasId: null } });
-  t.like(profile.arrival.read({ ...query, lang: 'en', loginurl: 'http://203.0.113.66/logon', zz: ['1', '2'] }), { ok: true, arrival: { loginUrl: `http://10.71.${SUBNET[first.release]}.1:3990/logon` } });
+  t.like(profile.arrival.read({ ...query, userurl: '', nasid: '', ssid: '', vlan: '' }), {
+    ok: true,
+    arrival: { state: 'login', returnUrl: null, nasId: null },
+  });
+  t.like(profile.arrival.read({ ...query, lang: 'en', loginurl: 'http://203.0.113.66/logon', zz: ['1', '2'] }), {
+    ok: true,
+    arrival: { loginUrl: `http://10.71.${SUBNET[first.release]}.1:3990/logon` },
+  });
   t.deepEqual(profile.arrival.read({ ...query, uamip: ['10.1.0.1', '10.6.6.6'] }), { ok: false, problems: ['uamip'] });
 });

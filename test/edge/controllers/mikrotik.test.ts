@@ -8,8 +8,20 @@ import { chapAnswerFor } from '../../../edge/index.js';
 
 // MikroTik Hotspot's external-page redirect (captures/mikrotik.json names the manual its values
 // come from: the servlet variables' own examples).
-interface Capture { state: ArrivalState; what: string; url: string }
-interface Values { mac: string; ip: string; loginUrl: string; returnUrl: string; chapIdHex: string; challengeHex: string; error: string }
+interface Capture {
+  state: ArrivalState;
+  what: string;
+  url: string;
+}
+interface Values {
+  mac: string;
+  ip: string;
+  loginUrl: string;
+  returnUrl: string;
+  chapIdHex: string;
+  challengeHex: string;
+  error: string;
+}
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/mikrotik.json', import.meta.url), 'utf8')) as { values: Values; captures: Capture[] };
 const VALUES = CAPTURES.values;
 const profile = CONTROLLER_PROFILES.mikrotik;
@@ -21,7 +33,15 @@ for (const capture of CAPTURES.captures) {
     t.is(profileOfArrival(query), 'mikrotik');
     const read = profile.arrival.read(query);
     if (!read.ok) return t.fail(read.problems.join(', '));
-    t.like(read.arrival, { state: capture.state, nasId: null, mac: VALUES.mac, loginUrl: VALUES.loginUrl, chapId: VALUES.chapIdHex, challenge: VALUES.challengeHex, returnUrl: VALUES.returnUrl });
+    t.like(read.arrival, {
+      state: capture.state,
+      nasId: null,
+      mac: VALUES.mac,
+      loginUrl: VALUES.loginUrl,
+      chapId: VALUES.chapIdHex,
+      challenge: VALUES.challengeHex,
+      returnUrl: VALUES.returnUrl,
+    });
     t.is(read.arrival.reason, capture.state === 'failed' ? VALUES.error : null);
   });
 }
@@ -48,13 +68,21 @@ test('the MikroTik login is a POST to /login of username and MD5(chap-id + passw
   t.is(answer, expected);
   t.is(chapAnswerFor('mikrotik', 'pw', { challenge: VALUES.challengeHex, chapId: null, uamSecret: undefined }), undefined, 'no chap-id, no answer');
   t.is(profile.login.method, 'POST');
-  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: expected }, 'http://example.com/', 'http://10.5.50.1/login'), { username: 'u', password: expected, dst: 'http://example.com/', popup: 'false' });
+  t.deepEqual(profile.login.fields({ username: 'u', password: 'pw', chapResponse: expected }, 'http://example.com/', 'http://10.5.50.1/login'), {
+    username: 'u',
+    password: expected,
+    dst: 'http://example.com/',
+    popup: 'false',
+  });
   t.throws(() => profile.login.fields({ username: 'u', password: 'pw' }, null, 'http://10.5.50.1/login'), { message: /chapResponse/ });
 });
 
 test('MikroTik limits go out as Mikrotik-Rate-Limit, upload first; its Disconnect names User-Name and Framed-IP-Address', (t) => {
   t.deepEqual(profile.replyAttributes({ sessionSeconds: 100, idleSeconds: 600, interimSeconds: 300, upBitsPerSecond: 1000, downBitsPerSecond: 2000 }), {
-    'Session-Timeout': 100, 'Acct-Interim-Interval': 300, 'Idle-Timeout': 600, 'Mikrotik-Rate-Limit': '1000/2000',
+    'Session-Timeout': 100,
+    'Acct-Interim-Interval': 300,
+    'Idle-Timeout': 600,
+    'Mikrotik-Rate-Limit': '1000/2000',
   });
   t.true(profile.disconnect.includes('User-Name') && profile.disconnect.includes('Framed-IP-Address'));
 });

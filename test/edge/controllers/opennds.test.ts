@@ -14,10 +14,29 @@ import { readOpenndsArrival } from '../../../services/portal/opennds-arrival.js'
 // capture file names the release and how): its redirects at FAS levels 1-3 and, at level 3, the
 // POSTs of authmon, BinAuth and router/revocation-poll.sh, read by the profile, the portal and the
 // gateway service as they read a live router's.
-interface Arrival { level: 1 | 2 | 3; what: string; status: number; location: string; fasRequest: string }
-interface Post { what: string; method: string; path: string; contentType: string; body: string }
+interface Arrival {
+  level: 1 | 2 | 3;
+  what: string;
+  status: number;
+  location: string;
+  fasRequest: string;
+}
+interface Post {
+  what: string;
+  method: string;
+  path: string;
+  contentType: string;
+  body: string;
+}
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/opennds.json', import.meta.url), 'utf8')) as {
-  faskey: string; gatewayName: string; gatewayAddress: string; client: { ip: string; mac: string }; originUrl: string; faspath: string; arrivals: Arrival[]; authmon: Post[];
+  faskey: string;
+  gatewayName: string;
+  gatewayAddress: string;
+  client: { ip: string; mac: string };
+  originUrl: string;
+  faspath: string;
+  arrivals: Arrival[];
+  authmon: Post[];
 };
 const queryOf = (url: string) => Object.fromEntries(new URL(url, 'https://fas.invalid').searchParams);
 const fieldsOf = (arrival: Arrival): OpenndsFasQuery | undefined => {
@@ -28,7 +47,10 @@ const level = (n: Arrival['level']) => CAPTURES.arrivals.find((arrival) => arriv
 const level3Hid = () => fieldsOf(level(3))!.hid;
 
 test('the captures hold an arrival at each FAS level the portal reads (1, 2, 3) and every authmon action the platform answers', (t) => {
-  t.deepEqual(CAPTURES.arrivals.map((arrival) => arrival.level), [1, 2, 3]);
+  t.deepEqual(
+    CAPTURES.arrivals.map((arrival) => arrival.level),
+    [1, 2, 3],
+  );
   t.deepEqual([...new Set(CAPTURES.authmon.map((post) => new URLSearchParams(post.body).get('auth_get')))], ['clear', 'view', 'custom', 'deauthed']);
 });
 
@@ -43,7 +65,15 @@ for (const arrival of CAPTURES.arrivals) {
     t.is(profileOfArrival(queryOf(arrival.location)), 'opennds');
     const fields = fieldsOf(arrival);
     if (fields === undefined) return t.fail('the query did not read');
-    t.like(fields, { clientip: CAPTURES.client.ip, clientmac: CAPTURES.client.mac, gatewayname: CAPTURES.gatewayName, gatewayaddress: CAPTURES.gatewayAddress, originurl: CAPTURES.originUrl, clientif: 'br-lan', themespec: undefined });
+    t.like(fields, {
+      clientip: CAPTURES.client.ip,
+      clientmac: CAPTURES.client.mac,
+      gatewayname: CAPTURES.gatewayName,
+      gatewayaddress: CAPTURES.gatewayAddress,
+      originurl: CAPTURES.originUrl,
+      clientif: 'br-lan',
+      themespec: undefined,
+    });
     t.is(fields.authdir, arrival.level === 1 ? undefined : 'opennds_auth', 'levels 2/3 name the authdir, level 1 does not');
     t.regex(fields.version ?? '', /^9\.10\./);
     t.deepEqual(fields.custom, {}, 'openNDS\'s trailing "(null)(null)..." of unset custom lists is no parameter');
@@ -58,8 +88,17 @@ test('openNDS as recorded: the original URL with its query string arrives URL-en
 
 function portalDeps(polling: boolean) {
   const gateway: Gateway = {
-    nasId: CAPTURES.gatewayName, profile: 'opennds', address: '203.0.113.1', outsideAddresses: ['203.0.113.1'], secret: undefined, coaPort: 3799, uamSecret: undefined,
-    faskey: CAPTURES.faskey, venue: CAPTURES.gatewayName, macAuthentication: false, loginUrls: [`http://${CAPTURES.gatewayAddress}/`],
+    nasId: CAPTURES.gatewayName,
+    profile: 'opennds',
+    address: '203.0.113.1',
+    outsideAddresses: ['203.0.113.1'],
+    secret: undefined,
+    coaPort: 3799,
+    uamSecret: undefined,
+    faskey: CAPTURES.faskey,
+    venue: CAPTURES.gatewayName,
+    macAuthentication: false,
+    loginUrls: [`http://${CAPTURES.gatewayAddress}/`],
   };
   return { registry: new Map([[gateway.nasId, gateway]]), deviceRefKey: 'capture-device-ref-key', spendHid: async () => true, polling: async () => polling };
 }
@@ -67,9 +106,18 @@ function portalDeps(polling: boolean) {
 test('the portal reads the recorded level 3 arrival into a gateway context (its return address the page opened); level 1 and a level 2 gateway without authmon are refused', async (t) => {
   const read = await readOpenndsArrival(portalDeps(true), CAPTURES.gatewayName, queryOf(level(3).location), '203.0.113.1');
   if (read.kind !== 'context') return t.fail(read.why);
-  t.like(read.context, { profile: 'opennds', nasId: CAPTURES.gatewayName, loginUrl: `http://${CAPTURES.gatewayAddress}/`, returnUrl: CAPTURES.originUrl, hid: level3Hid() });
+  t.like(read.context, {
+    profile: 'opennds',
+    nasId: CAPTURES.gatewayName,
+    loginUrl: `http://${CAPTURES.gatewayAddress}/`,
+    returnUrl: CAPTURES.originUrl,
+    hid: level3Hid(),
+  });
   t.false(JSON.stringify(read.context).includes(CAPTURES.client.mac), 'the MAC leaves only as the deviceRef');
-  t.like(await readOpenndsArrival(portalDeps(true), CAPTURES.gatewayName, queryOf(level(1).location), '203.0.113.1'), { kind: 'refused', why: 'insecure-level' });
+  t.like(await readOpenndsArrival(portalDeps(true), CAPTURES.gatewayName, queryOf(level(1).location), '203.0.113.1'), {
+    kind: 'refused',
+    why: 'insecure-level',
+  });
   t.like(await readOpenndsArrival(portalDeps(false), CAPTURES.gatewayName, queryOf(level(2).location), '203.0.113.1'), { kind: 'refused', why: 'not-polling' });
 });
 
@@ -94,7 +142,10 @@ test('openNDS\'s authmon payloads as recorded read as the platform expects: "non
     return { action: form.get('auth_get'), payload: Buffer.from(form.get('payload') ?? '', 'base64').toString('utf8') };
   });
   const rhid = rhidOf(level3Hid(), CAPTURES.faskey);
-  t.deepEqual(payloads.slice(0, 2), [{ action: 'clear', payload: 'none' }, { action: 'view', payload: 'none' }]);
+  t.deepEqual(payloads.slice(0, 2), [
+    { action: 'clear', payload: 'none' },
+    { action: 'view', payload: 'none' },
+  ]);
   t.deepEqual(ackedRhids(payloads[2]!.payload), [rhid]);
   t.is(payloads[3]!.payload, REVOCATIONS_REQUEST);
   t.deepEqual(revokedRhids(payloads[4]!.payload), [rhid]);

@@ -6,8 +6,18 @@ import { normalizeMac } from '../../../contract/mac.js';
 
 // pfSense's captive portal forwarding to this portal from a custom portal page (captures/pfsense.json
 // names the pfSense source files its values follow).
-interface Capture { state: ArrivalState; what: string; url: string }
-interface Values { loginUrl: string; returnUrl: string; mac: string; ip: string; message: string }
+interface Capture {
+  state: ArrivalState;
+  what: string;
+  url: string;
+}
+interface Values {
+  loginUrl: string;
+  returnUrl: string;
+  mac: string;
+  ip: string;
+  message: string;
+}
 const CAPTURES = JSON.parse(readFileSync(new URL('./captures/pfsense.json', import.meta.url), 'utf8')) as { values: Values; captures: Capture[] };
 const VALUES = CAPTURES.values;
 const profile = CONTROLLER_PROFILES.pfsense;
@@ -19,7 +29,13 @@ for (const capture of CAPTURES.captures) {
     t.is(profileOfArrival(query), 'pfsense');
     const read = profile.arrival.read(query);
     if (!read.ok) return t.fail(read.problems.join(', '));
-    t.like(read.arrival, { state: capture.state, nasId: null, loginUrl: VALUES.loginUrl, challenge: null, reason: capture.state === 'failed' ? VALUES.message : null });
+    t.like(read.arrival, {
+      state: capture.state,
+      nasId: null,
+      loginUrl: VALUES.loginUrl,
+      challenge: null,
+      reason: capture.state === 'failed' ? VALUES.message : null,
+    });
     t.is(read.arrival.returnUrl, query['redirurl'] === '' ? null : VALUES.returnUrl, 'pfSense empties $PORTAL_REDIRURL$ when it is no URL: no return address');
     t.is(normalizeMac(read.arrival.mac ?? ''), normalizeMac(VALUES.mac), 'the error page has $CLIENT_MAC$ too');
   });
@@ -41,7 +57,11 @@ refusesNaming('pfSense', profile, queryOf(CAPTURES.captures[0]!.url), [
 test('the pfSense login posts auth_user, auth_pass, the registered zone, redirurl and accept; it re-authenticates', (t) => {
   t.is(profile.login.method, 'POST');
   t.deepEqual(profile.login.fields({ username: 'u', password: 'p' }, 'http://example.com/', 'https://fw.example.net:8003/index.php?zone=guest'), {
-    auth_user: 'u', auth_pass: 'p', zone: 'guest', redirurl: 'http://example.com/', accept: 'Login',
+    auth_user: 'u',
+    auth_pass: 'p',
+    zone: 'guest',
+    redirurl: 'http://example.com/',
+    accept: 'Login',
   });
   t.true(profile.reauthenticates);
   t.true(profile.disconnect.includes('Calling-Station-Id'));

@@ -8,7 +8,12 @@ export type Change = Readonly<Record<string, string | undefined>>;
  * One test per bad value: the captured arrival with `change` applied is refused by the profile,
  * naming the parameter (never its value).
  */
-export function refusesNaming(label: string, profile: ControllerProfile, captured: Record<string, string>, cases: readonly (readonly [string, Change, string])[]): void {
+export function refusesNaming(
+  label: string,
+  profile: ControllerProfile,
+  captured: Record<string, string>,
+  cases: readonly (readonly [string, Change, string])[],
+): void {
   for (const [what, change, named] of cases) {
     test(`${label} ${what} is refused, naming ${named}`, (t) => {
       const query: Record<string, string> = { ...captured };

@@ -15,7 +15,7 @@ test('an active verified employee gets a new emp- account with the HR claims', (
   t.deepEqual(outcome, { type: 'success', userId: user!.id });
 });
 
-test('HR\'s wifiEligible is stored as attribute wifi_eligible, false included', (t) => {
+test("HR's wifiEligible is stored as attribute wifi_eligible, false included", (t) => {
   const host = fakeHost({ form: form(), replies: [hrOk({ ...ACTIVE, wifiEligible: false })] });
   t.is(authenticateEmployee(host).type, 'success');
   t.is([...host.users.all.values()][0]?.attributes['wifi_eligible'], 'false');
@@ -38,7 +38,12 @@ test('an existing account carrying the employee reference is reused and refreshe
 test('a repeat login with unchanged HR data writes no attributes', (t) => {
   const host = fakeHost({
     form: form(),
-    users: [{ username: 'emp-a-1001', attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' } }],
+    users: [
+      {
+        username: 'emp-a-1001',
+        attributes: { user_type: 'EMPLOYEE', employee_verified: 'true', employee_ref: 'HR-A-0001', company: 'MEMBER_A', wifi_eligible: 'true' },
+      },
+    ],
   });
   t.is(authenticateEmployee(host).type, 'success');
   t.deepEqual(host.attributeWrites, []);
@@ -47,12 +52,14 @@ test('a repeat login with unchanged HR data writes no attributes', (t) => {
 test('HR is called with the configured key, timeout, body and a correlation id', (t) => {
   const host = fakeHost({ form: form() });
   authenticateEmployee(host);
-  t.deepEqual(host.httpCalls, [{
-    url: 'http://hr.test/api/v1/employees/verify',
-    headers: { 'X-API-Key': 'test-key', 'X-Correlation-ID': 'corr-00000000-0000-4000-8000-000000000001' },
-    body: { employeeId: 'A-1001', citizenId: CITIZEN },
-    timeoutMs: 3000,
-  }]);
+  t.deepEqual(host.httpCalls, [
+    {
+      url: 'http://hr.test/api/v1/employees/verify',
+      headers: { 'X-API-Key': 'test-key', 'X-Correlation-ID': 'corr-00000000-0000-4000-8000-000000000001' },
+      body: { employeeId: 'A-1001', citizenId: CITIZEN },
+      timeoutMs: 3000,
+    },
+  ]);
 });
 
 test('a well-shaped caller correlation id is forwarded, a bad one replaced', (t) => {
@@ -149,11 +156,18 @@ test('an emp- username taken by an account without the reference is a conflict, 
 });
 
 test('an account carrying the reference with a password of its own is not adopted: IDENTITY_LINK_CONFLICT, nothing written', (t) => {
-  const host = fakeHost({ form: form(), users: [{ username: 'stranger@example.com', hasPassword: true, attributes: { user_type: 'EMPLOYEE', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }] });
+  const host = fakeHost({
+    form: form(),
+    users: [{ username: 'stranger@example.com', hasPassword: true, attributes: { user_type: 'EMPLOYEE', employee_ref: 'HR-A-0001', company: 'MEMBER_A' } }],
+  });
   t.like(authenticateEmployee(host), { status: 403, body: { error: 'identity_link_conflict' } });
   t.is(host.users.all.get('user-1')?.attributes['employee_verified'], undefined);
   t.deepEqual(host.attributeWrites, []);
-  t.true(host.logs.some((line) => line.startsWith('error IDENTITY_LINK_CONFLICT employee_ref=HR-A-0001: account stranger@example.com carries the reference and has a password of its own')));
+  t.true(
+    host.logs.some((line) =>
+      line.startsWith('error IDENTITY_LINK_CONFLICT employee_ref=HR-A-0001: account stranger@example.com carries the reference and has a password of its own'),
+    ),
+  );
 });
 
 test('an unusable config fails closed without calling HR, with its own answer and a log line naming the settings', (t) => {
@@ -168,8 +182,14 @@ test('an unusable config fails closed without calling HR, with its own answer an
     const host = fakeHost({ form: form(), config });
     t.like(authenticateEmployee(host), { status: 503, body: { error: 'authenticator_misconfigured', error_description: 'AUTHENTICATOR_MISCONFIGURED' } });
     t.is(host.httpCalls.length, 0);
-    t.true(host.logs.some((line) => line.startsWith(`error employee authenticator misconfigured: unusable settings ${names};`)), JSON.stringify(host.logs));
-    t.false(host.logs.some((line) => line.includes('not a url')), 'the value is not logged');
+    t.true(
+      host.logs.some((line) => line.startsWith(`error employee authenticator misconfigured: unusable settings ${names};`)),
+      JSON.stringify(host.logs),
+    );
+    t.false(
+      host.logs.some((line) => line.includes('not a url')),
+      'the value is not logged',
+    );
   }
 });
 
@@ -232,7 +252,13 @@ test('the citizen number reaches HR only: not logs, events, accounts, counters o
     fakeHost({ form: form('CANARY-01', canary), replies: [hrOk(NO_MATCH)] }),
     fakeHost({ form: form('CANARY-01', canary), replies: [{ kind: 'timeout' }] }),
     fakeHost({ form: form('CANARY-01', canary), replies: [hrStatus(401)] }),
-    fakeHost({ form: form('CANARY-01', canary), users: [{ username: 'a', attributes: { employee_ref: 'HR-A-0001' } }, { username: 'b', attributes: { employee_ref: 'HR-A-0001' } }] }),
+    fakeHost({
+      form: form('CANARY-01', canary),
+      users: [
+        { username: 'a', attributes: { employee_ref: 'HR-A-0001' } },
+        { username: 'b', attributes: { employee_ref: 'HR-A-0001' } },
+      ],
+    }),
   ];
   for (const host of hosts) {
     const outcome = authenticateEmployee(host);
@@ -251,7 +277,7 @@ test('HR answering RATE_LIMITED keeps the submit slot taken: after 5 such refusa
   t.is(host.httpCalls.length, 5, 'the sixth never reached HR');
 });
 
-test('attempts per client address are limited first: over the limit, refused without calling HR or taking an employee\'s slot', (t) => {
+test("attempts per client address are limited first: over the limit, refused without calling HR or taking an employee's slot", (t) => {
   const host = fakeHost({ address: '198.51.100.66', config: { ...HR_CONFIG, addressLimit: '3', submitLimit: '100' }, replies: [hrOk(NO_MATCH)] });
   const attempt = (employeeId: string) => {
     host.request.formParam = (name) => ({ employeeId, citizenId: '079201009999' })[name];
@@ -260,12 +286,20 @@ test('attempts per client address are limited first: over the limit, refused wit
   for (const id of ['R-0001', 'R-0002', 'R-0003']) t.like(attempt(id), { status: 401 });
   t.like(attempt('A-1001'), { status: 429, body: { error: 'rate_limited' } });
   t.is(host.httpCalls.length, 3);
-  t.false([...host.counterEntries.keys()].some((key) => key.startsWith('wifi-employee-submits:a-1001:')), 'the employee\'s own count is untouched');
+  t.false(
+    [...host.counterEntries.keys()].some((key) => key.startsWith('wifi-employee-submits:a-1001:')),
+    "the employee's own count is untouched",
+  );
   t.true(host.logs.some((line) => line.startsWith('warn employee attempts per client address reached')));
 });
 
-test('another client address is not limited by the first one\'s attempts, and the window expires', (t) => {
-  const host = fakeHost({ form: form(), address: '198.51.100.66', config: { ...HR_CONFIG, addressLimit: '2', addressWindowSeconds: '60' }, replies: [hrOk(ACTIVE)] });
+test("another client address is not limited by the first one's attempts, and the window expires", (t) => {
+  const host = fakeHost({
+    form: form(),
+    address: '198.51.100.66',
+    config: { ...HR_CONFIG, addressLimit: '2', addressWindowSeconds: '60' },
+    replies: [hrOk(ACTIVE)],
+  });
   authenticateEmployee(host);
   authenticateEmployee(host);
   t.like(authenticateEmployee(host), { status: 429 });

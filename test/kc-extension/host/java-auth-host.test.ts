@@ -17,8 +17,7 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
       calls.push(`post ${url} ${headersJson} ${body} ${timeoutMs}`);
       return '{"status":200,"body":"{}"}';
     },
-    findUsersByAttribute: () =>
-      '[{"id":"u1","username":"emp-a","enabled":true,"hasPassword":true,"attributes":{"employee_ref":"HR-1","company":null}}]',
+    findUsersByAttribute: () => '[{"id":"u1","username":"emp-a","enabled":true,"hasPassword":true,"attributes":{"employee_ref":"HR-1","company":null}}]',
     findUserByUsername: () => null,
     createUser: (username) => `{"id":"u2","username":"${username}","enabled":true,"hasPassword":false,"attributes":{}}`,
     setUserAttributes: (id, json) => void calls.push(`attrs ${id} ${json}`),
@@ -39,7 +38,9 @@ test('Java nulls become undefined and JSON strings become values', (t) => {
   t.is(host.request.clientAddress(), '203.0.113.5');
   t.is(adaptAuthHost(rawHost({ clientAddress: () => null })).request.clientAddress(), undefined);
   t.deepEqual(host.config, { hrUrl: 'http://hr.test' });
-  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [{ id: 'u1', username: 'emp-a', enabled: true, hasPassword: true, attributes: { employee_ref: 'HR-1' } }]);
+  t.deepEqual(host.users.findByAttribute('employee_ref', 'x'), [
+    { id: 'u1', username: 'emp-a', enabled: true, hasPassword: true, attributes: { employee_ref: 'HR-1' } },
+  ]);
   t.is(host.users.findByUsername('nobody'), undefined);
   t.like(host.users.create('emp-b'), { username: 'emp-b', hasPassword: false });
   // A view without the flag counts as holding a password: the employee flow then adopts nothing.
@@ -54,12 +55,7 @@ test('structured values are handed to Java as JSON strings', (t) => {
   host.users.setAttributes('u1', { company: 'MEMBER_A' });
   t.true(host.counters.claim('k', 60));
   host.log.warn('careful');
-  t.deepEqual(raw.calls, [
-    'post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000',
-    'attrs u1 {"company":"MEMBER_A"}',
-    'claim k 60',
-    'log warn careful',
-  ]);
+  t.deepEqual(raw.calls, ['post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000', 'attrs u1 {"company":"MEMBER_A"}', 'claim k 60', 'log warn careful']);
 });
 
 test('transport failures from Java become typed replies', (t) => {

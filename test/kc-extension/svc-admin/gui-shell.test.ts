@@ -16,7 +16,11 @@ test('the shell page names the hashed files of the manifest and allows exactly i
   t.truthy(nonce);
   t.true(reply.body.includes('<link rel="stylesheet" href="/realms/wifi/svc-admin/assets/gui-TESTCSS1.css">'));
   t.true(reply.ownSecurityHeaders);
-  t.true((reply.headers?.['Content-Security-Policy'] ?? '').includes(`style-src 'self' 'nonce-${nonce}' 'unsafe-hashes' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='`));
+  t.true(
+    (reply.headers?.['Content-Security-Policy'] ?? '').includes(
+      `style-src 'self' 'nonce-${nonce}' 'unsafe-hashes' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='`,
+    ),
+  );
 });
 
 test('every shell page gets a fresh nonce', async (t) => {

@@ -90,8 +90,7 @@ export function completeRequest(realm: MemoryRealm, rollback: boolean): boolean 
 
 // Sealing in memory: a reversible tag is enough, the real host uses AES-GCM (SecretSealer).
 const SEALED = 'sealed:mem:';
-const open = (sealed: string): Buffer | undefined =>
-  sealed.startsWith(SEALED) ? Buffer.from(sealed.slice(SEALED.length), 'base64') : undefined;
+const open = (sealed: string): Buffer | undefined => (sealed.startsWith(SEALED) ? Buffer.from(sealed.slice(SEALED.length), 'base64') : undefined);
 
 export interface MemoryRequest {
   method: string;
@@ -150,9 +149,20 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         return [...realm.users.values()].filter(carries).map(copy);
       },
       findByAttribute: (name, value, max) =>
-        [...realm.users.values()].filter((user) => user.attributes[name] === value).slice(0, max).map(copy),
+        [...realm.users.values()]
+          .filter((user) => user.attributes[name] === value)
+          .slice(0, max)
+          .map(copy),
       create: (username, email, attributes) => {
-        const user: AdminUser = { id: randomUUID(), username: username.toLowerCase(), email: email?.toLowerCase(), emailVerified: false, enabled: true, hasPassword: false, attributes: { ...attributes } };
+        const user: AdminUser = {
+          id: randomUUID(),
+          username: username.toLowerCase(),
+          email: email?.toLowerCase(),
+          emailVerified: false,
+          enabled: true,
+          hasPassword: false,
+          attributes: { ...attributes },
+        };
         realm.users.set(user.id, user);
         return copy(user);
       },

@@ -38,7 +38,8 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   const names: Record<string, string[]> = { 'healthy.test': ['198.51.100.7'], 'dead.test': ['198.51.100.8'], 'internal.test': ['198.51.100.9', '192.168.1.5'] };
   const literal = realm.http.resolve;
   realm.http.resolve = (name) => names[name] ?? literal(name);
-  realm.http.getAt = (url, address) => (url.startsWith(HEALTHY) && address === '198.51.100.7' ? { status: 200 } : address === '127.0.0.1' ? { status: 503 } : { failure: 'unreachable' });
+  realm.http.getAt = (url, address) =>
+    url.startsWith(HEALTHY) && address === '198.51.100.7' ? { status: 200 } : address === '127.0.0.1' ? { status: 503 } : { failure: 'unreachable' };
   return {
     realm,
     tokens: { operator: 'operator', customer: 'customer', master: 'master', portal: 'portal' },
@@ -58,7 +59,15 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
     },
     createEmployee: async (employeeRef, company) => {
       const id = randomUUID();
-      realm.users.set(id, { id, username: `emp-${id}`, email: undefined, emailVerified: false, enabled: true, hasPassword: false, attributes: { user_type: 'EMPLOYEE', employee_ref: employeeRef, company, employee_verified: 'true' } });
+      realm.users.set(id, {
+        id,
+        username: `emp-${id}`,
+        email: undefined,
+        emailVerified: false,
+        enabled: true,
+        hasPassword: false,
+        attributes: { user_type: 'EMPLOYEE', employee_ref: employeeRef, company, employee_verified: 'true' },
+      });
       realm.sessions.set(id, 1);
       return id;
     },

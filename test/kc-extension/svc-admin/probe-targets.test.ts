@@ -27,7 +27,10 @@ test('the request goes to the address the check judged, not to a second lookup',
 test('loopback is refused unless SVC_ADMIN_PROBE_ALLOW names its range', async (t) => {
   t.deepEqual((await probeOf('http://127.0.0.1:3001/api')).reached, []);
   t.like(await probeOf('http://127.0.0.1:3001/api'), { hr: { state: 'NOT_ALLOWED' } });
-  t.deepEqual(await probeOf('http://127.0.0.1:3001/api', '10.0.0.0/8, 127.0.0.0/8'), { hr: { state: 'HTTP_503', url: 'http://127.0.0.1:3001/health' }, reached: ['127.0.0.1'] });
+  t.deepEqual(await probeOf('http://127.0.0.1:3001/api', '10.0.0.0/8, 127.0.0.0/8'), {
+    hr: { state: 'HTTP_503', url: 'http://127.0.0.1:3001/health' },
+    reached: ['127.0.0.1'],
+  });
   // A range that does not hold the address allows nothing; a malformed entry allows nothing.
   t.like(await probeOf('http://127.0.0.1:3001/api', '127.0.0.2/32 not-a-range'), { hr: { state: 'NOT_ALLOWED' } });
 });

@@ -29,6 +29,12 @@ test('a commit that saw no salt while another request created one hashes with th
   t.is((await postImport(d, 'commit', { company, rows: [{ employeeId: 'S-0002', citizenId: '079201000002' }] })).status, 200);
 
   t.is(store.get(SALT_KEY), salt, 'the salt was not replaced');
-  const preview = await postImport(d, 'preview', { company, rows: [{ employeeId: 'S-0001', citizenId: '079201000001' }, { employeeId: 'S-0002', citizenId: '079201000002' }] });
+  const preview = await postImport(d, 'preview', {
+    company,
+    rows: [
+      { employeeId: 'S-0001', citizenId: '079201000001' },
+      { employeeId: 'S-0002', citizenId: '079201000002' },
+    ],
+  });
   t.deepEqual(outcomesOf(preview), ['LINK_BY_CCCD', 'LINK_BY_CCCD']);
 });

@@ -41,7 +41,10 @@ test('with the session service down a termination still applies, is tried twice,
   const { d, post } = await setup();
   d.realm.http.postToSessions = () => ({ failure: 'timeout' });
   const id = await d.createEmployee('REF-D', 'MEM_CO');
-  t.like(await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-D' }), { status: 200, body: { result: 'APPLIED', detail: 'EMPLOYEE_TERMINATED applied' } });
+  t.like(await post({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-D' }), {
+    status: 200,
+    body: { result: 'APPLIED', detail: 'EMPLOYEE_TERMINATED applied' },
+  });
   t.false(d.realm.users.get(id)!.enabled);
   t.is(d.realm.sessionCalls.length, 2);
   const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '1' } });
@@ -55,12 +58,15 @@ test('an event that failed while being applied is not remembered: the retry appl
   const id = await d.createEmployee('REF-F', 'MEM_CO');
   const user = d.realm.users.get(id)!;
   let failures = 1;
-  d.realm.users.set(id, new Proxy(user, {
-    set(target, property, value) {
-      if (property === 'enabled' && failures-- > 0) throw new Error('user store unavailable');
-      return Reflect.set(target, property, value);
-    },
-  }));
+  d.realm.users.set(
+    id,
+    new Proxy(user, {
+      set(target, property, value) {
+        if (property === 'enabled' && failures-- > 0) throw new Error('user store unavailable');
+        return Reflect.set(target, property, value);
+      },
+    }),
+  );
   const eventId = randomUUID();
   const failed = await post({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-F' }, eventId);
   t.is(failed.status, 500);
@@ -124,21 +130,33 @@ test('a REINSTATED applied on node 1 and replayed to node 2 after a TERMINATED i
   };
   const reinstated = signed({ type: 'EMPLOYEE_REINSTATED', employeeRef: 'REF-N' });
   t.like(await d1.send({ method: 'POST', path: '/webhook/MEM-CO', ...reinstated }), { body: { result: 'APPLIED' } });
-  t.like(await d1.send({ method: 'POST', path: '/webhook/MEM-CO', ...signed({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-N' }) }), { body: { result: 'APPLIED' } });
+  t.like(await d1.send({ method: 'POST', path: '/webhook/MEM-CO', ...signed({ type: 'EMPLOYEE_TERMINATED', employeeRef: 'REF-N' }) }), {
+    body: { result: 'APPLIED' },
+  });
   t.like(await d2.send({ method: 'POST', path: '/webhook/MEM-CO', ...reinstated }), { status: 200, body: { result: 'DUPLICATE' } });
   const fresh = { ...reinstated, headers: { ...reinstated.headers, 'X-SVC-Event-Id': randomUUID() } };
-  t.like(await d2.send({ method: 'POST', path: '/webhook/MEM-CO', ...fresh }), { status: 200, body: { result: 'DUPLICATE' } }, 'the same signature under a new event id');
+  t.like(
+    await d2.send({ method: 'POST', path: '/webhook/MEM-CO', ...fresh }),
+    { status: 200, body: { result: 'DUPLICATE' } },
+    'the same signature under a new event id',
+  );
   t.false(node1.users.get(id)!.enabled);
 });
 
 // The harness switch that forces the apply's transaction to roll back.
-test('harness on: X-Test-Force-Rollback with an operator token rolls the apply back (500), the sender\'s retry is APPLIED, then DUPLICATE', async (t) => {
+test("harness on: X-Test-Force-Rollback with an operator token rolls the apply back (500), the sender's retry is APPLIED, then DUPLICATE", async (t) => {
   const { d } = await setup();
   d.realm.testHarness = true;
   const id = await d.createEmployee('REF-H', 'MEM_CO');
   const raw = Buffer.from(JSON.stringify({ type: 'EMPLOYEE_SUSPENDED', employeeRef: 'REF-H' }));
   const headers = signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000));
-  const forced = await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, token: d.tokens.operator, headers: { ...headers, 'X-Test-Force-Rollback': 'true' } });
+  const forced = await d.send({
+    method: 'POST',
+    path: '/webhook/MEM-CO',
+    body: raw,
+    token: d.tokens.operator,
+    headers: { ...headers, 'X-Test-Force-Rollback': 'true' },
+  });
   t.like(forced, { status: 500, body: { code: 'INTERNAL_ERROR' } });
   d.realm.users.get(id)!.enabled = true; // what Keycloak's rollback leaves
   t.like(await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers }), { status: 200, body: { result: 'APPLIED' } });
@@ -146,18 +164,27 @@ test('harness on: X-Test-Force-Rollback with an operator token rolls the apply b
   t.like(await d.send({ method: 'POST', path: '/webhook/MEM-CO', body: raw, headers }), { status: 200, body: { result: 'DUPLICATE' } });
 });
 
-test('the rollback switch needs an operator\'s token when the harness is on, and is ignored when it is off', async (t) => {
+test("the rollback switch needs an operator's token when the harness is on, and is ignored when it is off", async (t) => {
   const { d } = await setup();
   const id = await d.createEmployee('REF-O', 'MEM_CO');
   const request = (type: string) => {
     const raw = Buffer.from(JSON.stringify({ type, employeeRef: 'REF-O' }));
-    return { method: 'POST', path: '/webhook/MEM-CO', body: raw, headers: { ...signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000)), 'X-Test-Force-Rollback': 'true' } };
+    return {
+      method: 'POST',
+      path: '/webhook/MEM-CO',
+      body: raw,
+      headers: { ...signedHeaders(SECRET, raw, Math.floor(d.nowMs() / 1000)), 'X-Test-Force-Rollback': 'true' },
+    };
   };
   t.like(await d.send(request('EMPLOYEE_SUSPENDED')), { status: 200, body: { result: 'APPLIED' } }, 'harness off: the header means nothing');
   t.false(d.realm.users.get(id)!.enabled);
   d.realm.testHarness = true;
   t.like(await d.send(request('EMPLOYEE_REINSTATED')), { status: 401, body: { code: 'UNAUTHORIZED' } }, 'harness on, no token');
-  t.like(await d.send({ ...request('EMPLOYEE_REINSTATED'), token: d.tokens.portal }), { status: 403, body: { code: 'FORBIDDEN' } }, 'harness on, not an operator');
+  t.like(
+    await d.send({ ...request('EMPLOYEE_REINSTATED'), token: d.tokens.portal }),
+    { status: 403, body: { code: 'FORBIDDEN' } },
+    'harness on, not an operator',
+  );
   t.false(d.realm.users.get(id)!.enabled, 'nothing applied');
 });
 
@@ -184,7 +211,10 @@ test('refusals are kept apart from handled events, 10 a minute, and the events a
   await d.send(unsigned);
   t.is(outcomes('event-log-rejected').length, 11);
   const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '3' } });
-  t.deepEqual((reply.body as { events: { outcome: string }[] }).events.map((event) => event.outcome), ['REJECTED', 'REJECTED', 'REJECTED']);
+  t.deepEqual(
+    (reply.body as { events: { outcome: string }[] }).events.map((event) => event.outcome),
+    ['REJECTED', 'REJECTED', 'REJECTED'],
+  );
   const all = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
   t.is((all.body as { events: { outcome: string }[] }).events.at(-1)?.outcome, 'RECORDED');
 });

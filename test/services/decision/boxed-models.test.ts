@@ -24,7 +24,7 @@ for (const [model, inputs, results] of cases) {
   });
 }
 
-test('over HTTP, an input outside its item definition\'s allowed values is null plus a problem, not a crash', async (t) => {
+test("over HTTP, an input outside its item definition's allowed values is null plus a problem, not a crash", async (t) => {
   const service = await decisionService(t, MODELS);
   const answer = await service.request('POST', evaluatePath('RoamingFee'), { json: { inputs: { devices: 40, tier: 'SILVER' } } });
   t.is(answer.status, 200, answer.text);

@@ -35,9 +35,27 @@ const errors: Array<[string, { json?: unknown; raw?: string; headers?: Record<st
   ['a body that is not JSON', { raw: '{"inputs":', headers: { 'content-type': 'application/json' } }, evaluatePath(), 400, 'INVALID_REQUEST'],
   ['a decision the model does not have', { json: { inputs: {}, decision: 'Pricing' } }, evaluatePath(), 400, 'INVALID_REQUEST'],
   ['an unknown model', { json: { inputs: {} } }, evaluatePath('Pricing'), 404, 'MODEL_NOT_FOUND'],
-  ['a missing declared input', { json: { inputs: { userType: 'CUSTOMER', employeeVerified: false }, decision: 'WifiEntitlement' } }, evaluatePath(), 422, 'DMN_EVALUATION_ERROR'],
-  ['a missing input of the other decision', { json: { inputs: { userType: 'CUSTOMER', employeeVerified: false, company: null } } }, evaluatePath(), 422, 'DMN_EVALUATION_ERROR'],
-  ['an input of the wrong type', { json: { inputs: { userType: 'EMPLOYEE', employeeVerified: 'yes', company: 'MEMBER_A' }, decision: 'WifiEntitlement' } }, evaluatePath(), 422, 'DMN_EVALUATION_ERROR'],
+  [
+    'a missing declared input',
+    { json: { inputs: { userType: 'CUSTOMER', employeeVerified: false }, decision: 'WifiEntitlement' } },
+    evaluatePath(),
+    422,
+    'DMN_EVALUATION_ERROR',
+  ],
+  [
+    'a missing input of the other decision',
+    { json: { inputs: { userType: 'CUSTOMER', employeeVerified: false, company: null } } },
+    evaluatePath(),
+    422,
+    'DMN_EVALUATION_ERROR',
+  ],
+  [
+    'an input of the wrong type',
+    { json: { inputs: { userType: 'EMPLOYEE', employeeVerified: 'yes', company: 'MEMBER_A' }, decision: 'WifiEntitlement' } },
+    evaluatePath(),
+    422,
+    'DMN_EVALUATION_ERROR',
+  ],
 ];
 
 for (const [what, request, path, status, code] of errors) {
@@ -49,7 +67,9 @@ for (const [what, request, path, status, code] of errors) {
 
 test('an evaluation error names the decision and the input, and is never a denial', async (t) => {
   const service = await decisionService(t);
-  const answer = await service.request('POST', evaluatePath(), { json: { inputs: { userType: 'EMPLOYEE', company: 'MEMBER_A' }, decision: 'WifiEntitlement' } });
+  const answer = await service.request('POST', evaluatePath(), {
+    json: { inputs: { userType: 'EMPLOYEE', company: 'MEMBER_A' }, decision: 'WifiEntitlement' },
+  });
   t.is(answer.status, 422);
   t.is(answer.body.message, "decision 'WifiEntitlement', input data 'employeeVerified': the input is missing");
   t.false('eligible' in answer.body);
@@ -58,7 +78,9 @@ test('an evaluation error names the decision and the input, and is never a denia
 
 test('an evaluation error does not echo the input values', async (t) => {
   const service = await decisionService(t);
-  const answer = await service.request('POST', evaluatePath(), { json: { inputs: { userType: 'EMPLOYEE', employeeVerified: '079201001234', company: 'MEMBER_A' }, decision: 'WifiEntitlement' } });
+  const answer = await service.request('POST', evaluatePath(), {
+    json: { inputs: { userType: 'EMPLOYEE', employeeVerified: '079201001234', company: 'MEMBER_A' }, decision: 'WifiEntitlement' },
+  });
   t.is(answer.status, 422);
   t.false(answer.text.includes('079201001234'));
 });
@@ -68,7 +90,12 @@ test('the list names each model with its source file, decisions, inputs and load
   const answer = await service.request('GET', '/api/v1/decisions');
   t.is(answer.status, 200);
   t.deepEqual(answer.body.models, [
-    { model: 'WifiEntitlement', file: 'WifiEntitlement.dmn', decisions: ['WifiEntitlement', 'LoyaltyTier', 'Entitlement'], inputs: ['userType', 'employeeVerified', 'company', 'memberTier', 'wifiBenefit'] },
+    {
+      model: 'WifiEntitlement',
+      file: 'WifiEntitlement.dmn',
+      decisions: ['WifiEntitlement', 'LoyaltyTier', 'Entitlement'],
+      inputs: ['userType', 'employeeVerified', 'company', 'memberTier', 'wifiBenefit'],
+    },
   ]);
   t.false(Number.isNaN(Date.parse(String(answer.body.loadedAt))));
 });
@@ -90,7 +117,10 @@ test('the OpenAPI document describes the evaluate route from its schema', async 
 test('an evaluation past DMN_EVALUATION_LIMIT_MS answers 422 DMN_EVALUATION_ERROR, and the service keeps answering', async (t) => {
   const dir = await modelDirectory(t);
   // Unbounded this runs for minutes; the inner list is built and dropped per step.
-  await writeFile(join(dir, 'Endless.dmn'), literalModel('sum(for i in 1..100000 return sum(for j in 1..100000 return i * j))', {}).replace('name="Feel"', 'name="Endless"'));
+  await writeFile(
+    join(dir, 'Endless.dmn'),
+    literalModel('sum(for i in 1..100000 return sum(for j in 1..100000 return i * j))', {}).replace('name="Feel"', 'name="Endless"'),
+  );
   const service = await decisionService(t, dir, { DMN_EVALUATION_LIMIT_MS: '100' });
   const answer = await service.request('POST', evaluatePath('Endless'), { json: { inputs: {} } });
   assertError(t, answer, 422, 'DMN_EVALUATION_ERROR');

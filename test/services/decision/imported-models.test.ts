@@ -27,7 +27,7 @@ for (const [what, inputs, decision, expected] of cases) {
   });
 }
 
-test('over HTTP, an imported item definition\'s allowed values apply: null plus a problem', async (t) => {
+test("over HTTP, an imported item definition's allowed values apply: null plus a problem", async (t) => {
   const service = await decisionService(t, MODELS);
   const answer = await service.request('POST', evaluatePath('VenueFee'), { json: { decision: 'Fee', inputs: { tier: 'PLATINUM', devices: 1 } } });
   t.is(answer.status, 200, answer.text);

@@ -36,12 +36,54 @@ const cases: Array<[string, Record<string, unknown>, string | undefined, Record<
       Routing: 'DECLINE',
     },
   ],
-  ['11.4 Bureau Strategy Decision Service answers its two output decisions', { 'Applicant data': applicant(), 'Requested product': product }, 'Bureau Strategy Decision Service', { Strategy: 'BUREAU', 'Bureau call type': 'MINI' }],
-  ['11.3 a young existing customer who is a student is declined before the bureau', { 'Applicant data': applicant({ Age: 20, MaritalStatus: 'S', EmploymentStatus: 'STUDENT', ExistingCustomer: true }), 'Requested product': product }, 'Strategy', { Strategy: 'DECLINE' }],
-  ['11.3 a very low risk applicant goes through without a bureau call', { 'Applicant data': applicant({ Age: 55 }), 'Requested product': product }, 'Strategy', { Strategy: 'THROUGH' }],
-  ['11.4 Routing Decision Service: bankrupt is declined', { 'Applicant data': applicant({ Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }), 'Requested product': product, 'Bureau data': bureau({ Bankrupt: true }) }, 'Routing Decision Service', { Routing: 'DECLINE' }],
-  ['11.3 routing: affordable, LOW after the bureau, accepted', { 'Applicant data': applicant({ Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }), 'Requested product': product, 'Bureau data': bureau({ CreditScore: 700 }) }, 'Routing', { Routing: 'ACCEPT' }],
-  ['11.3 routing: a credit score under 580 is referred', { 'Applicant data': applicant({ Age: 55, Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }), 'Requested product': product, 'Bureau data': bureau({ CreditScore: 500 }) }, 'Routing', { Routing: 'REFER' }],
+  [
+    '11.4 Bureau Strategy Decision Service answers its two output decisions',
+    { 'Applicant data': applicant(), 'Requested product': product },
+    'Bureau Strategy Decision Service',
+    { Strategy: 'BUREAU', 'Bureau call type': 'MINI' },
+  ],
+  [
+    '11.3 a young existing customer who is a student is declined before the bureau',
+    { 'Applicant data': applicant({ Age: 20, MaritalStatus: 'S', EmploymentStatus: 'STUDENT', ExistingCustomer: true }), 'Requested product': product },
+    'Strategy',
+    { Strategy: 'DECLINE' },
+  ],
+  [
+    '11.3 a very low risk applicant goes through without a bureau call',
+    { 'Applicant data': applicant({ Age: 55 }), 'Requested product': product },
+    'Strategy',
+    { Strategy: 'THROUGH' },
+  ],
+  [
+    '11.4 Routing Decision Service: bankrupt is declined',
+    {
+      'Applicant data': applicant({ Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }),
+      'Requested product': product,
+      'Bureau data': bureau({ Bankrupt: true }),
+    },
+    'Routing Decision Service',
+    { Routing: 'DECLINE' },
+  ],
+  [
+    '11.3 routing: affordable, LOW after the bureau, accepted',
+    {
+      'Applicant data': applicant({ Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }),
+      'Requested product': product,
+      'Bureau data': bureau({ CreditScore: 700 }),
+    },
+    'Routing',
+    { Routing: 'ACCEPT' },
+  ],
+  [
+    '11.3 routing: a credit score under 580 is referred',
+    {
+      'Applicant data': applicant({ Age: 55, Monthly: { Income: 20000, Repayments: 0, Expenses: 0 } }),
+      'Requested product': product,
+      'Bureau data': bureau({ CreditScore: 500 }),
+    },
+    'Routing',
+    { Routing: 'REFER' },
+  ],
 ];
 
 for (const [what, inputs, decision, expected] of cases) {
@@ -55,7 +97,9 @@ for (const [what, inputs, decision, expected] of cases) {
 
 test('over HTTP, an applicant outside the allowed ages is null plus a problem naming the component', async (t) => {
   const service = await decisionService(t, MODELS);
-  const answer = await service.request('POST', evaluatePath('LoanOrigination'), { json: { decision: 'Application risk score', inputs: { 'Applicant data': applicant({ Age: 16 }) } } });
+  const answer = await service.request('POST', evaluatePath('LoanOrigination'), {
+    json: { decision: 'Application risk score', inputs: { 'Applicant data': applicant({ Age: 16 }) } },
+  });
   t.is(answer.status, 200, answer.text);
   t.deepEqual(answer.body.results, { 'Application risk score': null });
   t.like((answer.body.problems as unknown[])[0], { cell: "input data 'Applicant data'" });

@@ -15,7 +15,10 @@ async function customerTtl(service: Booted): Promise<unknown> {
 // The shipped model with the customer baseline (rule 4) lasting `ttl` seconds.
 async function modelWithCustomerTtl(ttl: string): Promise<string> {
   const xml = await readFile(MODEL_FILE, 'utf8');
-  return xml.replace('<outputEntry id="WifiEntitlementRule4TtlSeconds"><text>3600</text>', `<outputEntry id="WifiEntitlementRule4TtlSeconds"><text>${ttl}</text>`);
+  return xml.replace(
+    '<outputEntry id="WifiEntitlementRule4TtlSeconds"><text>3600</text>',
+    `<outputEntry id="WifiEntitlementRule4TtlSeconds"><text>${ttl}</text>`,
+  );
 }
 
 test('a fixed or edited file is picked up by a reload', async (t) => {
@@ -36,9 +39,17 @@ test('a fixed or edited file is picked up by a reload', async (t) => {
 });
 
 const breakages: Array<[string, (xml: string) => string, RegExp]> = [
-  ['a FEEL syntax error', (xml) => xml.replace('<text>"MEMBER_A","MEMBER_B","MEMBER_C"</text>', '<text>"MEMBER_A",,</text>'), /WifiEntitlement\.dmn: decision 'WifiEntitlement', rule 1, input 'company': FEEL syntax error/],
+  [
+    'a FEEL syntax error',
+    (xml) => xml.replace('<text>"MEMBER_A","MEMBER_B","MEMBER_C"</text>', '<text>"MEMBER_A",,</text>'),
+    /WifiEntitlement\.dmn: decision 'WifiEntitlement', rule 1, input 'company': FEEL syntax error/,
+  ],
   ['XML that is not well formed', (xml) => xml.replace('</definitions>', ''), /WifiEntitlement\.dmn: .*unparsable content|WifiEntitlement\.dmn: .*unclosed/],
-  ['an output of the wrong type', (xml) => xml.replace('<text>14400</text>', '<text>"four hours"</text>'), /WifiEntitlement\.dmn: decision 'WifiEntitlement', rule 1, output 'ttlSeconds': a string does not conform to typeRef 'number'/],
+  [
+    'an output of the wrong type',
+    (xml) => xml.replace('<text>14400</text>', '<text>"four hours"</text>'),
+    /WifiEntitlement\.dmn: decision 'WifiEntitlement', rule 1, output 'ttlSeconds': a string does not conform to typeRef 'number'/,
+  ],
 ];
 
 for (const [breakage, edit, message] of breakages) {
@@ -101,7 +112,11 @@ test('evaluations running while the model is reloaded again and again all succee
   const service = await decisionService(t, dir);
   const file = join(dir, 'WifiEntitlement.dmn');
   // Two versions that both differ from the shipped 3600, and one that does not compile.
-  const versions: Array<[string, number | 'broken']> = [[await modelWithCustomerTtl('1800'), 1800], [await modelWithCustomerTtl('2700'), 2700], [await readFile(MODEL_FILE, 'utf8').then((xml) => xml.replace('</definitions>', '')), 'broken']];
+  const versions: Array<[string, number | 'broken']> = [
+    [await modelWithCustomerTtl('1800'), 1800],
+    [await modelWithCustomerTtl('2700'), 2700],
+    [await readFile(MODEL_FILE, 'utf8').then((xml) => xml.replace('</definitions>', '')), 'broken'],
+  ];
 
   let reloading = true;
   const reloads = (async () => {
@@ -123,10 +138,19 @@ test('evaluations running while the model is reloaded again and again all succee
   while (reloading) ttls.push(...(await Promise.all(Array.from({ length: 25 }, () => customerTtl(service)))));
 
   const seen = await reloads;
-  t.deepEqual(seen.map((s) => s.status), [200, 200, 422, 200, 200, 422, 200, 200, 422, 200, 200, 422]);
-  t.deepEqual(seen.map((s) => s.ttl), seen.map((s) => s.expected));
+  t.deepEqual(
+    seen.map((s) => s.status),
+    [200, 200, 422, 200, 200, 422, 200, 200, 422, 200, 200, 422],
+  );
+  t.deepEqual(
+    seen.map((s) => s.ttl),
+    seen.map((s) => s.expected),
+  );
   t.true(ttls.length > 0);
-  t.true(ttls.every((ttl) => ttl === 3600 || ttl === 1800 || ttl === 2700), `every evaluation answered 200: ${JSON.stringify(ttls.filter((ttl) => ttl !== 1800 && ttl !== 2700 && ttl !== 3600))}`);
+  t.true(
+    ttls.every((ttl) => ttl === 3600 || ttl === 1800 || ttl === 2700),
+    `every evaluation answered 200: ${JSON.stringify(ttls.filter((ttl) => ttl !== 1800 && ttl !== 2700 && ttl !== 3600))}`,
+  );
 });
 
 test('reloads started together all succeed and leave the file on disk serving', async (t) => {
@@ -134,7 +158,10 @@ test('reloads started together all succeed and leave the file on disk serving', 
   const service = await decisionService(t, dir);
   await writeFile(join(dir, 'WifiEntitlement.dmn'), await modelWithCustomerTtl('900'));
   const answers = await Promise.all(Array.from({ length: 5 }, () => service.request('POST', '/api/v1/decisions/reload')));
-  t.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
+  t.deepEqual(
+    answers.map((a) => a.status),
+    [200, 200, 200, 200, 200],
+  );
   // The list shows the runtime of the reload that finished last (reloads run one after another: runtime-holder.test.ts).
   const times = answers.map((a) => String(a.body.loadedAt));
   t.is((await service.request('GET', '/api/v1/decisions')).body.loadedAt, times.sort().at(-1));

@@ -43,7 +43,11 @@ test('reloads started together run one after another and the last one started is
 });
 
 test('a failed reload keeps the serving runtime and records why; the next success clears it', async (t) => {
-  const outcomes: LoadOutcome[] = [{ ok: true, runtime: runtime('good') }, { ok: false, message: 'broken.dmn: bad' }, { ok: true, runtime: runtime('better') }];
+  const outcomes: LoadOutcome[] = [
+    { ok: true, runtime: runtime('good') },
+    { ok: false, message: 'broken.dmn: bad' },
+    { ok: true, runtime: runtime('better') },
+  ];
   const holder = createRuntimeHolder(async () => outcomes.shift()!);
   await holder.reload();
   t.is((await holder.reload()).ok, false);

@@ -11,7 +11,7 @@ async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
   return { service, loyalty };
 }
 
-test('a customer gets the baseline entitlement of spec 2.6, valid for the rule\'s ttl', async (t) => {
+test("a customer gets the baseline entitlement of spec 2.6, valid for the rule's ttl", async (t) => {
   const { service } = await setup(t);
   const claims = customerClaims();
   const reply = await service.evaluate(await shared.keys.token(claims), { subjectId: claims.sub, sessionId: null });
@@ -39,7 +39,10 @@ test('an employee of a member company gets the employee package with the HR refe
   const { service, loyalty } = await setup(t);
   const reply = await service.evaluate(await shared.keys.token(employeeClaims('MEMBER_B')), {});
   t.is(reply.status, 201, reply.text);
-  t.like(reply.body, { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'EMPLOYEE_VERIFICATION', sourceRef: 'HR-A-0001' } });
+  t.like(reply.body, {
+    entitlementType: 'WIFI_EMPLOYEE_PACKAGE',
+    permission: { tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'EMPLOYEE_VERIFICATION', sourceRef: 'HR-A-0001' },
+  });
   t.is(Date.parse(String(reply.body['validUntil'])) - Date.parse(String(reply.body['validFrom'])), 14400 * 1000);
   t.is(loyalty.hits, 0);
 });
@@ -71,13 +74,22 @@ for (const [who, claims, reason] of DENIALS) {
 test('a GOLD member with the benefit gets the plus package, with the member reference', async (t) => {
   const { service, loyalty } = await setup(t);
   const reply = await service.evaluate(await shared.keys.token(customerClaims('gold@demo.example')), {});
-  t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { tier: 'BOOST', deviceSlots: 2, sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-GOLD-1' } });
+  t.like(reply.body, {
+    entitlementType: 'WIFI_CUSTOMER_PLUS',
+    permission: { tier: 'BOOST', deviceSlots: 2, sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-GOLD-1' },
+  });
   t.is(loyalty.hits, 1);
 });
 
 for (const [how, claims] of [
   ['email_verified false', () => customerClaims('gold@demo.example', false)],
-  ['no email_verified claim', () => { const { email_verified: _none, ...rest } = customerClaims('gold@demo.example'); return rest; }],
+  [
+    'no email_verified claim',
+    () => {
+      const { email_verified: _none, ...rest } = customerClaims('gold@demo.example');
+      return rest;
+    },
+  ],
 ] as const) {
   test(`an unverified address (${how}) is not looked up at loyalty: a GOLD member's email registered by someone else gets the baseline`, async (t) => {
     const { service, loyalty } = await setup(t);
@@ -118,7 +130,7 @@ test('bad bodies are 400: unknown fields, wrong types, a malformed sessionId', a
   }
 });
 
-test('reads: 200 for the caller\'s own entitlement, 404 for unknown ids and for another subject\'s', async (t) => {
+test("reads: 200 for the caller's own entitlement, 404 for unknown ids and for another subject's", async (t) => {
   const { service } = await setup(t);
   const claims = customerClaims();
   const token = await shared.keys.token(claims);

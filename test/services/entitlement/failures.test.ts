@@ -8,7 +8,8 @@ import { bootEntitlement, customerClaims, employeeClaims, loyaltyStub, sharedPee
 // Fail closed (spec 1, 8): no decision means no entitlement; loyalty never gates access.
 const shared = sharedPeers(test);
 
-const boot = (t: ExecutionContext, env: Record<string, string>) => bootEntitlement(t, shared.db, { IDP_JWKS_URL: shared.keys.url, DECISION_URL: shared.decision.url, ...env });
+const boot = (t: ExecutionContext, env: Record<string, string>) =>
+  bootEntitlement(t, shared.db, { IDP_JWKS_URL: shared.keys.url, DECISION_URL: shared.decision.url, ...env });
 
 test('decision service down: 503 DMN_UNAVAILABLE for customers and employees, nothing stored', async (t) => {
   const service = await boot(t, { DECISION_URL: `http://127.0.0.1:${await freePort()}`, LOYALTY_URL: '' });
@@ -44,7 +45,10 @@ for (const mode of ['hang', 'unavailable', 'garbage'] as const) {
     t.is(reply.status, 201, reply.text);
     t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { sourceType: 'IDP_ID_LOGIN' } });
     const source = { hang: 'timeout', unavailable: 'http-503', garbage: 'bad-response' }[mode];
-    t.true(service.lines.some((line) => line.includes(`"loyaltySource":"${source}"`) && line.includes('"level":40')), `logged at warn as ${source}`);
+    t.true(
+      service.lines.some((line) => line.includes(`"loyaltySource":"${source}"`) && line.includes('"level":40')),
+      `logged at warn as ${source}`,
+    );
   });
 }
 
@@ -68,10 +72,17 @@ test('while loyalty keeps hanging the breaker opens: later sign-ins skip the wai
   const skipped = `corr-${randomUUID()}`;
   t.is((await gold(skipped)).body['entitlementType'], 'WIFI_CUSTOMER_BASIC');
   t.false(loyalty.asked(skipped), 'the open breaker did not call loyalty');
-  t.true(service.lines.some((line) => line.includes(skipped) && line.includes('"loyaltyBreaker":"open"')), 'the skipped lookup is logged with the open breaker');
+  t.true(
+    service.lines.some((line) => line.includes(skipped) && line.includes('"loyaltyBreaker":"open"')),
+    'the skipped lookup is logged with the open breaker',
+  );
   loyalty.control.mode = 'normal';
   // Wait on the condition: once the breaker lets its probe through, the member is recognised again.
-  const recovered = await waitFor(async () => (await gold()).body['entitlementType'], (type) => type === 'WIFI_CUSTOMER_PLUS', { timeoutMs: 10_000, intervalMs: 100 });
+  const recovered = await waitFor(
+    async () => (await gold()).body['entitlementType'],
+    (type) => type === 'WIFI_CUSTOMER_PLUS',
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
   t.is(recovered, 'WIFI_CUSTOMER_PLUS');
   t.like((await service.request('GET', '/health')).body, { loyaltyBreaker: 'closed' });
 });

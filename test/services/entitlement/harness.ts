@@ -23,7 +23,11 @@ export async function stubServer(t: ExecutionContext | undefined, handler: (req:
     state.handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   t?.teardown(close);
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state, close };
 }
@@ -66,7 +70,10 @@ export class KeySet {
     return key;
   }
 
-  async token(claims: Record<string, unknown>, options: { kid?: string; issuer?: string; audience?: string | string[]; expiresIn?: string | number } = {}): Promise<string> {
+  async token(
+    claims: Record<string, unknown>,
+    options: { kid?: string; issuer?: string; audience?: string | string[]; expiresIn?: string | number } = {},
+  ): Promise<string> {
     const key = this.keys.find((k) => k.kid === (options.kid ?? this.current.kid)) ?? this.current;
     const { sub = randomUUID(), ...rest } = claims;
     return new SignJWT(rest)
@@ -80,7 +87,14 @@ export class KeySet {
   }
 }
 
-export const customerClaims = (email = 'guest@example.com', emailVerified = true) => ({ sub: randomUUID(), azp: 'wifi-portal-api', user_type: 'CUSTOMER', email, email_verified: emailVerified, preferred_username: email });
+export const customerClaims = (email = 'guest@example.com', emailVerified = true) => ({
+  sub: randomUUID(),
+  azp: 'wifi-portal-api',
+  user_type: 'CUSTOMER',
+  email,
+  email_verified: emailVerified,
+  preferred_username: email,
+});
 export const employeeClaims = (company: string, verified = true) => ({
   sub: randomUUID(),
   azp: 'wifi-portal-employee-api',
@@ -112,7 +126,9 @@ export async function loyaltyStub(t: ExecutionContext | undefined) {
   return {
     url: server.url,
     control,
-    get hits() { return server.state.hits; },
+    get hits() {
+      return server.state.hits;
+    },
     /** Whether a call carrying this correlation id reached loyalty. */
     asked: (correlationId: string) => server.state.correlationIds.includes(correlationId),
   };
@@ -124,7 +140,11 @@ export async function decisionService(env: Record<string, string> = {}): Promise
   const server = await listen(app, 0);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

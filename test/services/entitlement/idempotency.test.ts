@@ -41,7 +41,10 @@ async function twentyWithOneKey(t: ExecutionContext, urls: string[], count: (sub
     ),
   );
   t.is(answers.filter((a) => a.status === 201).length, 1, JSON.stringify(answers.map((a) => a.status)));
-  t.true(answers.every((a) => [200, 201, 409].includes(a.status)), JSON.stringify(answers.map((a) => a.body['code'] ?? a.status)));
+  t.true(
+    answers.every((a) => [200, 201, 409].includes(a.status)),
+    JSON.stringify(answers.map((a) => a.body['code'] ?? a.status)),
+  );
   const ids = new Set(answers.filter((a) => a.status !== 409).map((a) => a.body['entitlementId']));
   t.is(ids.size, 1);
   t.is(await count(claims.sub), 1);
@@ -63,7 +66,8 @@ for (const backend of ['memory', 'postgres'] as const) {
     t.teardown(() => db.close());
     const service = await bootEntitlement(t, db, env());
     await twentyWithOneKey(t, [service.url], async (subject) =>
-      Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entitlements WHERE subject_id = $1', [subject]))[0]?.n ?? 0));
+      Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entitlements WHERE subject_id = $1', [subject]))[0]?.n ?? 0),
+    );
   });
 }
 
@@ -74,7 +78,12 @@ test('the same key with another subject is 422; the same subject and session rep
   const first = customerClaims();
   t.is((await service.evaluate(await keys.token(first), {}, { 'Idempotency-Key': 'shared-key' })).status, 201);
   assertError(t, await service.evaluate(await keys.token(customerClaims()), {}, { 'Idempotency-Key': 'shared-key' }), 422, 'IDEMPOTENCY_KEY_REUSED');
-  assertError(t, await service.evaluate(await keys.token(first), { sessionId: 'sess-other' }, { 'Idempotency-Key': 'shared-key' }), 422, 'IDEMPOTENCY_KEY_REUSED');
+  assertError(
+    t,
+    await service.evaluate(await keys.token(first), { sessionId: 'sess-other' }, { 'Idempotency-Key': 'shared-key' }),
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+  );
   const token = await keys.token(first);
   const original = await service.evaluate(token, { sessionId: 'sess-1' });
   t.is(original.status, 201);
@@ -115,13 +124,19 @@ test('two entitlement processes on one PostgreSQL server make one entitlement pe
     const claims = customerClaims();
     const token = await keys.token(claims);
     await waitFor(
-      () => fetch(`${url}/api/v1/entitlements/evaluate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status),
+      () =>
+        fetch(`${url}/api/v1/entitlements/evaluate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        }).then((r) => r.status),
       (status) => status === 201,
       { timeoutMs: 30_000, intervalMs: 200 },
     );
   }
   await twentyWithOneKey(t, [a.url, b.url], async (subject) =>
-    Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entitlements WHERE subject_id = $1', [subject]))[0]?.n ?? 0));
+    Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entitlements WHERE subject_id = $1', [subject]))[0]?.n ?? 0),
+  );
 });
 
 test('an entitlement process restarted on its PGlite folder loses nothing', async (t) => {

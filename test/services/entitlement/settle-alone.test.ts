@@ -16,10 +16,40 @@ import { countingStatements } from '../../helpers/databases.js';
 // also when the decision cannot be had.
 
 const log = pino({ level: 'silent' });
-const facts: TokenFacts = { subjectId: 'sub-alone', userType: 'CUSTOMER', employeeVerified: null, company: null, email: null, emailVerified: false, employeeRef: null, wifiEligible: null };
-const GRANT: DecisionOutputs = { eligible: true, entitlementType: 'CUSTOMER_BASELINE', tier: 'BASIC', qosClass: 'STANDARD', deviceSlots: 1, sourceType: 'PLAIN_LOGIN', ttlSeconds: 3600, reason: null };
-const DENY: DecisionOutputs = { eligible: false, entitlementType: null, tier: null, qosClass: null, deviceSlots: null, sourceType: null, ttlSeconds: null, reason: 'UNKNOWN_USER_TYPE' };
-const loyalty: LoyaltyClient = { lookup: async () => ({ source: 'skipped', memberTier: null, wifiBenefit: null, memberRef: null }), breakerState: () => 'closed' };
+const facts: TokenFacts = {
+  subjectId: 'sub-alone',
+  userType: 'CUSTOMER',
+  employeeVerified: null,
+  company: null,
+  email: null,
+  emailVerified: false,
+  employeeRef: null,
+  wifiEligible: null,
+};
+const GRANT: DecisionOutputs = {
+  eligible: true,
+  entitlementType: 'CUSTOMER_BASELINE',
+  tier: 'BASIC',
+  qosClass: 'STANDARD',
+  deviceSlots: 1,
+  sourceType: 'PLAIN_LOGIN',
+  ttlSeconds: 3600,
+  reason: null,
+};
+const DENY: DecisionOutputs = {
+  eligible: false,
+  entitlementType: null,
+  tier: null,
+  qosClass: null,
+  deviceSlots: null,
+  sourceType: null,
+  ttlSeconds: null,
+  reason: 'UNKNOWN_USER_TYPE',
+};
+const loyalty: LoyaltyClient = {
+  lookup: async () => ({ source: 'skipped', memberTier: null, wifiBenefit: null, memberRef: null }),
+  breakerState: () => 'closed',
+};
 
 async function setUp(decide: () => DecisionOutcome) {
   const db = countingStatements(await openDatabase('entitlement', { DATABASE_URL: 'memory:', DATA_DIR: '.data', DATABASE_POOL_SIZE: 1 }, MIGRATIONS));
@@ -30,7 +60,10 @@ async function setUp(decide: () => DecisionOutcome) {
 }
 
 const codeOf = async (work: Promise<unknown>) => {
-  const error = await work.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   return error instanceof ApiError ? error.code : String(error);
 };
 
@@ -63,7 +96,11 @@ test('PGlite: a key settled before answers its original outcome, not what the de
   const again = await evaluate('key-2');
   t.like(again, { status: 200, replayed: true });
   t.is(again.entitlement.entitlementId, first.entitlement.entitlementId);
-  t.deepEqual(await db.query("SELECT denial_reason FROM entitlement_requests WHERE idempotency_key = 'key-2'"), [{ denial_reason: null }], 'the later denial changed nothing');
+  t.deepEqual(
+    await db.query("SELECT denial_reason FROM entitlement_requests WHERE idempotency_key = 'key-2'"),
+    [{ denial_reason: null }],
+    'the later denial changed nothing',
+  );
   t.is(await codeOf(evaluate('key-2', { ...facts, subjectId: 'sub-other' })), 'IDEMPOTENCY_KEY_REUSED');
 });
 

@@ -1,7 +1,20 @@
 import { createHash } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
-import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startRadiusServer, tempDir, UAM_SECRET } from './platform.js';
+import {
+  bootGateway,
+  deviceRef,
+  gatewaysFile,
+  grantedSession,
+  MAC,
+  NAS,
+  NAS_SECRET,
+  openGatewayDb,
+  sessionWorld,
+  startRadiusServer,
+  tempDir,
+  UAM_SECRET,
+} from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 import { freePort } from '../../helpers/postgres-server.js';
 import { startFreeradius, writeFreeradiusConfig } from '../../../edge/freeradius-site.js';
@@ -23,7 +36,12 @@ async function setup(t: ExecutionContext) {
     return answer.body as { username: string; password: string; chapResponse?: string; expiresAt: string };
   };
   const pap = (username: string, password: string, mac: string | null = MAC, secret = NAS_SECRET) =>
-    radclient(radius.authPort, 'auth', secret, [`User-Name = "${username}"`, `User-Password = "${password}"`, ...(mac === null ? [] : [`Calling-Station-Id = "${mac}"`]), `NAS-Identifier = "${NAS}"`]);
+    radclient(radius.authPort, 'auth', secret, [
+      `User-Name = "${username}"`,
+      `User-Password = "${password}"`,
+      ...(mac === null ? [] : [`Calling-Station-Id = "${mac}"`]),
+      `NAS-Identifier = "${NAS}"`,
+    ]);
   return { world, db, gateway, radius, credential, pap };
 }
 
@@ -64,14 +82,23 @@ test.serial('UAM CHAP as CoovaChilli sends it (challenge + UAM secret) is accept
   t.regex(chapResponse ?? '', /^[0-9a-f]{32}$/);
   // What the gateway does with the page's answer: CHAP-Challenge = MD5(challenge + UAM secret), ident 0.
   const chapChallenge = createHash('md5').update(Buffer.from(challenge, 'hex')).update(UAM_SECRET).digest('hex');
-  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `CHAP-Challenge = 0x${chapChallenge}`, `CHAP-Password = 0x00${chapResponse}`, `Calling-Station-Id = "${MAC}"`]);
+  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+    `User-Name = "${username}"`,
+    `CHAP-Challenge = 0x${chapChallenge}`,
+    `CHAP-Password = 0x00${chapResponse}`,
+    `Calling-Station-Id = "${MAC}"`,
+  ]);
   t.is(answer.code, 'Access-Accept', JSON.stringify(answer));
 });
 
 test.serial('plain CHAP (radclient computes it over the request authenticator) is accepted', async (t) => {
   const { world, radius, credential } = await setup(t);
   const { username, password } = await credential(await grantedSession(world));
-  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `CHAP-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+    `User-Name = "${username}"`,
+    `CHAP-Password = "${password}"`,
+    `Calling-Station-Id = "${MAC}"`,
+  ]);
   t.is(answer.code, 'Access-Accept', JSON.stringify(answer));
 });
 
@@ -93,7 +120,11 @@ test.serial('a wrong password, a wrong shared secret and malformed attributes ar
   t.is(noMac.code, 'Access-Reject');
   t.regex(noMac.attributes['Reply-Message'] ?? '', /Malformed/);
   t.is((await pap(username, password, 'not-a-mac')).code, 'Access-Reject');
-  t.is((await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `Calling-Station-Id = "${MAC}"`])).code, 'Access-Reject', 'no password at all');
+  t.is(
+    (await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `Calling-Station-Id = "${MAC}"`])).code,
+    'Access-Reject',
+    'no password at all',
+  );
   t.is((await pap('unknown-user', password)).code, 'Access-Reject');
   t.is((await pap(username, password)).code, 'Access-Accept', 'none of these used the credential up');
 });
@@ -103,7 +134,10 @@ test.serial('an unknown NAS is refused: unknown to FreeRADIUS (no answer) or to 
   const { username, password } = await credential(await grantedSession(world));
   const restKey = GatewayConfig.parse({}).RADIUS_API_KEY;
   const attributes = [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`];
-  for (const [name, address, expected] of [['rogue-nas', '127.0.0.1', 'Access-Reject'], [NAS, '10.255.255.1', 'none']] as const) {
+  for (const [name, address, expected] of [
+    ['rogue-nas', '127.0.0.1', 'Access-Reject'],
+    [NAS, '10.255.255.1', 'none'],
+  ] as const) {
     const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
     const dir = tempDir(t, 'wifi-radius-');
     writeFreeradiusConfig({ dir, role: 'server', authPort, acctPort, restUrl: gateway.url, restKey, clients: [{ name, address, secret: NAS_SECRET }] });
@@ -126,7 +160,13 @@ test.serial('the gateway service down means no answer (never an Accept; not a Re
   const world = await sessionWorld(t);
   await grantedSession(world);
   const radius = await startRadiusServer(t, `http://127.0.0.1:${await freePort()}`);
-  const answer = await radclient(radius.authPort, 'auth', NAS_SECRET, ['User-Name = "wifi-someone"', 'User-Password = "whatever-it-is"', `Calling-Station-Id = "${MAC}"`], 5);
+  const answer = await radclient(
+    radius.authPort,
+    'auth',
+    NAS_SECRET,
+    ['User-Name = "wifi-someone"', 'User-Password = "whatever-it-is"', `Calling-Station-Id = "${MAC}"`],
+    5,
+  );
   t.is(answer.code, 'none');
 });
 

@@ -29,7 +29,10 @@ test('the accounting fast path answers every request as the Express route does',
     ['no JSON content type', { headers: { 'X-API-Key': KEY, 'content-type': 'text/plain' }, raw: JSON.stringify(interim) }],
     ['a body not of attributes', { headers: { 'X-API-Key': KEY }, json: [1, 2] }],
     ['an attribute value too long', { headers: { 'X-API-Key': KEY }, json: { 'User-Name': attribute('x'.repeat(5000)) } }],
-    ['a body over 16 KiB', { headers: { 'X-API-Key': KEY }, json: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`A-${i}`, attribute('y'.repeat(500))])) }],
+    [
+      'a body over 16 KiB',
+      { headers: { 'X-API-Key': KEY }, json: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`A-${i}`, attribute('y'.repeat(500))])) },
+    ],
     ['a malformed NAS name', { path: '/radius/accounting?nas=no%20such', headers: { 'X-API-Key': KEY }, json: interim }],
     ['an accounting packet of no session of ours', { headers: { 'X-API-Key': KEY }, json: interim }],
   ];

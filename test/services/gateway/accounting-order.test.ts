@@ -21,15 +21,24 @@ async function setup(t: ExecutionContext, env: Record<string, string> = {}) {
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), ...env }, () => clock.now);
   const sessionId = await grantedSession(world);
   const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
-  const accepted = await gateway.request('POST', `/radius/authorize?nas=${NAS}`, { headers: RADIUS_KEY, json: { 'User-Name': attribute(username), 'User-Password': attribute(password), 'Calling-Station-Id': attribute(MAC) } });
+  const accepted = await gateway.request('POST', `/radius/authorize?nas=${NAS}`, {
+    headers: RADIUS_KEY,
+    json: { 'User-Name': attribute(username), 'User-Password': attribute(password), 'Calling-Station-Id': attribute(MAC) },
+  });
   t.is(accepted.status, 200, accepted.text);
   /** One Accounting-Request of this session's connection `acct-1`, sent `delay` seconds after its event. */
   const acct = async (status: string, seconds: number, delay = 0, acctSessionId = 'acct-1') => {
     const answer = await gateway.request('POST', `/radius/accounting?nas=${NAS}`, {
       headers: RADIUS_KEY,
       json: {
-        'Acct-Status-Type': attribute(status), 'Acct-Session-Id': attribute(acctSessionId), Class: hex(sessionId), 'User-Name': attribute(username), 'Calling-Station-Id': attribute(MAC),
-        'Acct-Session-Time': attribute(seconds), 'Acct-Input-Octets': attribute(seconds * 10), ...(delay === 0 ? {} : { 'Acct-Delay-Time': attribute(delay) }),
+        'Acct-Status-Type': attribute(status),
+        'Acct-Session-Id': attribute(acctSessionId),
+        Class: hex(sessionId),
+        'User-Name': attribute(username),
+        'Calling-Station-Id': attribute(MAC),
+        'Acct-Session-Time': attribute(seconds),
+        'Acct-Input-Octets': attribute(seconds * 10),
+        ...(delay === 0 ? {} : { 'Acct-Delay-Time': attribute(delay) }),
       },
     });
     t.is(answer.status, 204);

@@ -39,21 +39,35 @@ test('Class is believed from the NAS the credential was used at, and from no oth
   t.is(await state(), 'NONE', 'another NAS naming the session is ignored');
   t.is((await accounting(NAS, 'real-1')).status, 204);
   t.is(await state(), 'CONNECTED');
-  t.deepEqual((await db.query('SELECT nas_id FROM connections WHERE session_id = $1', [sessionId])).map((r) => r['nas_id']), [NAS]);
+  t.deepEqual(
+    (await db.query('SELECT nas_id FROM connections WHERE session_id = $1', [sessionId])).map((r) => r['nas_id']),
+    [NAS],
+  );
 
   // An Interim-Update of a running connection is one statement; it still counts only for
   // the NAS that sent the Start, whatever another NAS names.
   const interim = (nas: string, octetCount: number) =>
     gateway.request('POST', `/radius/accounting?nas=${nas}`, {
       headers: RADIUS_KEY,
-      json: { 'Acct-Status-Type': attribute('Interim-Update'), 'Acct-Session-Id': attribute('real-1'), Class: hex(sessionId), 'User-Name': attribute('someone'), 'Acct-Input-Octets': { type: 'integer', value: [octetCount] } },
+      json: {
+        'Acct-Status-Type': attribute('Interim-Update'),
+        'Acct-Session-Id': attribute('real-1'),
+        Class: hex(sessionId),
+        'User-Name': attribute('someone'),
+        'Acct-Input-Octets': { type: 'integer', value: [octetCount] },
+      },
     });
   t.is((await interim(NAS, 1000)).status, 204);
   t.is((await gateway.connection(sessionId)).body['inputOctets'], 1000);
   t.is((await interim('other-nas', 5000)).status, 204);
   t.is((await gateway.connection(sessionId)).body['inputOctets'], 1000, "another NAS's Interim-Update changes nothing");
   // One request line per Interim-Update and connection would flood the log: debug, not info.
-  const accountingLines = gateway.lines.map((line) => JSON.parse(line) as { path?: string; level: number }).filter((line) => line.path === '/radius/accounting');
+  const accountingLines = gateway.lines
+    .map((line) => JSON.parse(line) as { path?: string; level: number })
+    .filter((line) => line.path === '/radius/accounting');
   t.true(accountingLines.length > 0);
-  t.true(accountingLines.every((line) => line.level < 30), 'accounting request lines are below info');
+  t.true(
+    accountingLines.every((line) => line.level < 30),
+    'accounting request lines are below info',
+  );
 });

@@ -28,23 +28,30 @@ async function setup(t: ExecutionContext, profile: ProfileId) {
   return { world, issue, auth };
 }
 
-test.serial('MikroTik: the page answers chap-id + password + chap-challenge, the router sends standard CHAP, the limits come back in Mikrotik-Rate-Limit', async (t) => {
-  const { issue, auth } = await setup(t, 'mikrotik');
-  // An ident below 0x20: radclient takes a 17-octet CHAP-Password with no octet below 32 for a
-  // clear-text password and CHAP-encodes it again under a random ident (radclient.c, "it *might*
-  // be already encoded"), which happened for about one hash in eight with ident 0xe5.
-  const chapId = '1f';
-  const challenge = '3f1c2b4d5e6f708192a3b4c5d6e7f809';
-  const { sessionId, username, chapResponse } = await issue({ chapId, challenge });
-  t.regex(chapResponse ?? '', /^[0-9a-f]{32}$/, 'the login form carries the hash, not the password');
-  // RouterOS: CHAP-Password = chap-id + the page's hash, CHAP-Challenge = chap-challenge.
-  const answer = await auth([`User-Name = "${username}"`, `CHAP-Password = 0x${chapId}${chapResponse}`, `CHAP-Challenge = 0x${challenge}`]);
-  t.is(answer.code, 'Access-Accept', JSON.stringify(answer));
-  t.is(hexText(answer.attributes['Class']), sessionId);
-  t.is(answer.attributes['Mikrotik-Rate-Limit'], '20000000/100000000');
-  t.is(answer.attributes['WISPr-Bandwidth-Max-Up'], undefined);
-  t.is((await auth([`User-Name = "${username}"`, `CHAP-Password = 0x${chapId}${chapResponse}`, `CHAP-Challenge = 0x${challenge}`])).code, 'Access-Reject', 'single use');
-});
+test.serial(
+  'MikroTik: the page answers chap-id + password + chap-challenge, the router sends standard CHAP, the limits come back in Mikrotik-Rate-Limit',
+  async (t) => {
+    const { issue, auth } = await setup(t, 'mikrotik');
+    // An ident below 0x20: radclient takes a 17-octet CHAP-Password with no octet below 32 for a
+    // clear-text password and CHAP-encodes it again under a random ident (radclient.c, "it *might*
+    // be already encoded"), which happened for about one hash in eight with ident 0xe5.
+    const chapId = '1f';
+    const challenge = '3f1c2b4d5e6f708192a3b4c5d6e7f809';
+    const { sessionId, username, chapResponse } = await issue({ chapId, challenge });
+    t.regex(chapResponse ?? '', /^[0-9a-f]{32}$/, 'the login form carries the hash, not the password');
+    // RouterOS: CHAP-Password = chap-id + the page's hash, CHAP-Challenge = chap-challenge.
+    const answer = await auth([`User-Name = "${username}"`, `CHAP-Password = 0x${chapId}${chapResponse}`, `CHAP-Challenge = 0x${challenge}`]);
+    t.is(answer.code, 'Access-Accept', JSON.stringify(answer));
+    t.is(hexText(answer.attributes['Class']), sessionId);
+    t.is(answer.attributes['Mikrotik-Rate-Limit'], '20000000/100000000');
+    t.is(answer.attributes['WISPr-Bandwidth-Max-Up'], undefined);
+    t.is(
+      (await auth([`User-Name = "${username}"`, `CHAP-Password = 0x${chapId}${chapResponse}`, `CHAP-Challenge = 0x${challenge}`])).code,
+      'Access-Reject',
+      'single use',
+    );
+  },
+);
 
 test.serial('MikroTik: a CHAP answer for another chap-id is rejected', async (t) => {
   const { issue, auth } = await setup(t, 'mikrotik');

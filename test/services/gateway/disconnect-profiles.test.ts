@@ -1,7 +1,20 @@
 import test, { type ExecutionContext } from 'ava';
 import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../../edge/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { bootGateway, lastReceived, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
+import {
+  bootGateway,
+  lastReceived,
+  deviceRef,
+  gatewaysFile,
+  grantedSession,
+  MAC,
+  NAS,
+  NAS_SECRET,
+  openGatewayDb,
+  sessionWorld,
+  startNas,
+  startRadiusServer,
+} from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // A Disconnect-Request each controller accepts. The NAS stand-in (a FreeRADIUS
@@ -12,7 +25,11 @@ const FRAMED_IP = '10.1.0.7';
 
 /** The connection once its Disconnect got a final answer (the answer is then asserted). */
 const settled = (gateway: { connection(sessionId: string): Promise<{ body: Record<string, unknown> }> }, sessionId: string) =>
-  waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] !== null && body['disconnect'] !== 'PENDING', { timeoutMs: 15_000 });
+  waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] !== null && body['disconnect'] !== 'PENDING',
+    { timeoutMs: 15_000 },
+  );
 
 async function setup(t: ExecutionContext, profile: ProfileId, strict: { requires?: string[]; goneSessionIds?: string[] }) {
   const world = await sessionWorld(t);
@@ -25,10 +42,20 @@ async function setup(t: ExecutionContext, profile: ProfileId, strict: { requires
   const signIn = async (acctSessionId: string, accountingLines: string[]) => {
     const sessionId = await grantedSession(world);
     const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
-    const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+    const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+      `User-Name = "${username}"`,
+      `User-Password = "${password}"`,
+      `Calling-Station-Id = "${MAC}"`,
+    ]);
     t.is(accept.code, 'Access-Accept');
     const acct = (status: string) =>
-      radius.acct([`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, ...accountingLines]);
+      radius.acct([
+        `User-Name = "${username}"`,
+        `Acct-Status-Type = ${status}`,
+        `Acct-Session-Id = "${acctSessionId}"`,
+        `Class = ${accept.attributes['Class']}`,
+        ...accountingLines,
+      ]);
     t.is((await acct('Start')).code, 'Accounting-Response');
     return { sessionId, username, acct };
   };
@@ -73,7 +100,8 @@ test.serial('a NAK with Error-Cause 503 (no such session at the NAS) counts as g
 test.serial('what names a session at its NAS rests sealed, and is erased at its Stop', async (t) => {
   const { db, signIn } = await setup(t, 'coovachilli', {});
   const { username, acct } = await signIn('acct-sealed', ACCOUNTING);
-  const identity = async () => (await db.query<{ identity: string | null }>('SELECT identity FROM connections WHERE acct_session_id = $1', ['acct-sealed']))[0]?.identity;
+  const identity = async () =>
+    (await db.query<{ identity: string | null }>('SELECT identity FROM connections WHERE acct_session_id = $1', ['acct-sealed']))[0]?.identity;
   const sealed = await identity();
   t.truthy(sealed);
   for (const secret of [MAC, username, FRAMED_IP]) t.false(String(sealed).includes(secret));

@@ -2,7 +2,21 @@ import test, { type ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import {
-  bootGateway, deviceRef, disconnectsReceived, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer, tempDir, type RadiusServer, type World,
+  bootGateway,
+  deviceRef,
+  disconnectsReceived,
+  gatewaysFile,
+  grantedSession,
+  MAC,
+  NAS,
+  NAS_SECRET,
+  openGatewayDb,
+  sessionWorld,
+  startNas,
+  startRadiusServer,
+  tempDir,
+  type RadiusServer,
+  type World,
 } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
@@ -15,10 +29,21 @@ async function signedIn(t: ExecutionContext, world: World, gateway: Awaited<Retu
   const sessionId = await grantedSession(world);
   const issued = await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS });
   const { username, password } = issued.body as { username: string; password: string };
-  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+  const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+    `User-Name = "${username}"`,
+    `User-Password = "${password}"`,
+    `Calling-Station-Id = "${MAC}"`,
+  ]);
   t.is(accept.code, 'Access-Accept');
   const acct = (status: string, extra: string[] = []) =>
-    radius.acct([`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`, ...extra]);
+    radius.acct([
+      `User-Name = "${username}"`,
+      `Acct-Status-Type = ${status}`,
+      `Acct-Session-Id = "${acctSessionId}"`,
+      `Class = ${accept.attributes['Class']}`,
+      `Calling-Station-Id = "${MAC}"`,
+      ...extra,
+    ]);
   return { sessionId, username, password, acct };
 }
 
@@ -53,8 +78,16 @@ test.serial('a revoke reaches the NAS as a Disconnect-Request, ACKed, and the se
   const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-revoke');
   await acct('Start');
   await world.session.revoke(sessionId);
-  await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes('acct-revoke'), { timeoutMs: 15_000 });
-  const state = await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'ACKED', { timeoutMs: 15_000 });
+  await waitFor(
+    () => disconnectsReceived(nas),
+    (ids) => ids.includes('acct-revoke'),
+    { timeoutMs: 15_000 },
+  );
+  const state = await waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'ACKED',
+    { timeoutMs: 15_000 },
+  );
   t.like(state, { connected: false, state: 'DISCONNECTED' });
   t.is((await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).status, 409);
 });
@@ -64,7 +97,11 @@ test.serial('a NAK is recorded as NAKED and not retried', async (t) => {
   const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-nak');
   await acct('Start');
   await world.session.revoke(sessionId);
-  const state = await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'NAKED', { timeoutMs: 15_000 });
+  const state = await waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'NAKED',
+    { timeoutMs: 15_000 },
+  );
   t.true(state['connected'] as boolean, 'a NAK means the NAS did not end it');
   t.is(disconnectsReceived(nas).filter((id) => id === 'acct-nak').length, 1);
 });
@@ -73,12 +110,22 @@ test.serial('a NAS that never answers is retried with backoff, then recorded as 
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), DISCONNECT_ATTEMPTS: '3', DISCONNECT_TIMEOUT_MS: '100', DISCONNECT_BACKOFF_MS: '50' });
+  const gateway = await bootGateway(t, db, {
+    SESSION_URL: world.session.url,
+    GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()),
+    DISCONNECT_ATTEMPTS: '3',
+    DISCONNECT_TIMEOUT_MS: '100',
+    DISCONNECT_BACKOFF_MS: '50',
+  });
   const radius = await startRadiusServer(t, gateway.url);
   const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-silent');
   await acct('Start');
   await world.session.revoke(sessionId);
-  await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'NO_ANSWER', { timeoutMs: 15_000 });
+  await waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'NO_ANSWER',
+    { timeoutMs: 15_000 },
+  );
   t.is(gateway.lines.filter((line) => line.includes('"answer":"NO_ANSWER"')).length, 3);
 });
 
@@ -86,11 +133,18 @@ test.serial('a Start arriving after the revoke is disconnected at once', async (
   const { world, nas, gateway, radius } = await setup(t);
   const { sessionId, acct } = await signedIn(t, world, gateway, radius, 'acct-late');
   await world.session.revoke(sessionId);
-  await waitFor(async () => (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).status, (status) => status === 409);
+  await waitFor(
+    async () => (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).status,
+    (status) => status === 409,
+  );
   // The feed has been read once the gateway itself knows the session ended.
   await new Promise((resolve) => setTimeout(resolve, 300));
   await acct('Start');
-  await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes('acct-late'), { timeoutMs: 15_000 });
+  await waitFor(
+    () => disconnectsReceived(nas),
+    (ids) => ids.includes('acct-late'),
+    { timeoutMs: 15_000 },
+  );
   t.pass();
 });
 
@@ -105,19 +159,36 @@ test.serial('a restart of the gateway service between a revoke and its Disconnec
   await new Promise((resolve) => setTimeout(resolve, 500));
   t.deepEqual(disconnectsReceived(nas), [], 'nothing is sent while the gateway service is down');
   const again = await bootGateway(t, db, env);
-  await waitFor(() => disconnectsReceived(nas), (ids) => ids.includes('acct-restart'), { timeoutMs: 15_000 });
-  await waitFor(async () => (await again.connection(sessionId)).body, (body) => body['disconnect'] === 'ACKED', { timeoutMs: 15_000 });
+  await waitFor(
+    () => disconnectsReceived(nas),
+    (ids) => ids.includes('acct-restart'),
+    { timeoutMs: 15_000 },
+  );
+  await waitFor(
+    async () => (await again.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'ACKED',
+    { timeoutMs: 15_000 },
+  );
   t.pass();
 });
 
-test.serial('no MAC address, password or user name reaches the gateway\'s logs, store or answers, nor FreeRADIUS\'s log', async (t) => {
+test.serial("no MAC address, password or user name reaches the gateway's logs, store or answers, nor FreeRADIUS's log", async (t) => {
   const { world, db, gateway, radius } = await setup(t);
   const { sessionId, username, password, acct } = await signedIn(t, world, gateway, radius, 'acct-privacy');
   await acct('Start');
   await world.session.revoke(sessionId);
-  await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'ACKED', { timeoutMs: 15_000 });
-  const stored = JSON.stringify(await Promise.all(['credentials', 'connections', 'ended_sessions', 'feed_cursor'].map((table) => db.query(`SELECT * FROM ${table}`))));
-  const seen = [gateway.lines.join('\n'), stored, JSON.stringify((await gateway.connection(sessionId)).body), radius.output.join('\n')].join('\n').toLowerCase();
-  for (const secret of [MAC, MAC.replace(/-/g, ':'), MAC.replace(/-/g, ''), password, username]) t.false(seen.includes(secret.toLowerCase()), 'a secret leaked');
+  await waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'ACKED',
+    { timeoutMs: 15_000 },
+  );
+  const stored = JSON.stringify(
+    await Promise.all(['credentials', 'connections', 'ended_sessions', 'feed_cursor'].map((table) => db.query(`SELECT * FROM ${table}`))),
+  );
+  const seen = [gateway.lines.join('\n'), stored, JSON.stringify((await gateway.connection(sessionId)).body), radius.output.join('\n')]
+    .join('\n')
+    .toLowerCase();
+  for (const secret of [MAC, MAC.replace(/-/g, ':'), MAC.replace(/-/g, ''), password, username])
+    t.false(seen.includes(secret.toLowerCase()), 'a secret leaked');
   t.true(stored.includes(sessionId), 'the store was read');
 });

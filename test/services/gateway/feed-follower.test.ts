@@ -33,7 +33,16 @@ async function until(condition: () => boolean): Promise<void> {
 test('a held read that ran out with no change brings the other looks along, once per read', async (t) => {
   const session = peer(60);
   let quiet = 0;
-  const follower = followContinuously(store, session.peer, () => new Date(), { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 20 }, () => undefined, log, [], () => (quiet += 1));
+  const follower = followContinuously(
+    store,
+    session.peer,
+    () => new Date(),
+    { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 20 },
+    () => undefined,
+    log,
+    [],
+    () => (quiet += 1),
+  );
   await until(() => session.reads() >= 4);
   await follower.stop();
   t.true(quiet >= 3, `${quiet} looks after ${session.reads()} held reads`);
@@ -41,10 +50,22 @@ test('a held read that ran out with no change brings the other looks along, once
 });
 
 test('an early empty answer or a failed read brings nothing along', async (t) => {
-  for (const [holdMs, fails] of [[0, false], [30, true]] as const) {
+  for (const [holdMs, fails] of [
+    [0, false],
+    [30, true],
+  ] as const) {
     const session = peer(holdMs, fails);
     let quiet = 0;
-    const follower = followContinuously(store, session.peer, () => new Date(), { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 20 }, () => undefined, log, [], () => (quiet += 1));
+    const follower = followContinuously(
+      store,
+      session.peer,
+      () => new Date(),
+      { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 20 },
+      () => undefined,
+      log,
+      [],
+      () => (quiet += 1),
+    );
     await until(() => session.reads() >= 4);
     await follower.stop();
     t.is(quiet, 0, fails ? 'a failed read' : 'an answer sooner than FEED_POLL_MS');

@@ -14,7 +14,16 @@ import { freeUdpPort } from './radclient.js';
 // that would find what the last one found runs no statement (a cold store is what an idle wake
 // costs on the 2-core machine); anything it writes makes the next look read again.
 const start = (acctSessionId: string, sessionId: string): Usage => ({
-  nasId: 'nas-1', acctSessionId, sessionId, usernameHash: null, status: 'Start', inputOctets: 0, outputOctets: 0, sessionTime: 0, sealedIdentity: 'sealed', stopCause: null,
+  nasId: 'nas-1',
+  acctSessionId,
+  sessionId,
+  usernameHash: null,
+  status: 'Start',
+  inputOctets: 0,
+  outputOctets: 0,
+  sessionTime: 0,
+  sealedIdentity: 'sealed',
+  stopCause: null,
 });
 
 async function setup(t: ExecutionContext) {
@@ -59,26 +68,43 @@ test('the Disconnect queue is read once while nothing is written, and a queued D
   t.is(await cost(db, () => store.nextDueAt()), 0, 'an idle look at an empty queue runs no statement');
   await store.record(start('acct-1', 'sess-a'), now);
   await store.endSessions('feed', [{ sessionId: 'sess-a', state: 'REVOKED' }], '1.1', now);
-  t.deepEqual(await store.nextDueAt(), now, 'the ended session\'s connection is due at once');
+  t.deepEqual(await store.nextDueAt(), now, "the ended session's connection is due at once");
 });
 
-test('an idle gateway\'s wakes (each held feed read that ran out, and the looks it brings along) run no statement', async (t) => {
+test("an idle gateway's wakes (each held feed read that ran out, and the looks it brings along) run no statement", async (t) => {
   const world = await sessionWorld(t);
   const { db } = await setup(t);
-  const config = GatewayConfig.parse({ SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()), FEED_WAIT_SECONDS: '1', FEED_POLL_MS: '50', SESSION_TIMEOUT_MS: '15000' });
+  const config = GatewayConfig.parse({
+    SESSION_URL: world.session.url,
+    GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()),
+    FEED_WAIT_SECONDS: '1',
+    FEED_POLL_MS: '50',
+    SESSION_TIMEOUT_MS: '15000',
+  });
   // The session peer, counting the held reads answered.
   const real = sessionPeer(config);
   let reads = 0;
-  const peer: SessionPeer = { ...real, changes: async (...args) => {
-    const page = await real.changes(...args);
-    reads += 1;
-    return page;
-  } };
+  const peer: SessionPeer = {
+    ...real,
+    changes: async (...args) => {
+      const page = await real.changes(...args);
+      reads += 1;
+      return page;
+    },
+  };
   const instance = await createApp(config, createLogger({ service: 'gateway-test', level: 'silent' }), { db, peer });
   t.teardown(() => instance.close());
-  await waitFor(async () => reads, (n) => n >= 2, { timeoutMs: 30_000 });
+  await waitFor(
+    async () => reads,
+    (n) => n >= 2,
+    { timeoutMs: 30_000 },
+  );
   const before = db.statements();
   const from = reads;
-  await waitFor(async () => reads, (n) => n >= from + 2, { timeoutMs: 30_000 });
+  await waitFor(
+    async () => reads,
+    (n) => n >= from + 2,
+    { timeoutMs: 30_000 },
+  );
   t.is(db.statements() - before, 0, `${reads - from} quiet cycles ran ${db.statements() - before} statements`);
 });

@@ -9,7 +9,14 @@ import { openGatewayDb } from './platform.js';
 const NAS = 'nas-1';
 const counters = (n: number) => ({ inputOctets: n, outputOctets: n * 2, sessionTime: n });
 const usage = (status: Usage['status'], n: number, acctSessionId = 'acct-1', sessionId = 'sess-a'): Usage => ({
-  nasId: NAS, acctSessionId, sessionId, usernameHash: null, status, ...counters(n), sealedIdentity: status === 'Stop' ? null : 'sealed', stopCause: null,
+  nasId: NAS,
+  acctSessionId,
+  sessionId,
+  usernameHash: null,
+  status,
+  ...counters(n),
+  sealedIdentity: status === 'Stop' ? null : 'sealed',
+  stopCause: null,
 });
 const key = (acctSessionId = 'acct-1', sessionId = 'sess-a') => ({ nasId: NAS, acctSessionId, sessionId, usernameHash: null });
 
@@ -17,7 +24,13 @@ async function setup(t: ExecutionContext, interimFlushMs: number) {
   const db = await openGatewayDb('memory');
   t.teardown(() => db.close());
   const store = createConnectionStore(db, { interimFlushMs, onFlushError: (error) => t.log(String(error)) });
-  const stored = async (acctSessionId = 'acct-1') => (await db.query<{ input_octets: string; stopped_at: Date | null; updated_at: Date }>('SELECT input_octets, stopped_at, updated_at FROM connections WHERE acct_session_id = $1', [acctSessionId]))[0];
+  const stored = async (acctSessionId = 'acct-1') =>
+    (
+      await db.query<{ input_octets: string; stopped_at: Date | null; updated_at: Date }>(
+        'SELECT input_octets, stopped_at, updated_at FROM connections WHERE acct_session_id = $1',
+        [acctSessionId],
+      )
+    )[0];
   return { store, stored: async (acctSessionId?: string) => Number((await stored(acctSessionId))?.input_octets), row: stored };
 }
 
@@ -43,7 +56,14 @@ test('the batch is written after the interval on its own, and at shutdown', asyn
   t.true(await store.interim(key(), counters(200), new Date()));
   t.true(await store.interim(key('acct-2', 'sess-b'), counters(10), new Date()));
   t.true(await store.interim(key('acct-2', 'sess-b'), counters(20), new Date()));
-  const written = await waitFor(() => Promise.all([stored(), stored('acct-2')]), ([a, b]) => a === 200 && b === 20, { timeoutMs: 20_000 }).then(() => true, () => false);
+  const written = await waitFor(
+    () => Promise.all([stored(), stored('acct-2')]),
+    ([a, b]) => a === 200 && b === 20,
+    { timeoutMs: 20_000 },
+  ).then(
+    () => true,
+    () => false,
+  );
   t.true(written, 'one write took both, with no read or Stop to prompt it');
 
   const slow = await setup(t, 60_000);

@@ -17,10 +17,21 @@ async function setup(t: ExecutionContext, env: Record<string, string> = {}, now?
   const signIn = async (acctSessionId: string) => {
     const sessionId = await grantedSession(world);
     const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
-    const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${password}"`, `Calling-Station-Id = "${MAC}"`]);
+    const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+      `User-Name = "${username}"`,
+      `User-Password = "${password}"`,
+      `Calling-Station-Id = "${MAC}"`,
+    ]);
     t.is(accept.code, 'Access-Accept');
     const packet = (status: string, extra: string[] = []) =>
-      acct([`User-Name = "${username}"`, `Acct-Status-Type = ${status}`, `Acct-Session-Id = "${acctSessionId}"`, `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`, ...extra]);
+      acct([
+        `User-Name = "${username}"`,
+        `Acct-Status-Type = ${status}`,
+        `Acct-Session-Id = "${acctSessionId}"`,
+        `Class = ${accept.attributes['Class']}`,
+        `Calling-Station-Id = "${MAC}"`,
+        ...extra,
+      ]);
     t.is((await packet('Start')).code, 'Accounting-Response');
     return { sessionId, packet };
   };
@@ -70,6 +81,13 @@ test.serial('a connection with no accounting for two interim intervals and the g
   offsetMs = 100_000;
   await talking.packet('Interim-Update', ['Acct-Session-Time = 100']);
   offsetMs = 160_000;
-  t.true(await waitFor(async () => !(await connected(silent.sessionId)), (gone) => gone, { timeoutMs: 10_000 }).catch(() => false), 'closed as stale');
+  t.true(
+    await waitFor(
+      async () => !(await connected(silent.sessionId)),
+      (gone) => gone,
+      { timeoutMs: 10_000 },
+    ).catch(() => false),
+    'closed as stale',
+  );
   t.true(await connected(talking.sessionId), 'its Interim-Update 60 s ago keeps it');
 });

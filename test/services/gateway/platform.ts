@@ -28,7 +28,8 @@ export const DEVICE_KEY = GatewayConfig.parse({}).DEVICE_REF_KEY;
 
 export const deviceRef = (mac = MAC, nasId = NAS): string => deviceRefFor(DEVICE_KEY, nasId, mac)!;
 
-export const openGatewayDb = (backend: Backend, dir?: string): Promise<Database> => openTestDatabase(backend, { service: 'gateway', migrations: MIGRATIONS, dir });
+export const openGatewayDb = (backend: Backend, dir?: string): Promise<Database> =>
+  openTestDatabase(backend, { service: 'gateway', migrations: MIGRATIONS, dir });
 
 /** A folder removed when the test ends. */
 export function tempDir(t: ExecutionContext, prefix: string): string {
@@ -52,7 +53,12 @@ export function gatewaysFile(t: ExecutionContext, coaPort: number, profile: Prof
   const sealer = createSealer(SEAL_KEY);
   const file = join(tempDir(t, 'wifi-gateways-'), 'gateways.json');
   const uam = profile === 'coovachilli' ? { uamSecret: sealer.seal(UAM_SECRET) } : {};
-  writeFileSync(file, JSON.stringify({ gateways: [{ nasId: NAS, profile, address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, ...uam, loginUrls: [LOGIN_URLS[profile]] }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      gateways: [{ nasId: NAS, profile, address: '127.0.0.1', secret: sealer.seal(NAS_SECRET), coaPort, ...uam, loginUrls: [LOGIN_URLS[profile]] }],
+    }),
+  );
   return file;
 }
 
@@ -105,7 +111,16 @@ export async function startRadiusServer(t: ExecutionContext, restUrl: string): P
   const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
   const dir = tempDir(t, 'wifi-radius-');
   // The replay's shortest retry (FreeRADIUS raises anything below 4 s to 4 s).
-  writeFreeradiusConfig({ dir, role: 'server', authPort, acctPort, restUrl, restKey: GatewayConfig.parse({}).RADIUS_API_KEY, clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }], replayRetrySeconds: 4 });
+  writeFreeradiusConfig({
+    dir,
+    role: 'server',
+    authPort,
+    acctPort,
+    restUrl,
+    restKey: GatewayConfig.parse({}).RADIUS_API_KEY,
+    clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }],
+    replayRetrySeconds: 4,
+  });
   const running = await startFreeradius(dir, { debug: process.env['RADIUS_DEBUG'] === '1' });
   t.teardown(() => running.stop());
   if (process.env['RADIUS_DEBUG'] === '1') t.teardown(() => t.log(running.output.join('\n')));
@@ -122,7 +137,13 @@ export async function startRadiusServer(t: ExecutionContext, restUrl: string): P
 }
 
 /** A second FreeRADIUS as the NAS's receiving side (RFC 5176 `coa` listener), debug on so the test sees each packet. */
-export async function startNas(t: ExecutionContext, coaPort: number, nakSessionIds: string[] = [], secret = NAS_SECRET, strict: { requires?: string[]; goneSessionIds?: string[] } = {}): Promise<RunningFreeradius> {
+export async function startNas(
+  t: ExecutionContext,
+  coaPort: number,
+  nakSessionIds: string[] = [],
+  secret = NAS_SECRET,
+  strict: { requires?: string[]; goneSessionIds?: string[] } = {},
+): Promise<RunningFreeradius> {
   const dir = tempDir(t, 'wifi-nas-');
   writeFreeradiusConfig({ dir, role: 'nas', coaPort, clients: [{ name: 'gateway-service', address: '127.0.0.1', secret }], nakSessionIds, ...strict });
   const running = await startFreeradius(dir, { debug: true });
@@ -177,7 +198,11 @@ export async function sessionWorld(t: ExecutionContext): Promise<World> {
   // A second listener on the same database that the gateway calls, so a test can take it away.
   const { app } = await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now: () => new Date() });
   const server = await listen(app, 0);
-  const stopSession = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  const stopSession = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   t.teardown(() => (server.listening ? stopSession() : undefined));
   return { clock, sessionDb, session: { ...session, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, stopSession };
 }
@@ -186,7 +211,10 @@ export async function sessionWorld(t: ExecutionContext): Promise<World> {
 export async function grantedSession(world: World, device = deviceRef(), seconds = 3600, extra: Record<string, unknown> = {}): Promise<string> {
   const created = await world.session.create({ subjectId: subject(), deviceRef: device });
   const sessionId = String(created.body['sessionId']);
-  const granted = await world.session.grant(sessionId, grantBody(world.clock, { validUntil: new Date(Date.now() + seconds * 1000).toISOString(), deviceSlots: 4, ...extra }));
+  const granted = await world.session.grant(
+    sessionId,
+    grantBody(world.clock, { validUntil: new Date(Date.now() + seconds * 1000).toISOString(), deviceSlots: 4, ...extra }),
+  );
   if (granted.status !== 200) throw new Error(granted.text);
   return sessionId;
 }

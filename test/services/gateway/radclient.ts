@@ -34,10 +34,22 @@ export const MESSAGE_AUTHENTICATOR = 'Message-Authenticator = 0x00';
  * credential's request, sent while a loaded machine was still answering the first, is a second
  * use of it, which a test of single use must not make by accident.
  */
-export function radclient(port: number, type: 'auth' | 'acct' | 'disconnect', secret: string, attributes: string[], timeoutSeconds = 15, retries = 1): Promise<RadiusAnswer> {
-  const lines = type === 'auth' && !attributes.some((line) => line.includes('Message-Authenticator')) ? [...attributes, MESSAGE_AUTHENTICATOR] : attributes.filter((line) => line !== '!Message-Authenticator');
+export function radclient(
+  port: number,
+  type: 'auth' | 'acct' | 'disconnect',
+  secret: string,
+  attributes: string[],
+  timeoutSeconds = 15,
+  retries = 1,
+): Promise<RadiusAnswer> {
+  const lines =
+    type === 'auth' && !attributes.some((line) => line.includes('Message-Authenticator'))
+      ? [...attributes, MESSAGE_AUTHENTICATOR]
+      : attributes.filter((line) => line !== '!Message-Authenticator');
   return new Promise((resolve, reject) => {
-    const child = spawn('radclient', ['-x', '-r', String(retries), '-t', String(timeoutSeconds), `127.0.0.1:${port}`, type, secret], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('radclient', ['-x', '-r', String(retries), '-t', String(timeoutSeconds), `127.0.0.1:${port}`, type, secret], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

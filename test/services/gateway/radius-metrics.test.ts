@@ -1,7 +1,19 @@
 import test from 'ava';
 import { metricsRegistry } from '../../../services/kit/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { bootGateway, deviceRef, gatewaysFile, grantedSession, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, startNas, startRadiusServer } from './platform.js';
+import {
+  bootGateway,
+  deviceRef,
+  gatewaysFile,
+  grantedSession,
+  MAC,
+  NAS,
+  NAS_SECRET,
+  openGatewayDb,
+  sessionWorld,
+  startNas,
+  startRadiusServer,
+} from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // The RADIUS side's metrics move with what happens, with bounded labels and no MAC or
@@ -26,15 +38,26 @@ test.serial('Accept and Reject by reason, accounting by status, Disconnect answe
 
   const sessionId = await grantedSession(world);
   const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
-  const auth = (pw: string) => radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${pw}"`, `Calling-Station-Id = "${MAC}"`]);
+  const auth = (pw: string) =>
+    radclient(radius.authPort, 'auth', NAS_SECRET, [`User-Name = "${username}"`, `User-Password = "${pw}"`, `Calling-Station-Id = "${MAC}"`]);
   t.is((await auth('not-the-password')).code, 'Access-Reject');
   const accept = await auth(password);
   t.is(accept.code, 'Access-Accept');
-  await radius.acct([`User-Name = "${username}"`, 'Acct-Status-Type = Start', 'Acct-Session-Id = "acct-metrics"', `Class = ${accept.attributes['Class']}`, `Calling-Station-Id = "${MAC}"`]);
+  await radius.acct([
+    `User-Name = "${username}"`,
+    'Acct-Status-Type = Start',
+    'Acct-Session-Id = "acct-metrics"',
+    `Class = ${accept.attributes['Class']}`,
+    `Calling-Station-Id = "${MAC}"`,
+  ]);
   const open = await scrape();
   t.is(value(open, `radius_open_connections{nas="${NAS}"}`), 1);
   await world.session.revoke(sessionId);
-  await waitFor(async () => (await gateway.connection(sessionId)).body, (body) => body['disconnect'] === 'ACKED', { timeoutMs: 15_000 }).catch(() => undefined);
+  await waitFor(
+    async () => (await gateway.connection(sessionId)).body,
+    (body) => body['disconnect'] === 'ACKED',
+    { timeoutMs: 15_000 },
+  ).catch(() => undefined);
   const after = await scrape();
 
   const moved = (series: string) => value(after, series) - value(before, series);
@@ -46,7 +69,7 @@ test.serial('Accept and Reject by reason, accounting by status, Disconnect answe
   for (const secret of [MAC, MAC.replace(/-/g, ':'), username]) t.false(after.toLowerCase().includes(secret.toLowerCase()), 'no MAC or user name in a label');
 });
 
-test.serial('a scrape never fails because a gateway\'s store is gone (the registry is the process\'s, other services share it)', async (t) => {
+test.serial("a scrape never fails because a gateway's store is gone (the registry is the process's, other services share it)", async (t) => {
   const world = await sessionWorld(t);
   const db = await openGatewayDb('memory');
   const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, await freeUdpPort()) });

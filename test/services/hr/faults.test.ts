@@ -35,9 +35,12 @@ test('with the harness disabled the admin endpoints answer 404', async (t) => {
 });
 
 // A harness left on is still no switch for strangers: the routes need a key with scope harness.
-test('with the harness on, the admin endpoints need a key with scope harness: none 401, Keycloak\'s verify key 403', async (t) => {
+test("with the harness on, the admin endpoints need a key with scope harness: none 401, Keycloak's verify key 403", async (t) => {
   const { service, verify } = await hrService(t);
-  for (const [path, json] of [['/admin/fault', { mode: 'unavailable' }], ['/admin/reset-limits', undefined]] as const) {
+  for (const [path, json] of [
+    ['/admin/fault', { mode: 'unavailable' }],
+    ['/admin/reset-limits', undefined],
+  ] as const) {
     assertError(t, await service.request('POST', path, { json }), 401, 'UNAUTHORIZED');
     assertError(t, await service.request('POST', path, { json, headers: { 'X-API-Key': 'dev-hr-key' } }), 403, 'FORBIDDEN');
   }

@@ -43,7 +43,11 @@ test('the failure window expires', async (t) => {
   if (Date.now() - started < 1900) assertError(t, locked, 429, 'RATE_LIMITED');
   else t.log('the six calls outlasted the window; the lock itself is asserted by the tests above');
   // Wait on the condition (the lock lifts), not a fixed sleep; it must not lift before the window.
-  const answer = await waitFor(() => verify(ACTIVE), (a) => a.status === 200, { timeoutMs: 6000 });
+  const answer = await waitFor(
+    () => verify(ACTIVE),
+    (a) => a.status === 200,
+    { timeoutMs: 6000 },
+  );
   t.like(answer.body, { verified: true });
   t.true(Date.now() - started >= 1900, 'the lock lasted the window');
 });

@@ -13,7 +13,14 @@ test('known citizen numbers never appear in a response or in anything the proces
   await send({ employeeId: 'A-1001', citizenId: '1234567890123' });
   await send({ employeeId: 'A-1001', citizenId: '12345678' });
   await send(ACTIVE, { 'X-API-Key': 'wrong', 'X-Correlation-ID': ACTIVE.citizenId });
-  texts.push((await service.request('POST', '/api/v1/employees/verify', { raw: `{"citizenId":"${ACTIVE.citizenId}"`, headers: { 'X-API-Key': 'dev-hr-key', 'content-type': 'application/json' } })).text);
+  texts.push(
+    (
+      await service.request('POST', '/api/v1/employees/verify', {
+        raw: `{"citizenId":"${ACTIVE.citizenId}"`,
+        headers: { 'X-API-Key': 'dev-hr-key', 'content-type': 'application/json' },
+      })
+    ).text,
+  );
   await service.request('POST', '/admin/fault', { headers: HARNESS, json: { mode: 'unavailable' } });
   await send(ACTIVE);
   const everything = `${texts.join('\n')}\n${lines.join('\n')}`;

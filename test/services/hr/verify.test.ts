@@ -36,7 +36,10 @@ test('no name, department or contact detail ever leaves the service', async (t) 
   const { verify } = await hrService(t);
   for (const who of [ACTIVE, INACTIVE, PARTNER]) {
     const answer = await verify(who);
-    t.deepEqual(Object.keys(answer.body).filter((key) => !['verified', 'active', 'employeeRef', 'company', 'wifiEligible', 'reason'].includes(key)), []);
+    t.deepEqual(
+      Object.keys(answer.body).filter((key) => !['verified', 'active', 'employeeRef', 'company', 'wifiEligible', 'reason'].includes(key)),
+      [],
+    );
     t.false(/synthetic|Operations|Finance|Partner desk/.test(answer.text));
   }
 });
@@ -82,8 +85,21 @@ test('non-JSON, a form body and an oversized body get 400 INVALID_REQUEST', asyn
   const { service } = await hrService(t);
   const headers = { 'X-API-Key': 'dev-hr-key', 'content-type': 'application/json' };
   assertError(t, await service.request('POST', '/api/v1/employees/verify', { raw: '{"employeeId":', headers }), 400, 'INVALID_REQUEST');
-  assertError(t, await service.request('POST', '/api/v1/employees/verify', { raw: 'employeeId=A-1001', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'INVALID_REQUEST');
-  assertError(t, await service.request('POST', '/api/v1/employees/verify', { json: { employeeId: 'A-1001', citizenId: '079201001234', pad: 'x'.repeat(50_000) }, headers }), 400, 'INVALID_REQUEST');
+  assertError(
+    t,
+    await service.request('POST', '/api/v1/employees/verify', {
+      raw: 'employeeId=A-1001',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    400,
+    'INVALID_REQUEST',
+  );
+  assertError(
+    t,
+    await service.request('POST', '/api/v1/employees/verify', { json: { employeeId: 'A-1001', citizenId: '079201001234', pad: 'x'.repeat(50_000) }, headers }),
+    400,
+    'INVALID_REQUEST',
+  );
 });
 
 test('health answers UP, names the service and reports the fault mode', async (t) => {

@@ -83,14 +83,14 @@ async function scoped(t: ExecutionContext, list = KEYS.parse(undefined)) {
   return boot(t, createServiceApp({ service: 'x', logger: capturingLogger().logger, routes: [scopedRoute('/read', 'read'), scopedRoute('/write', 'write')] }));
 }
 
-test('a known key without the route\'s scope gets 403 FORBIDDEN, one with it passes', async (t) => {
+test("a known key without the route's scope gets 403 FORBIDDEN, one with it passes", async (t) => {
   const service = await scoped(t);
   assertError(t, await service.request('GET', '/write', { headers: { 'X-API-Key': 'reader-key-new' } }), 403, 'FORBIDDEN');
   t.is((await service.request('GET', '/read', { headers: { 'X-API-Key': 'reader-key-new' } })).status, 200);
   t.is((await service.request('GET', '/write', { headers: { 'X-API-Key': 'writer-key-123' } })).status, 200);
 });
 
-test('a key that is in no entry gets 401 UNAUTHORIZED, whatever the route\'s scope', async (t) => {
+test("a key that is in no entry gets 401 UNAUTHORIZED, whatever the route's scope", async (t) => {
   const service = await scoped(t);
   for (const path of ['/read', '/write']) {
     assertError(t, await service.request('GET', path, { headers: { 'X-API-Key': 'stranger-key-1' } }), 401, 'UNAUTHORIZED');
@@ -122,5 +122,8 @@ for (const [what, text, problem] of [
 }
 
 test('entries may be separated by ; or whitespace', (t) => {
-  t.deepEqual(KEYS.parse('a:key-one-111:read;  b:key-two-222:read,write\nc:key-three-333:write').map((entry) => entry.name), ['a', 'b', 'c']);
+  t.deepEqual(
+    KEYS.parse('a:key-one-111:read;  b:key-two-222:read,write\nc:key-three-333:write').map((entry) => entry.name),
+    ['a', 'b', 'c'],
+  );
 });

@@ -14,7 +14,14 @@ async function kitApp(t: ExecutionContext, readiness?: () => Readiness) {
     logger,
     routes: [
       healthRoute('kit-test', readiness),
-      route({ method: 'post', path: '/echo', summary: 'echo', body: Echo, responses: { 200: { description: 'ok', schema: Echo } }, handle: ({ body }) => ({ status: 200, body }) }),
+      route({
+        method: 'post',
+        path: '/echo',
+        summary: 'echo',
+        body: Echo,
+        responses: { 200: { description: 'ok', schema: Echo } },
+        handle: ({ body }) => ({ status: 200, body }),
+      }),
       route({
         method: 'get',
         path: '/boom',
@@ -85,7 +92,10 @@ test('the OpenAPI document is built from the same schema that validates the body
   const { service } = await kitApp(t);
   const answer = await service.request('GET', '/openapi.json');
   t.is(answer.status, 200);
-  const paths = answer.body.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { maximum?: number }> } }> } }>>;
+  const paths = answer.body.paths as Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { maximum?: number }> } }> } }>
+  >;
   const schema = paths['/echo']?.post?.requestBody?.content['application/json']?.schema;
   t.is(schema?.properties.count?.maximum, 10);
   t.truthy(paths['/health']?.get);
@@ -109,7 +119,9 @@ test('a body is read only by routes that declare one: broken JSON to an unknown 
 
 test('the document declares what the kit answers on every route: 400 with a body, 500 always, errors as the 2.2 object', async (t) => {
   const { service } = await kitApp(t);
-  const document = (await service.document()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>> };
+  const document = (await service.document()) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>>;
+  };
   const echo = document.paths['/echo']!.post!.responses;
   t.deepEqual(Object.keys(echo).sort(), ['200', '400', '500']);
   t.deepEqual(echo['400']!.content!['application/json']!.schema.required, ['code', 'message', 'correlationId', 'timestamp']);
@@ -129,8 +141,16 @@ test('requests machines poll (health, quiet paths) are logged at debug; others a
   const { service, lines } = await kitApp(t);
   await service.request('GET', '/health');
   await service.request('POST', '/echo', { json: { name: 'a', count: 1 } });
-  const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'request' && line['path'] !== '/openapi.json');
-  t.deepEqual(requests.map((line) => [line['path'], line['level']]), [['/health', 20], ['/echo', 30]]);
+  const requests = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line['msg'] === 'request' && line['path'] !== '/openapi.json');
+  t.deepEqual(
+    requests.map((line) => [line['path'], line['level']]),
+    [
+      ['/health', 20],
+      ['/echo', 30],
+    ],
+  );
 });
 
 // The kit's per-request work was cut (one middleware, a lazy request logger,
@@ -156,7 +176,12 @@ async function stepsApp(t: ExecutionContext) {
         summary: 'steps',
         body: Echo,
         steps: [refuse, throws, rejects],
-        responses: { 200: { description: 'ok', schema: Echo }, 401: { description: 'UNAUTHORIZED' }, 403: { description: 'FORBIDDEN' }, 429: { description: 'RATE_LIMITED' } },
+        responses: {
+          200: { description: 'ok', schema: Echo },
+          401: { description: 'UNAUTHORIZED' },
+          403: { description: 'FORBIDDEN' },
+          429: { description: 'RATE_LIMITED' },
+        },
         handle: ({ body, res }) => {
           res.locals.log.info({ step: 'handler' }, 'handled');
           return { status: 200, body };
@@ -198,7 +223,7 @@ test('a reply is JSON with its byte length; a type the handler chose is kept, wi
   t.deepEqual(captive.body, { captive: true });
 });
 
-test('the request line and the lines a handler logs carry the request\'s correlation id', async (t) => {
+test("the request line and the lines a handler logs carry the request's correlation id", async (t) => {
   const { service, lines } = await stepsApp(t);
   const answer = await service.request('POST', '/steps', { json: { name: 'a', count: 1 } });
   const correlationId = answer.headers.get('x-correlation-id');

@@ -18,7 +18,11 @@ async function opened(every: number): Promise<{ db: Database; runs: MaintenanceR
 }
 
 const stats = async (db: Database) =>
-  (await db.query<{ n_dead_tup: string; vacuum_count: string; analyze_count: string }>("SELECT n_dead_tup::text, vacuum_count::text, analyze_count::text FROM pg_stat_user_tables WHERE relname = 'things'"))[0];
+  (
+    await db.query<{ n_dead_tup: string; vacuum_count: string; analyze_count: string }>(
+      "SELECT n_dead_tup::text, vacuum_count::text, analyze_count::text FROM pg_stat_user_tables WHERE relname = 'things'",
+    )
+  )[0];
 
 test('PGlite: after so many writes, a table with more dead rows than the rule allows is vacuumed and analysed', async (t) => {
   const { db, runs } = await opened(10);
@@ -31,7 +35,10 @@ test('PGlite: after so many writes, a table with more dead rows than the rule al
   t.is((await stats(db))?.vacuum_count, '0');
 
   await db.query('UPDATE things SET n = n + 1');
-  await waitFor(() => runs.length, (n) => n > 0);
+  await waitFor(
+    () => runs.length,
+    (n) => n > 0,
+  );
   t.deepEqual(runs, [{ vacuumed: ['public.things'], analysed: ['public.things'] }]);
   t.like(await stats(db), { n_dead_tup: '0', vacuum_count: '1', analyze_count: '1' });
 });
@@ -43,10 +50,16 @@ test('PGlite: a table under the rule is left alone; one changed enough is only a
   await db.query('INSERT INTO things SELECT g, 0 FROM generate_series(1, 1000) AS g');
   await db.query('UPDATE things SET n = 1 WHERE id = 1');
   // 1,000 rows inserted: not over 1000 + 20% since the last vacuum, over 50 + 10% since the last analyze.
-  await waitFor(() => runs.length, (n) => n === 1);
+  await waitFor(
+    () => runs.length,
+    (n) => n === 1,
+  );
   t.deepEqual(runs[0], { vacuumed: [], analysed: ['public.things'] });
   for (let id = 2; id <= 4; id++) await db.query('UPDATE things SET n = 1 WHERE id = $1', [id]);
-  await waitFor(() => runs.length, (n) => n === 2);
+  await waitFor(
+    () => runs.length,
+    (n) => n === 2,
+  );
   t.deepEqual(runs[1], { vacuumed: [], analysed: [] }, 'three dead rows of 1,000: nothing due');
   t.like(await stats(db), { vacuum_count: '0', analyze_count: '1' });
 });
@@ -73,12 +86,21 @@ test('openDatabase: PGLITE_AUTOVACUUM_EVERY sets the looks, and db_maintenance_t
   mkdirSync(migrations);
   writeFileSync(join(migrations, '001_things.sql'), 'CREATE TABLE things (id integer PRIMARY KEY, n integer NOT NULL);');
   const service = `autovacuum-${process.pid}`;
-  const counted = async (action: string) => (await metricsRegistry.getSingleMetric('db_maintenance_total')?.get())?.values.find((v) => v.labels.service === service && v.labels.action === action)?.value ?? 0;
-  const db = await openDatabase(service, { DATABASE_URL: 'memory:', DATA_DIR: '.data', DATABASE_POOL_SIZE: 1, PGLITE_AUTOVACUUM_EVERY: 4 }, pathToFileURL(`${migrations}/`));
+  const counted = async (action: string) =>
+    (await metricsRegistry.getSingleMetric('db_maintenance_total')?.get())?.values.find((v) => v.labels.service === service && v.labels.action === action)
+      ?.value ?? 0;
+  const db = await openDatabase(
+    service,
+    { DATABASE_URL: 'memory:', DATA_DIR: '.data', DATABASE_POOL_SIZE: 1, PGLITE_AUTOVACUUM_EVERY: 4 },
+    pathToFileURL(`${migrations}/`),
+  );
   t.teardown(() => db.close());
   await db.query('INSERT INTO things SELECT g, 0 FROM generate_series(1, 200) AS g');
   for (let i = 0; i < 3; i++) await db.query('UPDATE things SET n = n + 1');
-  await waitFor(() => counted('vacuum'), (n) => n >= 1);
+  await waitFor(
+    () => counted('vacuum'),
+    (n) => n >= 1,
+  );
   t.true((await counted('analyze')) >= 1);
   t.is(await counted('failed'), 0);
 });

@@ -33,7 +33,11 @@ const readStatus = async (url: string, id: string) => (await fetch(`${url}/api/v
 
 /** Runs a service's main.ts to its exit (it is expected to refuse to start). */
 function runToExit(service: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/main.ts`], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -79,7 +83,11 @@ test('a session service killed with SIGKILL under writes restarts cleanly ten ti
       }
     });
     const before = acknowledged.length;
-    await waitFor(() => acknowledged.length, (count) => count >= before + 8, { timeoutMs: 120_000 });
+    await waitFor(
+      () => acknowledged.length,
+      (count) => count >= before + 8,
+      { timeoutMs: 120_000 },
+    );
     const exited = new Promise((resolve) => service.child.once('exit', resolve));
     service.child.kill('SIGKILL');
     await exited;
@@ -89,7 +97,10 @@ test('a session service killed with SIGKILL under writes restarts cleanly ten ti
   const last = await started(t, { DATA_DIR });
   const statuses = await Promise.all(acknowledged.map((id) => readStatus(last.url, id)));
   t.true(acknowledged.length >= 80);
-  t.deepEqual(statuses.filter((status) => status !== 200), []);
+  t.deepEqual(
+    statuses.filter((status) => status !== 200),
+    [],
+  );
 });
 
 test('a folder that cannot be opened is reported with its path and what to do, without a stack trace', async (t) => {

@@ -20,7 +20,11 @@ async function peer(behaviour: Behaviour) {
   return {
     url,
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -88,7 +92,11 @@ test('such refusals are sent again at most twice; a JSON 503 is an answer and is
   t.is(error?.failure, 'bad-response');
   t.is(refusing.seen.length, 3);
   await refusing.close();
-  const answering = await peer(() => ({ status: 503, text: '{"error":"hr_unavailable"}', headers: { 'content-type': 'application/json', 'retry-after': '3' } }));
+  const answering = await peer(() => ({
+    status: 503,
+    text: '{"error":"hr_unavailable"}',
+    headers: { 'content-type': 'application/json', 'retry-after': '3' },
+  }));
   t.deepEqual(await callJson({ url: answering.url, body: {}, correlationId: CORR, timeoutMs: 1000 }), { status: 503, body: { error: 'hr_unavailable' } });
   t.is(answering.seen.length, 1);
   await answering.close();

@@ -41,7 +41,11 @@ test('PGlite: a kept read runs once until the next write, per key', async (t) =>
   const db = counting(await openPglite(undefined));
   t.teardown(() => db.close());
   await things(db);
-  const n = keptUntilWrite(db, async (id: string) => (await db.query<{ n: number }>('SELECT n FROM things WHERE id = $1', [id]))[0]?.n, (id) => id);
+  const n = keptUntilWrite(
+    db,
+    async (id: string) => (await db.query<{ n: number }>('SELECT n FROM things WHERE id = $1', [id]))[0]?.n,
+    (id) => id,
+  );
   const start = db.statements();
   t.is(await n('a'), 1);
   t.is(await n('a'), 1);

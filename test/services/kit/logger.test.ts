@@ -32,7 +32,10 @@ test('numbers that are not citizen-number-shaped are kept', (t) => {
 test('digit runs inside a UUID are kept (ids stay searchable); a citizen number next to one, or as its last group, is not', (t) => {
   const id = 'sess-b85fe56b-bdcf-4d9d-b832-2b1234567890';
   t.is(scrub(`session ${id} ended`), `session ${id} ended`);
-  t.deepEqual(scrub({ sessionId: id, correlationId: 'corr-12345678-1234-4234-9234-1234567890ab' }), { sessionId: id, correlationId: 'corr-12345678-1234-4234-9234-1234567890ab' });
+  t.deepEqual(scrub({ sessionId: id, correlationId: 'corr-12345678-1234-4234-9234-1234567890ab' }), {
+    sessionId: id,
+    correlationId: 'corr-12345678-1234-4234-9234-1234567890ab',
+  });
   t.is(scrub(`${id} for ${CITIZEN}`), `${id} for [REDACTED]`);
   t.is(scrub(`${CITIZEN}-1234-4234-9234-1234567890ab`), '[REDACTED]-1234-4234-9234-[REDACTED]ab', 'a citizen number in front makes it no UUID');
   t.is(scrub(`abcdef12-1234-4234-9234-${CITIZEN}`), '[REDACTED]', 'a UUID whose last group is twelve digits');

@@ -8,7 +8,12 @@ import { lockFolder, openPglite } from '../../../services/kit/store/index.js';
 // `npm run store -- backup|restore` on a stopped service work under the folder's lock.
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const store = (dataDir: string, ...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'store.ts'), ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'store.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 async function folderWithRow(dataDir: string): Promise<void> {
   const db = await openPglite(join(dataDir, 'svc'));

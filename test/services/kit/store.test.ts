@@ -54,7 +54,10 @@ for (const [name, backend] of Object.entries(BACKENDS)) {
     t.deepEqual(await migrate(second, 'svc', readMigrations(dir)), []);
     t.deepEqual(await second.query('SELECT id, n, note FROM things'), [{ id: 'a', n: 1, note: 'kept' }]);
     const recorded = await second.query<{ version: string }>("SELECT version FROM schema_migrations WHERE service = 'svc' ORDER BY version");
-    t.deepEqual(recorded.map((row) => row.version), ['001_things', '002_more']);
+    t.deepEqual(
+      recorded.map((row) => row.version),
+      ['001_things', '002_more'],
+    );
   });
 
   test(`${name}: a failing migration applies nothing`, async (t) => {
@@ -98,7 +101,11 @@ for (const [name, backend] of Object.entries(BACKENDS)) {
     );
     await db.transaction((tx) => tx.query(insert, ['c', 4]));
     await db.query(insert, ['d', 5]);
-    t.deepEqual(await db.query('SELECT id, n FROM things ORDER BY id'), [{ id: 'a', n: 1 }, { id: 'c', n: 4 }, { id: 'd', n: 5 }]);
+    t.deepEqual(await db.query('SELECT id, n FROM things ORDER BY id'), [
+      { id: 'a', n: 1 },
+      { id: 'c', n: 4 },
+      { id: 'd', n: 5 },
+    ]);
   });
 
   test(`${name}: a unique constraint decides between concurrent inserts`, async (t) => {
@@ -107,8 +114,7 @@ for (const [name, backend] of Object.entries(BACKENDS)) {
     t.teardown(() => db.close());
     await migrate(db, 'svc', readMigrations(migrationsDir(MIGRATIONS)));
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        db.query("INSERT INTO things (id, n) VALUES ('same', $1) ON CONFLICT (id) DO NOTHING RETURNING n", [i])),
+      Array.from({ length: 10 }, (_, i) => db.query("INSERT INTO things (id, n) VALUES ('same', $1) ON CONFLICT (id) DO NOTHING RETURNING n", [i])),
     );
     t.is(results.filter((rows) => rows.length === 1).length, 1);
   });

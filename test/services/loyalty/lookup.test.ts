@@ -54,7 +54,12 @@ for (const [what, body] of [
 
 test('a body that is not JSON gets 400 INVALID_REQUEST', async (t) => {
   const { service } = await loyalty(t);
-  assertError(t, await service.request('POST', '/api/v1/members/lookup', { raw: 'email=gold', headers: { ...KEY, 'content-type': 'application/json' } }), 400, 'INVALID_REQUEST');
+  assertError(
+    t,
+    await service.request('POST', '/api/v1/members/lookup', { raw: 'email=gold', headers: { ...KEY, 'content-type': 'application/json' } }),
+    400,
+    'INVALID_REQUEST',
+  );
 });
 
 test('the global ceiling answers 429 RATE_LIMITED', async (t) => {
@@ -93,7 +98,7 @@ test('with the harness disabled /admin/fault answers 404', async (t) => {
 });
 
 // With the harness on, /admin/fault still needs a key with scope harness.
-test('with the harness on /admin/fault needs a key with scope harness: none 401, the entitlement service\'s lookup key 403', async (t) => {
+test("with the harness on /admin/fault needs a key with scope harness: none 401, the entitlement service's lookup key 403", async (t) => {
   const { service, lookup } = await loyalty(t);
   assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' } }), 401, 'UNAUTHORIZED');
   assertError(t, await service.request('POST', '/admin/fault', { json: { mode: 'unavailable' }, headers: KEY }), 403, 'FORBIDDEN');

@@ -7,11 +7,20 @@ const SMTP_PASSWORD = 'smtp-password-never-logged';
 test('a message sent over SMTP is in the JSON inbox with its links, newest first, filtered by recipient', async (t) => {
   const { service, send } = await mailCatcherService(t);
   await send({ from: 'wifi@localhost', to: 'first@example.com', subject: 'Other', text: 'no link here' });
-  await send({ from: 'wifi@localhost', to: 'new.customer@example.com', subject: 'Verify email', text: `Someone has created an account.\n\n${VERIFY_LINK}\n\nThis link will expire within 12 hours.`, html: `<a href="${VERIFY_LINK.replace('&', '&amp;')}">Link</a>` });
+  await send({
+    from: 'wifi@localhost',
+    to: 'new.customer@example.com',
+    subject: 'Verify email',
+    text: `Someone has created an account.\n\n${VERIFY_LINK}\n\nThis link will expire within 12 hours.`,
+    html: `<a href="${VERIFY_LINK.replace('&', '&amp;')}">Link</a>`,
+  });
   const all = await service.request('GET', '/api/v1/messages');
   t.is(all.status, 200);
   const messages = all.body['messages'] as Array<Record<string, unknown>>;
-  t.deepEqual(messages.map((mail) => mail['subject']), ['Verify email', 'Other']);
+  t.deepEqual(
+    messages.map((mail) => mail['subject']),
+    ['Verify email', 'Other'],
+  );
   const mine = await service.request('GET', '/api/v1/messages?to=New.Customer@example.com');
   const [mail] = mine.body['messages'] as Array<Record<string, unknown>>;
   t.like(mail, { from: 'wifi@localhost', to: ['new.customer@example.com'], subject: 'Verify email', links: [VERIFY_LINK] });
@@ -23,7 +32,12 @@ test('a message sent over SMTP is in the JSON inbox with its links, newest first
 
 test('the links come from the HTML part when the text part has none', async (t) => {
   const { service, send } = await mailCatcherService(t);
-  await send({ from: 'wifi@localhost', to: 'html.only@example.com', subject: 'HTML', html: `<p><a href="${VERIFY_LINK.replace('&', '&amp;')}">Verify</a></p>` });
+  await send({
+    from: 'wifi@localhost',
+    to: 'html.only@example.com',
+    subject: 'HTML',
+    html: `<p><a href="${VERIFY_LINK.replace('&', '&amp;')}">Verify</a></p>`,
+  });
   const [mail] = (await service.request('GET', '/api/v1/messages?to=html.only@example.com')).body['messages'] as Array<Record<string, unknown>>;
   t.deepEqual(mail?.['links'], [VERIFY_LINK]);
 });
@@ -47,16 +61,23 @@ test('the inbox pages list the messages and show one as escaped text with its li
 
 test('the catcher never logs an AUTH password, an address, the subject or a link of a message', async (t) => {
   const { service, send, lines } = await mailCatcherService(t);
-  await send({ from: 'wifi@localhost', to: 'private.person@example.com', subject: 'Private subject', text: `Verify: ${VERIFY_LINK}` }, { user: 'keycloak', pass: SMTP_PASSWORD });
+  await send(
+    { from: 'wifi@localhost', to: 'private.person@example.com', subject: 'Private subject', text: `Verify: ${VERIFY_LINK}` },
+    { user: 'keycloak', pass: SMTP_PASSWORD },
+  );
   t.is(((await service.request('GET', '/api/v1/messages')).body['messages'] as unknown[]).length, 1);
   const log = lines.join('\n');
   t.true(log.includes('mail caught'), 'the catch itself is logged');
-  for (const secret of [SMTP_PASSWORD, 'secret-part', 'action-token', 'private.person', 'Private subject']) t.false(log.includes(secret), `the log holds ${secret}`);
+  for (const secret of [SMTP_PASSWORD, 'secret-part', 'action-token', 'private.person', 'Private subject'])
+    t.false(log.includes(secret), `the log holds ${secret}`);
 });
 
 test('only the newest MAIL_KEEP messages are kept', async (t) => {
   const { service, send } = await mailCatcherService(t, { MAIL_KEEP: '2' });
   for (const n of [1, 2, 3]) await send({ from: 'wifi@localhost', to: 'keep@example.com', subject: `n${n}`, text: 'x' });
   const messages = (await service.request('GET', '/api/v1/messages')).body['messages'] as Array<Record<string, unknown>>;
-  t.deepEqual(messages.map((mail) => mail['subject']), ['n3', 'n2']);
+  t.deepEqual(
+    messages.map((mail) => mail['subject']),
+    ['n3', 'n2'],
+  );
 });

@@ -16,7 +16,14 @@ const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const PROXIED = { PORTAL_TRUSTED_PROXIES: 'loopback' };
 const ELSEWHERE = { 'X-Forwarded-For': '198.51.100.7' };
 const AT_VENUE = { 'X-Forwarded-For': '203.0.113.1' };
-const fields = (): FasFields => ({ hid: newHid(), clientip: '192.168.77.11', clientmac: '02:6e:64:73:00:11', gatewayname: 'nds-1', gatewayaddress: '192.168.77.1:2050', originurl: 'http://203.0.113.10/hello' });
+const fields = (): FasFields => ({
+  hid: newHid(),
+  clientip: '192.168.77.11',
+  clientmac: '02:6e:64:73:00:11',
+  gatewayname: 'nds-1',
+  gatewayaddress: '192.168.77.1:2050',
+  originurl: 'http://203.0.113.10/hello',
+});
 const arrivalPath = (f: FasFields) => {
   const { fas, iv } = encryptFas(fasText(f), FASKEY);
   return `/opennds/nds-1?fas=${encodeURIComponent(fas)}&iv=${iv}`;
@@ -43,7 +50,10 @@ test('a context made at the venue is not signed in from another address: 403 FOR
   const elsewhere = await portal.post('/api/v1/auth/login', BOB, { cookie: gw, ...ELSEWHERE });
   t.is(elsewhere.status, 403, elsewhere.text);
   t.is(elsewhere.body['code'], 'FORBIDDEN');
-  t.false(portal.fakes.calls.some((call) => call.startsWith('idp.password') || call.startsWith('gateway.opennds ') || call.startsWith('session.')), portal.fakes.calls.join('\n'));
+  t.false(
+    portal.fakes.calls.some((call) => call.startsWith('idp.password') || call.startsWith('gateway.opennds ') || call.startsWith('session.')),
+    portal.fakes.calls.join('\n'),
+  );
   const atVenue = await portal.post('/api/v1/auth/login', BOB, { cookie: gw, ...AT_VENUE });
   t.is(atVenue.status, 200, atVenue.text);
   t.true(portal.fakes.calls.some((call) => call.startsWith('gateway.opennds nds-1')));
@@ -68,10 +78,13 @@ test('an openNDS context lives OPENNDS_CONTEXT_TTL_SECONDS (300 by default), not
   clock += 301_000;
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: gw });
   t.is(login.status, 200, login.text);
-  t.false(portal.fakes.calls.some((call) => call.startsWith('gateway.opennds ')), 'the expired context authorised no device at the gateway');
+  t.false(
+    portal.fakes.calls.some((call) => call.startsWith('gateway.opennds ')),
+    'the expired context authorised no device at the gateway',
+  );
 });
 
-test('a /gateway arrival nothing signs (a Cisco WLC\'s redirect) is taken only from the gateway\'s outside addresses; a signed one (CoovaChilli\'s md) from anywhere', async (t) => {
+test("a /gateway arrival nothing signs (a Cisco WLC's redirect) is taken only from the gateway's outside addresses; a signed one (CoovaChilli's md) from anywhere", async (t) => {
   const portal = await bootPortal(t, undefined, PROXIED);
   const cisco = capturedQuery('cisco-wlc', 'login');
   const unsigned = `/gateway?${new URLSearchParams(cisco).toString()}`;
@@ -79,7 +92,7 @@ test('a /gateway arrival nothing signs (a Cisco WLC\'s redirect) is taken only f
   t.is(crafted.status, 403, crafted.text);
   t.regex(crafted.text, /works only on the Wi-Fi network that made it/);
   t.is(gwCookieOf(crafted.headers), undefined);
-  t.is((await portal.page(unsigned, { 'X-Forwarded-For': '192.0.2.21' })).status, 303, 'from the gateway\'s own address');
+  t.is((await portal.page(unsigned, { 'X-Forwarded-For': '192.0.2.21' })).status, 303, "from the gateway's own address");
   const uam = { res: 'notyet', uamip: '10.3.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', mac: 'AA-BB-CC-0D-0E-0F', nasid: 'venue-md' };
   const signedPath = `/gateway?${new URLSearchParams(uam).toString()}`;
   const md = createHash('md5').update(`http://localhost:3000${signedPath}`).update('venue-md-uam-secret').digest('hex').toUpperCase();

@@ -43,6 +43,12 @@ test('the claims reader verifies the token and answers aud as an array, without 
       .setAudience('account')
       .setExpirationTime('5m')
       .sign(privateKey);
-  t.deepEqual(await read(await sign(`${idp}/realms/wifi`)), { sub, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' });
+  t.deepEqual(await read(await sign(`${idp}/realms/wifi`)), {
+    sub,
+    aud: ['account'],
+    azp: 'wifi-portal-api',
+    preferred_username: 'bob@example.com',
+    user_type: 'CUSTOMER',
+  });
   await t.throwsAsync(read(await sign('http://elsewhere/realms/wifi')), undefined, 'another issuer is refused');
 });

@@ -22,7 +22,9 @@ test('700 employee sign-ins from one address are limited there, and a real emplo
   const statuses = new Map<number, number>();
   for (let batch = 0; batch < 35; batch += 1) {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => portal.post('/api/v1/auth/employee', { employeeId: `Z-${batch}-${i}`, citizenId: '000000000000' }, from('203.0.113.7'))),
+      Array.from({ length: 20 }, (_, i) =>
+        portal.post('/api/v1/auth/employee', { employeeId: `Z-${batch}-${i}`, citizenId: '000000000000' }, from('203.0.113.7')),
+      ),
     );
     for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   }

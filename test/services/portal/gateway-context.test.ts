@@ -13,7 +13,17 @@ const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const MAC = 'AA-BB-CC-0D-0E-0F';
 const MAC_SPELLINGS = ['AA-BB-CC-0D-0E-0F', 'aa-bb-cc-0d-0e-0f', 'aa:bb:cc:0d:0e:0f', 'AA:BB:CC:0D:0E:0F', 'aabbcc0d0e0f', 'AABBCC0D0E0F', 'aabb.cc0d.0e0f'];
 const DEV_KEY = 'dev-device-ref-key-0001';
-const UAM = { res: 'notyet', uamip: '10.1.0.1', uamport: '3990', challenge: '0123456789abcdef0123456789ABCDEF', called: '00-11-22-33-44-55', mac: MAC, ip: '10.1.0.7', nasid: 'venue-1', userurl: 'http://example.com/start' };
+const UAM = {
+  res: 'notyet',
+  uamip: '10.1.0.1',
+  uamport: '3990',
+  challenge: '0123456789abcdef0123456789ABCDEF',
+  called: '00-11-22-33-44-55',
+  mac: MAC,
+  ip: '10.1.0.7',
+  nasid: 'venue-1',
+  userurl: 'http://example.com/start',
+};
 /** A Cisco WLC's first redirect as captures/cisco-wlc.json holds it (its source named there). */
 const CISCO = capturedQuery('cisco-wlc', 'login');
 
@@ -47,7 +57,8 @@ function noMacAnywhere(t: ExecutionContext, text: string) {
   for (const spelling of MAC_SPELLINGS) t.false(text.toLowerCase().includes(spelling.toLowerCase()), `found ${spelling}`);
 }
 
-const contextRows = async (portal: PortalUnderTest, nasId: string) => Number((await portal.db.query('SELECT count(*) AS n FROM gateway_contexts WHERE nas_id = $1', [nasId]))[0]?.['n']);
+const contextRows = async (portal: PortalUnderTest, nasId: string) =>
+  Number((await portal.db.query('SELECT count(*) AS n FROM gateway_contexts WHERE nas_id = $1', [nasId]))[0]?.['n']);
 
 /** A refusal before any password: a page (never JSON), no cookie, nothing kept (tests counting rows run serially). */
 async function refusedOnArrival(t: ExecutionContext, portal: PortalUnderTest, path: string, status: number, nasId: string): Promise<Answer> {
@@ -71,10 +82,14 @@ test('a CoovaChilli arrival is kept behind cookie gw and answered with a clean r
   t.deepEqual(portal.fakes.createdDevices, [deviceRef]);
   t.deepEqual(portal.fakes.calls.slice(-2), ['session.grant', 'gateway.credential venue-1'], 'the credential comes after the grant');
   t.like(login.body, {
-    gateway: { loginUrl: 'http://10.1.0.1:3990/logon', method: 'GET', fields: { username: 'wifi-one-time-user', response: '0123456789abcdef0123456789abcdef', userurl: 'http://example.com/start' } },
+    gateway: {
+      loginUrl: 'http://10.1.0.1:3990/logon',
+      method: 'GET',
+      fields: { username: 'wifi-one-time-user', response: '0123456789abcdef0123456789abcdef', userurl: 'http://example.com/start' },
+    },
     connection: { state: 'CONNECTING', connected: false },
   });
-  t.false('password' in ((login.body['gateway'] as { fields: object }).fields), 'CHAP: the password itself is not sent');
+  t.false('password' in (login.body['gateway'] as { fields: object }).fields, 'CHAP: the password itself is not sent');
   t.truthy(gw);
 });
 
@@ -82,7 +97,13 @@ test('a Cisco web-auth arrival is matched to its WLC by switch_url and gives a P
   const portal = await bootPortal(t);
   const { login } = await arriveAndSignIn(t, portal, CISCO);
   t.is(login.status, 200, login.text);
-  t.like(login.body, { gateway: { loginUrl: 'https://192.0.2.1/login.html', method: 'POST', fields: { buttonClicked: '4', username: 'wifi-one-time-user', password: 'one-time-password', redirect_url: 'http://example.com/news' } } });
+  t.like(login.body, {
+    gateway: {
+      loginUrl: 'https://192.0.2.1/login.html',
+      method: 'POST',
+      fields: { buttonClicked: '4', username: 'wifi-one-time-user', password: 'one-time-password', redirect_url: 'http://example.com/news' },
+    },
+  });
   t.deepEqual(portal.fakes.createdDevices, [deviceRefFor(DEV_KEY, 'wlc-1', MAC)], 'the registry names the WLC, which sends no NAS id');
   const second = await arriveAndSignIn(t, portal, { ...CISCO, switch_url: 'https://wlc2.venue.example/login.html' });
   t.is(second.login.status, 200);
@@ -121,22 +142,28 @@ test('the MAC address never reaches the store, a log line or a response', async 
   for (const text of [stored, portal.lines.join('\n'), login.text, read.text, arrival.text, gw]) noMacAnywhere(t, text);
 });
 
-test.serial('a forged link: a link to the real portal naming a registered gateway with an attacker\'s login address is refused on arrival, before any password', async (t) => {
-  const portal = await bootPortal(t);
-  const attack = await refusedOnArrival(t, portal, query({ ...UAM, uamip: '203.0.113.66', uamport: '8080', mac: '02-66-66-66-66-66' }), 403, 'venue-1');
-  t.regex(attack.text, /Do not enter a password/);
-  t.false(attack.text.includes('203.0.113.66'), 'the attacker\'s address is not echoed');
-  // Another registered gateway's address is not this gateway's either.
-  await refusedOnArrival(t, portal, query({ ...UAM, uamip: '10.2.0.1' }), 403, 'venue-1');
-  // A Cisco link with the attacker's switch_url names no registered WLC.
-  await refusedOnArrival(t, portal, query({ ...CISCO, switch_url: 'http://203.0.113.66/login.html' }), 403, 'wlc-1');
-  // A gateway the registry does not know.
-  const unknown = await refusedOnArrival(t, portal, query({ ...UAM, nasid: 'venue-9' }), 403, 'venue-9');
-  t.regex(unknown.text, /not registered/);
-  t.false(portal.fakes.calls.some((call) => call.startsWith('idp.') || call.startsWith('gateway.')), 'nothing was asked of anyone');
-});
+test.serial(
+  "a forged link: a link to the real portal naming a registered gateway with an attacker's login address is refused on arrival, before any password",
+  async (t) => {
+    const portal = await bootPortal(t);
+    const attack = await refusedOnArrival(t, portal, query({ ...UAM, uamip: '203.0.113.66', uamport: '8080', mac: '02-66-66-66-66-66' }), 403, 'venue-1');
+    t.regex(attack.text, /Do not enter a password/);
+    t.false(attack.text.includes('203.0.113.66'), "the attacker's address is not echoed");
+    // Another registered gateway's address is not this gateway's either.
+    await refusedOnArrival(t, portal, query({ ...UAM, uamip: '10.2.0.1' }), 403, 'venue-1');
+    // A Cisco link with the attacker's switch_url names no registered WLC.
+    await refusedOnArrival(t, portal, query({ ...CISCO, switch_url: 'http://203.0.113.66/login.html' }), 403, 'wlc-1');
+    // A gateway the registry does not know.
+    const unknown = await refusedOnArrival(t, portal, query({ ...UAM, nasid: 'venue-9' }), 403, 'venue-9');
+    t.regex(unknown.text, /not registered/);
+    t.false(
+      portal.fakes.calls.some((call) => call.startsWith('idp.') || call.startsWith('gateway.')),
+      'nothing was asked of anyone',
+    );
+  },
+);
 
-test.serial('with a UAM secret, CoovaChilli\'s md must sign the arrival: signed is kept, unsigned or changed is refused', async (t) => {
+test.serial("with a UAM secret, CoovaChilli's md must sign the arrival: signed is kept, unsigned or changed is refused", async (t) => {
   const portal = await bootPortal(t);
   const params = { ...UAM, nasid: 'venue-md', uamip: '10.3.0.1' };
   const good = await portal.page(signed(params, 'venue-md-uam-secret'));
@@ -171,14 +198,33 @@ test('a return address is never followed by the server: the arrival goes to / on
   const signedIn = await portal.page(query(success), { cookie: cookieOf(login) });
   t.is(signedIn.status, 200);
   t.is(signedIn.headers.get('location'), null);
-  t.regex(signedIn.text, /<a href="http:\/\/evil\.example\/phish" rel="noreferrer noopener">Continue to evil\.example<\/a>/, 'the address kept at sign-in, as a link');
+  t.regex(
+    signedIn.text,
+    /<a href="http:\/\/evil\.example\/phish" rel="noreferrer noopener">Continue to evil\.example<\/a>/,
+    'the address kept at sign-in, as a link',
+  );
 });
 
 for (const [state, params, english, vietnamese] of [
-  ['success', { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' }, /You are connected[\s\S]*reconnects by itself[\s\S]*Time left: 59 min/, /Bạn đã kết nối[\s\S]*tự kết nối lại/],
+  [
+    'success',
+    { res: 'success', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1', timeleft: '3540' },
+    /You are connected[\s\S]*reconnects by itself[\s\S]*Time left: 59 min/,
+    /Bạn đã kết nối[\s\S]*tự kết nối lại/,
+  ],
   ['logoff', { res: 'logoff', uamip: '10.1.0.1', uamport: '3990', mac: MAC, nasid: 'venue-1' }, /You are logged off/, /Bạn đã đăng xuất/],
-  ['already', { res: 'already', uamip: '10.1.0.1', uamport: '3990', challenge: UAM.challenge, mac: MAC, nasid: 'venue-1' }, /You are already connected/, /Bạn đã được kết nối/],
-  ['Cisco statusCode=5', capturedQuery('cisco-wlc', 'failed'), /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/, /Mã đăng nhập dùng một lần không được chấp nhận/],
+  [
+    'already',
+    { res: 'already', uamip: '10.1.0.1', uamport: '3990', challenge: UAM.challenge, mac: MAC, nasid: 'venue-1' },
+    /You are already connected/,
+    /Bạn đã được kết nối/,
+  ],
+  [
+    'Cisco statusCode=5',
+    capturedQuery('cisco-wlc', 'failed'),
+    /did not let you in[\s\S]*code was not accepted[\s\S]*Open any web page/,
+    /Mã đăng nhập dùng một lần không được chấp nhận/,
+  ],
 ] as const) {
   test(`${state} is a page in the person's language, never a JSON error`, async (t) => {
     const portal = await bootPortal(t);
@@ -247,16 +293,17 @@ test('without gateway parameters the portal works as before: no context, no cred
 for (const [what, credential] of [
   ['down', { kind: 'unreachable' }],
   ['answering a credential that does not parse', { kind: 'answer', status: 201, body: { username: 'wifi-one-time-user' } }],
-] as const) test(`with the gateway service ${what} a sign-in through a gateway fails closed: 502, the session revoked, the IdP session logged out, no portal session`, async (t) => {
-  const fakes = defaultFakes();
-  fakes.credential = credential;
-  const portal = await bootPortal(t, fakes);
-  const { login } = await arriveAndSignIn(t, portal, UAM);
-  t.is(login.status, 502);
-  t.is(login.body['code'], 'UPSTREAM_UNAVAILABLE');
-  t.deepEqual(portal.fakes.calls.slice(-3), ['gateway.credential venue-1', 'session.revoke', 'idp.logout']);
-  t.is(cookieOf(login), '');
-});
+] as const)
+  test(`with the gateway service ${what} a sign-in through a gateway fails closed: 502, the session revoked, the IdP session logged out, no portal session`, async (t) => {
+    const fakes = defaultFakes();
+    fakes.credential = credential;
+    const portal = await bootPortal(t, fakes);
+    const { login } = await arriveAndSignIn(t, portal, UAM);
+    t.is(login.status, 502);
+    t.is(login.body['code'], 'UPSTREAM_UNAVAILABLE');
+    t.deepEqual(portal.fakes.calls.slice(-3), ['gateway.credential venue-1', 'session.revoke', 'idp.logout']);
+    t.is(cookieOf(login), '');
+  });
 
 test('a sign-in through a gateway reads CONNECTING, and captive, until the gateway confirmed it; then CONNECTED with the time and data used', async (t) => {
   const portal = await bootPortal(t);
@@ -265,11 +312,30 @@ test('a sign-in through a gateway reads CONNECTING, and captive, until the gatew
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'CONNECTING', connected: false } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true });
   const at = new Date().toISOString();
-  portal.fakes.connection = { kind: 'answer', status: 200, body: connectionBody({ state: 'CONNECTED', connected: true, nasId: 'venue-1', startedAt: at, updatedAt: at, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 }) };
-  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'CONNECTED', connected: true, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 } });
+  portal.fakes.connection = {
+    kind: 'answer',
+    status: 200,
+    body: connectionBody({
+      state: 'CONNECTED',
+      connected: true,
+      nasId: 'venue-1',
+      startedAt: at,
+      updatedAt: at,
+      inputOctets: 1200,
+      outputOctets: 5400,
+      sessionTime: 42,
+    }),
+  };
+  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, {
+    connection: { state: 'CONNECTED', connected: true, inputOctets: 1200, outputOctets: 5400, sessionTime: 42 },
+  });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: false });
   portal.fakes.connection = { kind: 'answer', status: 200, body: { connected: true, inputOctets: 1200 } };
-  t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'UNKNOWN', connected: false } }, 'a reply that does not parse is never connected');
+  t.like(
+    (await portal.get('/api/v1/auth/session', { cookie })).body,
+    { connection: { state: 'UNKNOWN', connected: false } },
+    'a reply that does not parse is never connected',
+  );
   portal.fakes.connection = { kind: 'unreachable' };
   t.like((await portal.get('/api/v1/auth/session', { cookie })).body, { connection: { state: 'UNKNOWN', connected: false } });
   t.like((await portal.get('/api/captive', { cookie })).body, { captive: true }, 'never connected by guess');
@@ -280,7 +346,10 @@ test('the page may submit a form to exactly the registered login URL of its own 
   const formAction = async (cookie?: string) => {
     const page = await portal.page('/', cookie === undefined ? {} : { cookie });
     t.is(page.status, 200, 'the built UI (npm run build)');
-    return (page.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('form-action'));
+    return (page.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('form-action'));
   };
   t.is(await formAction(), "form-action 'self'");
   const uam = cookieOf(await portal.page(query(UAM)), 'gw');
@@ -292,41 +361,68 @@ test('the page may submit a form to exactly the registered login URL of its own 
 
 // MikroTik's login.html forwards with an auto-posting form: chap-id and chap-challenge as octal escapes.
 const MIKROTIK = {
-  mac: 'AA:BB:CC:0D:0E:0F', ip: '10.5.50.7', 'link-login-only': 'http://10.5.50.1/login', 'link-orig': 'http://example.com/news', error: '',
-  'chap-id': '\\345', 'chap-challenge': '\\077\\034\\053\\115\\136\\157\\160\\201\\222\\243\\264\\305\\326\\347\\370\\011',
+  mac: 'AA:BB:CC:0D:0E:0F',
+  ip: '10.5.50.7',
+  'link-login-only': 'http://10.5.50.1/login',
+  'link-orig': 'http://example.com/news',
+  error: '',
+  'chap-id': '\\345',
+  'chap-challenge': '\\077\\034\\053\\115\\136\\157\\160\\201\\222\\243\\264\\305\\326\\347\\370\\011',
 };
 
-test.serial('a MikroTik hotspot arrival posted by its login.html form is kept; the sign-in hands the login to its registered /login with the CHAP hash as password', async (t) => {
-  const portal = await bootPortal(t);
-  const arrival = await portal.page('/gateway', {}, MIKROTIK);
-  t.is(arrival.status, 303, arrival.text);
-  const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
-  t.is(login.status, 200, login.text);
-  t.true(portal.fakes.calls.includes('gateway.credential hotspot-1'));
-  t.like(login.body['gateway'], { loginUrl: 'http://10.5.50.1/login', method: 'POST', fields: { username: 'wifi-one-time-user', password: '0123456789abcdef0123456789abcdef', dst: 'http://example.com/news' } });
-  t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'hotspot-1', MAC));
-});
+test.serial(
+  'a MikroTik hotspot arrival posted by its login.html form is kept; the sign-in hands the login to its registered /login with the CHAP hash as password',
+  async (t) => {
+    const portal = await bootPortal(t);
+    const arrival = await portal.page('/gateway', {}, MIKROTIK);
+    t.is(arrival.status, 303, arrival.text);
+    const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
+    t.is(login.status, 200, login.text);
+    t.true(portal.fakes.calls.includes('gateway.credential hotspot-1'));
+    t.like(login.body['gateway'], {
+      loginUrl: 'http://10.5.50.1/login',
+      method: 'POST',
+      fields: { username: 'wifi-one-time-user', password: '0123456789abcdef0123456789abcdef', dst: 'http://example.com/news' },
+    });
+    t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'hotspot-1', MAC));
+  },
+);
 
 test.serial('a MikroTik arrival naming another login address than its registered /login is refused before any password', async (t) => {
   const portal = await bootPortal(t);
   await refusedOnArrival(t, portal, query({ ...MIKROTIK, 'link-login-only': 'http://203.0.113.66/login' }), 403, 'hotspot-1');
 });
 
-test.serial('a pfSense arrival (single-dash MAC) signs in to its zone\'s portal URL with auth_user/auth_pass; its error page comes back as a page to try again', async (t) => {
-  const portal = await bootPortal(t);
-  const pf = { zone: 'guest', portal_action: 'https://fw.example.net:8003/index.php?zone=guest', redirurl: 'http://example.com/', mac: 'aabbcc-0d0e0f', ip: '10.10.10.7' };
-  const { login } = await arriveAndSignIn(t, portal, pf);
-  t.is(login.status, 200, login.text);
-  t.like(login.body['gateway'], { loginUrl: 'https://fw.example.net:8003/index.php?zone=guest', method: 'POST', fields: { auth_user: 'wifi-one-time-user', auth_pass: 'one-time-password', zone: 'guest', accept: 'Login' } });
-  t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'fw-1', MAC));
-  const failed = await portal.page(query({ zone: 'guest', portal_action: pf.portal_action, redirurl: pf.redirurl, portal_message: 'Invalid credentials specified.' }));
-  t.is(failed.status, 200);
-  t.regex(failed.text, /Invalid credentials specified\./);
-});
+test.serial(
+  "a pfSense arrival (single-dash MAC) signs in to its zone's portal URL with auth_user/auth_pass; its error page comes back as a page to try again",
+  async (t) => {
+    const portal = await bootPortal(t);
+    const pf = {
+      zone: 'guest',
+      portal_action: 'https://fw.example.net:8003/index.php?zone=guest',
+      redirurl: 'http://example.com/',
+      mac: 'aabbcc-0d0e0f',
+      ip: '10.10.10.7',
+    };
+    const { login } = await arriveAndSignIn(t, portal, pf);
+    t.is(login.status, 200, login.text);
+    t.like(login.body['gateway'], {
+      loginUrl: 'https://fw.example.net:8003/index.php?zone=guest',
+      method: 'POST',
+      fields: { auth_user: 'wifi-one-time-user', auth_pass: 'one-time-password', zone: 'guest', accept: 'Login' },
+    });
+    t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'fw-1', MAC));
+    const failed = await portal.page(
+      query({ zone: 'guest', portal_action: pf.portal_action, redirurl: pf.redirurl, portal_message: 'Invalid credentials specified.' }),
+    );
+    t.is(failed.status, 200);
+    t.regex(failed.text, /Invalid credentials specified\./);
+  },
+);
 
 // What real controllers send (a real CoovaChilli 1.8/1.9 in test/e2e/coova/): empty parameters,
 // extra ones, and with `uamhomepage` set the signed redirect wrapped in `loginurl`.
-test('a parameter sent empty is absent: CoovaChilli\'s first redirect with userurl= (and ssid=, vlan=) gets the sign-in, its login without a return address', async (t) => {
+test("a parameter sent empty is absent: CoovaChilli's first redirect with userurl= (and ssid=, vlan=) gets the sign-in, its login without a return address", async (t) => {
   const portal = await bootPortal(t);
   const arrival = await portal.page(signed({ ...UAM, userurl: '', ssid: '', vlan: '', nasid: '' }, 'venue-1-uam-secret'));
   t.is(arrival.status, 303, arrival.text);
@@ -335,12 +431,27 @@ test('a parameter sent empty is absent: CoovaChilli\'s first redirect with useru
   t.is(login.status, 200, login.text);
   const fields = (login.body['gateway'] as { fields: Record<string, string> }).fields;
   t.false('userurl' in fields, 'no return address was sent, none is handed on');
-  t.is((login.body['gateway'] as { loginUrl: string }).loginUrl, 'http://10.1.0.1:3990/logon', 'without a NAS id the gateway is found by its registered login address');
+  t.is(
+    (login.body['gateway'] as { loginUrl: string }).loginUrl,
+    'http://10.1.0.1:3990/logon',
+    'without a NAS id the gateway is found by its registered login address',
+  );
 });
 
 test('parameters a profile does not name are ignored, repeated or not, and never give a login address', async (t) => {
   const portal = await bootPortal(t);
-  const extra = signed({ ...UAM, called: '00-11-22-33-44-55', lang: 'en', redirurl: 'http://203.0.113.66/x', loginurl: 'http://203.0.113.66:3990/logon', logonurl: 'http://203.0.113.66/' }, 'venue-1-uam-secret', '&zz=1&zz=2');
+  const extra = signed(
+    {
+      ...UAM,
+      called: '00-11-22-33-44-55',
+      lang: 'en',
+      redirurl: 'http://203.0.113.66/x',
+      loginurl: 'http://203.0.113.66:3990/logon',
+      logonurl: 'http://203.0.113.66/',
+    },
+    'venue-1-uam-secret',
+    '&zz=1&zz=2',
+  );
   const arrival = await portal.page(extra);
   t.is(arrival.status, 303, arrival.text);
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });

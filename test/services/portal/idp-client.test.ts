@@ -21,8 +21,13 @@ const CORR = 'corr-123e4567-e89b-42d3-a456-426614174000';
 
 const cases: [string, number, unknown, unknown][] = [
   ['401 invalid_grant is a refusal', 401, { error: 'invalid_grant' }, { kind: 'refused', error: 'invalid_grant', status: 401 }],
-  ['503 with the authenticator\'s error is a refusal the portal maps', 503, { error: 'hr_unavailable' }, { kind: 'refused', error: 'hr_unavailable', status: 503 }],
-  ['504 with the authenticator\'s error is a refusal the portal maps', 504, { error: 'hr_timeout' }, { kind: 'refused', error: 'hr_timeout', status: 504 }],
+  [
+    "503 with the authenticator's error is a refusal the portal maps",
+    503,
+    { error: 'hr_unavailable' },
+    { kind: 'refused', error: 'hr_unavailable', status: 503 },
+  ],
+  ["504 with the authenticator's error is a refusal the portal maps", 504, { error: 'hr_timeout' }, { kind: 'refused', error: 'hr_timeout', status: 504 }],
   ['503 without an error body is an outage', 503, { message: 'maintenance' }, { kind: 'unreachable', status: 503 }],
   ['504 without an error body is an outage', 504, {}, { kind: 'unreachable', status: 504 }],
   ['500 is an outage even with an error body', 500, { error: 'unknown_error' }, { kind: 'unreachable', status: 500 }],
@@ -58,7 +63,11 @@ test('employee grants go to IDP_EMPLOYEE_URL when it is set, customer grants to 
   t.is((await idp.employeeGrant('C-3002', '079203005678', CORR)).kind, 'tokens');
   t.is((await idp.passwordGrant('bob@example.com', 'bob-demo-pass', CORR)).kind, 'tokens');
   await idp.logout('wifi-portal-employee-api', 'r', CORR);
-  t.deepEqual(paths, ['/employee/realms/wifi/protocol/openid-connect/token', '/realms/wifi/protocol/openid-connect/token', '/employee/realms/wifi/protocol/openid-connect/logout']);
+  t.deepEqual(paths, [
+    '/employee/realms/wifi/protocol/openid-connect/token',
+    '/realms/wifi/protocol/openid-connect/token',
+    '/employee/realms/wifi/protocol/openid-connect/logout',
+  ]);
 });
 
 test('an employee grant tells Keycloak the client address in X-Forwarded-For; a customer grant sends none', async (t) => {

@@ -8,7 +8,14 @@ import { bootPortal, cookieOf } from './portal-fakes.js';
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 const DEV_KEY = 'dev-device-ref-key-0001';
 const LOGON = 'https://cp.example.net:8000/api/captiveportal/access/logon/';
-const OPN = { zone_url: 'https://cp.example.net:8000', redirurl: 'example.com/news', clientState: 'NOT_AUTHORIZED', ipAddress: '10.20.0.7', macAddress: 'aa:bb:cc:0d:0e:0f', authType: 'normal' };
+const OPN = {
+  zone_url: 'https://cp.example.net:8000',
+  redirurl: 'example.com/news',
+  clientState: 'NOT_AUTHORIZED',
+  ipAddress: '10.20.0.7',
+  macAddress: 'aa:bb:cc:0d:0e:0f',
+  authType: 'normal',
+};
 const query = (params: Record<string, string>) => `/gateway?${new URLSearchParams(params).toString()}`;
 
 test('an OPNsense arrival is matched to its zone by the logon URL under zone_url; the sign-in hands user and password to the registered https logon URL, posted by the page itself', async (t) => {
@@ -19,13 +26,19 @@ test('an OPNsense arrival is matched to its zone by the logon URL under zone_url
   const login = await portal.post('/api/v1/auth/login', BOB, { cookie: cookieOf(arrival, 'gw') });
   t.is(login.status, 200, login.text);
   t.true(portal.fakes.calls.includes('gateway.credential opn-1'));
-  t.deepEqual(login.body['gateway'], { loginUrl: LOGON, method: 'POST', fields: { user: 'wifi-one-time-user', password: 'one-time-password' }, handOff: 'script', expiresAt: (login.body['gateway'] as { expiresAt: string }).expiresAt });
+  t.deepEqual(login.body['gateway'], {
+    loginUrl: LOGON,
+    method: 'POST',
+    fields: { user: 'wifi-one-time-user', password: 'one-time-password' },
+    handOff: 'script',
+    expiresAt: (login.body['gateway'] as { expiresAt: string }).expiresAt,
+  });
   t.deepEqual(portal.fakes.createdDevices.at(-1), deviceRefFor(DEV_KEY, 'opn-1', 'AA-BB-CC-0D-0E-0F'));
   t.false(login.text.toLowerCase().includes('aa:bb:cc:0d:0e:0f'));
 });
 
 for (const [what, change] of [
-  ['another origin than the registered zone (an attacker\'s)', { zone_url: 'https://203.0.113.66:8000' }],
+  ["another origin than the registered zone (an attacker's)", { zone_url: 'https://203.0.113.66:8000' }],
   ['the registered zone over plain http', { zone_url: 'http://cp.example.net:8000' }],
 ] as const) {
   test(`an OPNsense arrival naming ${what} is refused before any password: a page, no cookie`, async (t) => {
@@ -47,7 +60,7 @@ test('an OPNsense zone without extended pre-auth data (no MAC) is a page naming 
   t.regex(reply.text, /macAddress/);
 });
 
-test('OPNsense status AUTHORIZED is the already-connected page in the person\'s language', async (t) => {
+test("OPNsense status AUTHORIZED is the already-connected page in the person's language", async (t) => {
   const portal = await bootPortal(t);
   const en = await portal.page(query({ ...OPN, clientState: 'AUTHORIZED' }), { 'accept-language': 'en' });
   t.is(en.status, 200, en.text);
@@ -57,7 +70,7 @@ test('OPNsense status AUTHORIZED is the already-connected page in the person\'s 
   t.regex(vi.text, /Bạn đã được kết nối/);
 });
 
-test('the page of an OPNsense arrival may call exactly the zone\'s logon URL (its script hand-off), and post a form nowhere else', async (t) => {
+test("the page of an OPNsense arrival may call exactly the zone's logon URL (its script hand-off), and post a form nowhere else", async (t) => {
   const portal = await bootPortal(t);
   const arrival = await portal.page(query(OPN));
   const page = await portal.page('/', { cookie: cookieOf(arrival, 'gw') });

@@ -45,8 +45,18 @@ export const answer = (status: number, body: Record<string, unknown>): PeerAnswe
 
 /** The gateway service's connection view (contract GatewayConnection), before any accounting unless changed. */
 export const connectionBody = (changes: Record<string, unknown> = {}): Record<string, unknown> => ({
-  sessionId: 'sess-11111111-1111-4111-8111-111111111111', state: 'NONE', connected: false, nasId: null, startedAt: null, updatedAt: null, stoppedAt: null,
-  inputOctets: 0, outputOctets: 0, sessionTime: 0, disconnect: null, ...changes,
+  sessionId: 'sess-11111111-1111-4111-8111-111111111111',
+  state: 'NONE',
+  connected: false,
+  nasId: null,
+  startedAt: null,
+  updatedAt: null,
+  stoppedAt: null,
+  inputOctets: 0,
+  outputOctets: 0,
+  sessionTime: 0,
+  disconnect: null,
+  ...changes,
 });
 
 export function entitlementBody(): Record<string, unknown> {
@@ -99,7 +109,13 @@ export function defaultFakes(): Fakes {
     grantSession: answer(200, sessionBody()),
     sessionState: 'GRANTED',
     read: null,
-    credential: answer(201, { username: 'wifi-one-time-user', password: 'one-time-password', chapResponse: '0123456789abcdef0123456789abcdef', nasId: 'demo-nas', expiresAt: new Date(Date.now() + 120_000).toISOString() }),
+    credential: answer(201, {
+      username: 'wifi-one-time-user',
+      password: 'one-time-password',
+      chapResponse: '0123456789abcdef0123456789abcdef',
+      nasId: 'demo-nas',
+      expiresAt: new Date(Date.now() + 120_000).toISOString(),
+    }),
     connection: answer(200, connectionBody()),
     opennds: answer(201, { nasId: 'nds-1', state: 'PENDING', sessionSeconds: 3600 }),
     authmon: answer(200, { text: '*' }),
@@ -130,7 +146,9 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
   const { calls } = fakes;
   const idp: IdpClient = {
     passwordGrant: async (username) => (calls.push(`idp.password ${username}`), fakes.grant),
-    employeeGrant: async (employeeId, citizenId) => (calls.push(`idp.employee ${employeeId}`), fakes.employeeGrant === undefined ? fakes.grant : fakes.employeeGrant(employeeId, citizenId)),
+    employeeGrant: async (employeeId, citizenId) => (
+      calls.push(`idp.employee ${employeeId}`), fakes.employeeGrant === undefined ? fakes.grant : fakes.employeeGrant(employeeId, citizenId)
+    ),
     refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
     logout: async () => (calls.push('idp.logout'), true),
   };
@@ -141,10 +159,27 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
-    relayAuthmon: async (nasId, request) => (calls.push(`gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}${request.sig === undefined ? '' : ` signed ${request.ts} ${request.nonce} ${request.sig}`}`), fakes.authmon),
+    relayAuthmon: async (nasId, request) => (
+      calls.push(
+        `gateway.authmon ${nasId} ${request.auth_get} ${request.callerAddress}${request.sig === undefined ? '' : ` signed ${request.ts} ${request.nonce} ${request.sig}`}`,
+      ),
+      fakes.authmon
+    ),
     openndsGateway: async (nasId) => (calls.push(`gateway.opennds-polling ${nasId}`), fakes.openndsGateway),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
-    readSession: async (id) => (calls.push('session.read'), fakes.read ?? answer(200, sessionBody({ sessionId: id, state: fakes.sessionState, expiresAt: new Date(Date.now() + 600_000).toISOString(), updatedAt: new Date().toISOString() }))),
+    readSession: async (id) => (
+      calls.push('session.read'),
+      fakes.read ??
+        answer(
+          200,
+          sessionBody({
+            sessionId: id,
+            state: fakes.sessionState,
+            expiresAt: new Date(Date.now() + 600_000).toISOString(),
+            updatedAt: new Date().toISOString(),
+          }),
+        )
+    ),
   };
   const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
   const { logger, lines } = capturingLogger('portal');
@@ -166,7 +201,10 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     post: (path, json = {}, headers = {}) => booted.request('POST', path, { json, headers }),
     get: (path, headers = {}) => booted.request('GET', path, { headers }),
     page: async (path, headers = {}, form) => {
-      const init = form === undefined ? {} : { method: 'POST', body: new URLSearchParams(form).toString(), headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } };
+      const init =
+        form === undefined
+          ? {}
+          : { method: 'POST', body: new URLSearchParams(form).toString(), headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } };
       const response = await fetch(`${booted.url}${path}`, { headers, redirect: 'manual', ...init });
       return { status: response.status, headers: response.headers, text: await response.text(), body: {} };
     },

@@ -85,7 +85,11 @@ test('a second sign-in in the same browser ends the first also after the one-hou
   t.regex(first.headers.getSetCookie().find((cookie) => cookie.startsWith('psid=')) ?? '', /HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/);
   clock += 61 * 60_000; // the browser has dropped `sid`; `psid` lives a day
   t.like((await portal.get('/api/v1/auth/session', { cookie: sid })).body, { authenticated: false }, 'an expired sid is no sign-in');
-  t.like((await portal.get('/api/v1/auth/session', { cookie: `sid=${previous.slice('psid='.length)}` })).body, { authenticated: false }, 'psid never acts as a sid');
+  t.like(
+    (await portal.get('/api/v1/auth/session', { cookie: `sid=${previous.slice('psid='.length)}` })).body,
+    { authenticated: false },
+    'psid never acts as a sid',
+  );
   portal.fakes.calls.length = 0;
   const second = await portal.post('/api/v1/auth/login', BOB, { cookie: previous });
   t.is(second.status, 200, second.text);
@@ -196,7 +200,7 @@ test('meta answers flight, idp, mode api and exposeToken', async (t) => {
   t.deepEqual(reply.body, { flight: 'poc', idp: 'http://localhost:8080/realms/wifi', mode: 'api', exposeToken: false });
 });
 
-test('the captive API says captive until the caller\'s session is GRANTED, then the seconds remaining', async (t) => {
+test("the captive API says captive until the caller's session is GRANTED, then the seconds remaining", async (t) => {
   const portal = await bootPortal(t);
   const before = await portal.get('/api/captive');
   t.is(before.headers.get('content-type'), 'application/captive+json; charset=utf-8');

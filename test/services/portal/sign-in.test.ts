@@ -18,20 +18,23 @@ test.serial('login answers one PortalSession with claims, entitlement and a GRAN
   t.false(reply.text.includes(ACCESS_TOKEN));
 });
 
-test.serial('the browser keeps one device handle: the did cookie (HttpOnly, SameSite=Strict, a year) names the deviceRef of every sign-in from it', async (t) => {
-  const portal = await bootPortal(t);
-  const first = await portal.post('/api/v1/auth/login', BOB);
-  const did = cookieOf(first, 'did');
-  t.regex(did, /^did=[0-9a-f-]{36}$/);
-  t.regex(first.headers.getSetCookie().find((cookie) => cookie.startsWith('did=')) ?? '', /Max-Age=31536000;.*HttpOnly; SameSite=Strict/);
-  portal.fakes.calls.length = 0;
-  const again = await portal.post('/api/v1/auth/login', BOB, { cookie: `${cookieOf(first)}; ${did}` });
-  t.is(cookieOf(again, 'did'), did, 'the same browser is the same device');
-  t.deepEqual(portal.fakes.createdDevices.slice(-2), [`dev-${did.slice(4)}`, `dev-${did.slice(4)}`]);
-  const elsewhere = await portal.post('/api/v1/auth/login', BOB, { cookie: 'did=not-a-handle' });
-  t.not(cookieOf(elsewhere, 'did'), did);
-  t.regex(cookieOf(elsewhere, 'did'), /^did=[0-9a-f-]{36}$/, 'a malformed handle is replaced');
-});
+test.serial(
+  'the browser keeps one device handle: the did cookie (HttpOnly, SameSite=Strict, a year) names the deviceRef of every sign-in from it',
+  async (t) => {
+    const portal = await bootPortal(t);
+    const first = await portal.post('/api/v1/auth/login', BOB);
+    const did = cookieOf(first, 'did');
+    t.regex(did, /^did=[0-9a-f-]{36}$/);
+    t.regex(first.headers.getSetCookie().find((cookie) => cookie.startsWith('did=')) ?? '', /Max-Age=31536000;.*HttpOnly; SameSite=Strict/);
+    portal.fakes.calls.length = 0;
+    const again = await portal.post('/api/v1/auth/login', BOB, { cookie: `${cookieOf(first)}; ${did}` });
+    t.is(cookieOf(again, 'did'), did, 'the same browser is the same device');
+    t.deepEqual(portal.fakes.createdDevices.slice(-2), [`dev-${did.slice(4)}`, `dev-${did.slice(4)}`]);
+    const elsewhere = await portal.post('/api/v1/auth/login', BOB, { cookie: 'did=not-a-handle' });
+    t.not(cookieOf(elsewhere, 'did'), did);
+    t.regex(cookieOf(elsewhere, 'did'), /^did=[0-9a-f-]{36}$/, 'a malformed handle is replaced');
+  },
+);
 
 test.serial('the sid cookie is HttpOnly, SameSite=Strict, Path=/ and lives one hour; a new one on every sign-in', async (t) => {
   const portal = await bootPortal(t);
@@ -53,7 +56,7 @@ test.serial('tokens are stored encrypted and the cookie only as a hash', async (
   const reply = await portal.post('/api/v1/auth/login', BOB);
   const sid = cookieOf(reply).slice('sid='.length);
   const dump = JSON.stringify(await portal.db.query('SELECT * FROM portal_sessions'));
-  t.true(dump.includes(SUBJECT), 'the table holds this test\'s session');
+  t.true(dump.includes(SUBJECT), "the table holds this test's session");
   t.false(dump.includes(ACCESS_TOKEN));
   t.false(dump.includes(REFRESH_TOKEN));
   t.false(dump.includes(sid));
@@ -130,8 +133,18 @@ test.serial('an entitlement denial is 403 with eligible:false and reason, and no
 });
 
 for (const [name, break_] of [
-  ['entitlement unreachable', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'unreachable' }; }],
-  ['entitlement 503 DMN_UNAVAILABLE', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE' } }; }],
+  [
+    'entitlement unreachable',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.evaluate = { kind: 'unreachable' };
+    },
+  ],
+  [
+    'entitlement 503 DMN_UNAVAILABLE',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE' } };
+    },
+  ],
 ] as const) {
   test.serial(`${name}: 502, the identity-provider session is logged out, no portal session`, async (t) => {
     const fakes = defaultFakes();
@@ -168,13 +181,55 @@ test.serial('session create unreachable: 502 and nothing to revoke', async (t) =
 const failedHop = (lines: string[]) =>
   lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'sign-in failed at an upstream; no access was granted');
 for (const [name, break_, expected] of [
-  ['identity provider timing out', (f: ReturnType<typeof defaultFakes>) => { f.grant = { kind: 'unreachable', failure: 'timeout' }; }, { upstream: 'identity provider', failure: 'timeout' }],
-  ['identity provider answering 500', (f: ReturnType<typeof defaultFakes>) => { f.grant = { kind: 'unreachable', status: 500 }; }, { upstream: 'identity provider', failure: 'unexpected-answer', status: 500 }],
-  ['entitlement unreachable', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'unreachable', failure: 'unreachable' }; }, { upstream: 'entitlement service', failure: 'unreachable' }],
-  ['entitlement 503 DMN_UNAVAILABLE', (f: ReturnType<typeof defaultFakes>) => { f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE', message: 'bob@example.com' } }; }, { upstream: 'entitlement service', failure: 'unexpected-answer', status: 503, code: 'DMN_UNAVAILABLE' }],
-  ['session create answering what does not parse', (f: ReturnType<typeof defaultFakes>) => { f.create = { kind: 'answer', status: 201, body: { sessionId: 42 } }; }, { upstream: 'session service', failure: 'unexpected-answer', status: 201 }],
-  ['session grant timing out', (f: ReturnType<typeof defaultFakes>) => { f.grantSession = { kind: 'unreachable', failure: 'timeout' }; }, { upstream: 'session service', failure: 'timeout' }],
-  ['session grant answering 409 SESSION_EXPIRED', (f: ReturnType<typeof defaultFakes>) => { f.grantSession = { kind: 'answer', status: 409, body: { code: 'SESSION_EXPIRED' } }; }, { upstream: 'session service', failure: 'unexpected-answer', status: 409, code: 'SESSION_EXPIRED' }],
+  [
+    'identity provider timing out',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.grant = { kind: 'unreachable', failure: 'timeout' };
+    },
+    { upstream: 'identity provider', failure: 'timeout' },
+  ],
+  [
+    'identity provider answering 500',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.grant = { kind: 'unreachable', status: 500 };
+    },
+    { upstream: 'identity provider', failure: 'unexpected-answer', status: 500 },
+  ],
+  [
+    'entitlement unreachable',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.evaluate = { kind: 'unreachable', failure: 'unreachable' };
+    },
+    { upstream: 'entitlement service', failure: 'unreachable' },
+  ],
+  [
+    'entitlement 503 DMN_UNAVAILABLE',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.evaluate = { kind: 'answer', status: 503, body: { code: 'DMN_UNAVAILABLE', message: 'bob@example.com' } };
+    },
+    { upstream: 'entitlement service', failure: 'unexpected-answer', status: 503, code: 'DMN_UNAVAILABLE' },
+  ],
+  [
+    'session create answering what does not parse',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.create = { kind: 'answer', status: 201, body: { sessionId: 42 } };
+    },
+    { upstream: 'session service', failure: 'unexpected-answer', status: 201 },
+  ],
+  [
+    'session grant timing out',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.grantSession = { kind: 'unreachable', failure: 'timeout' };
+    },
+    { upstream: 'session service', failure: 'timeout' },
+  ],
+  [
+    'session grant answering 409 SESSION_EXPIRED',
+    (f: ReturnType<typeof defaultFakes>) => {
+      f.grantSession = { kind: 'answer', status: 409, body: { code: 'SESSION_EXPIRED' } };
+    },
+    { upstream: 'session service', failure: 'unexpected-answer', status: 409, code: 'SESSION_EXPIRED' },
+  ],
 ] as const) {
   test.serial(`${name}: the 502 leaves one warn line naming the hop and how it failed`, async (t) => {
     const fakes = defaultFakes();
@@ -187,7 +242,10 @@ for (const [name, break_, expected] of [
     const line = lines[0] ?? {};
     t.is(line['level'], 40, 'warn');
     t.is(line['correlationId'], reply.headers.get('x-correlation-id'));
-    t.deepEqual({ upstream: line['upstream'], failure: line['failure'], status: line['status'], code: line['code'] }, { status: undefined, code: undefined, ...expected });
+    t.deepEqual(
+      { upstream: line['upstream'], failure: line['failure'], status: line['status'], code: line['code'] },
+      { status: undefined, code: undefined, ...expected },
+    );
     t.false(JSON.stringify(line).includes('bob@example.com'), 'no user name, nor any free text of the answer');
     t.false(JSON.stringify(line).includes(ACCESS_TOKEN));
   });

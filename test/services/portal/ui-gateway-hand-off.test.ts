@@ -9,7 +9,7 @@ for (const [what, status, body, outcome] of [
   ['AUTHORIZED (let in)', 200, { clientState: 'AUTHORIZED', ipAddress: '10.20.0.7', sessionId: 'x' }, 'connected'],
   ['NOT_AUTHORIZED (RADIUS refused)', 200, { clientState: 'NOT_AUTHORIZED', ipAddress: '10.20.0.7' }, 'refused'],
   ['UNKNOWN (no zone, or not let in)', 200, { clientState: 'UNKNOWN', ipAddress: '10.20.0.7' }, 'refused'],
-  ['an answer that is not OPNsense\'s', 200, { ok: true }, 'unreachable'],
+  ["an answer that is not OPNsense's", 200, { ok: true }, 'unreachable'],
   ['no JSON', 200, null, 'unreachable'],
   ['an error status', 502, { clientState: 'AUTHORIZED' }, 'unreachable'],
 ] as const) {
@@ -35,7 +35,7 @@ async function zoneStandIn(t: ExecutionContext, clientState: string) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/captiveportal/access/logon/`, posted };
 }
 
-test('the page posts user and password form-encoded (as OPNsense\'s template does, a simple CORS request) without cookies, and reads the answer', async (t) => {
+test("the page posts user and password form-encoded (as OPNsense's template does, a simple CORS request) without cookies, and reads the answer", async (t) => {
   const zone = await zoneStandIn(t, 'AUTHORIZED');
   t.is(await postLogin(zone.url, { user: 'wifi-one-time-user', password: 'p&w=1' }), 'connected');
   t.is(zone.posted.length, 1);

@@ -41,7 +41,10 @@ test('every key the page and the browser code use exists in both catalogues', (t
 
 test('every catalogue key is used somewhere, so no text is dead', (t) => {
   const used = new Set([...keysInTemplate(), ...keysInCode()]);
-  t.deepEqual(Object.keys(en).filter((key) => !used.has(key)), []);
+  t.deepEqual(
+    Object.keys(en).filter((key) => !used.has(key)),
+    [],
+  );
 });
 
 test('texts live in the catalogues only: the page template holds no words outside placeholders', (t) => {

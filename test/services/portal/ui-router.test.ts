@@ -132,7 +132,7 @@ test('the switch link remembers the choice in a SameSite=Strict cookie and redir
   t.is(ignored.headers.get('set-cookie'), null);
 });
 
-test('the router answers only GET of its own paths; the API stays the portal\'s', async (t) => {
+test("the router answers only GET of its own paths; the API stays the portal's", async (t) => {
   const portal = await start(t);
   t.is((await portal.request('GET', '/api/v1/meta')).body.mode, 'api');
   assertError(t, await portal.request('POST', '/', { json: {} }), 404, 'NOT_FOUND');

@@ -6,7 +6,7 @@ import { boot, capturingLogger } from '../../helpers/service.js';
 import { bootSession, FEED_KEY, grantBody, KEY, openSessionDb, subject, SUBJECT_KEY, TestClock } from './session-service.js';
 
 // Each caller's key does only what that caller does.
-test('the gateway\'s key reads, follows the feed and revokes one session (a logoff at the gateway) but cannot open or grant, nor revoke a subject; Keycloak\'s key only revokes by subject', async (t) => {
+test("the gateway's key reads, follows the feed and revokes one session (a logoff at the gateway) but cannot open or grant, nor revoke a subject; Keycloak's key only revokes by subject", async (t) => {
   const db = await openSessionDb('memory');
   t.teardown(() => db.close());
   const clock = new TestClock();
@@ -31,7 +31,7 @@ test('the gateway\'s key reads, follows the feed and revokes one session (a logo
   t.is((await service.request('POST', `/api/v1/sessions/${id}/revoke`, { headers: KEY })).status, 200);
 });
 
-test('an unknown key gets 401, and the portal\'s old and new keys both work during a rotation', async (t) => {
+test("an unknown key gets 401, and the portal's old and new keys both work during a rotation", async (t) => {
   const db = await openSessionDb('memory');
   t.teardown(() => db.close());
   const config = SessionConfig.parse({ SESSION_API_KEYS: 'portal:portal-key-old:create,read portal:portal-key-new:create,read' });

@@ -40,7 +40,11 @@ async function changes(service: SessionClient, after?: string): Promise<{ change
 // this file run one at a time: one of them holds a transaction open on purpose, which held the
 // others' feeds back past their wait on a loaded machine.
 const settled = (service: SessionClient, count: number, after?: string) =>
-  waitFor(() => changes(service, after), (page) => page.changes.length >= count, { timeoutMs: 10_000 });
+  waitFor(
+    () => changes(service, after),
+    (page) => page.changes.length >= count,
+    { timeoutMs: 10_000 },
+  );
 
 async function granted(service: SessionClient, clock: TestClock): Promise<string> {
   const created = await service.create({ subjectId: subject(), deviceRef: 'dev-feed' });
@@ -60,12 +64,22 @@ for (const backend of ['memory', 'postgres'] as const) {
     const sessionId = await granted(service, clock);
     await service.revoke(sessionId);
     const page = await settled(service, 3);
-    t.deepEqual(page.changes.map((c) => [c.sessionId, c.state, c.reason]), [[sessionId, 'CREATED', null], [sessionId, 'GRANTED', null], [sessionId, 'REVOKED', 'REVOKED']]);
+    t.deepEqual(
+      page.changes.map((c) => [c.sessionId, c.state, c.reason]),
+      [
+        [sessionId, 'CREATED', null],
+        [sessionId, 'GRANTED', null],
+        [sessionId, 'REVOKED', 'REVOKED'],
+      ],
+    );
     t.is(page.next, page.changes[2]!.cursor);
     t.deepEqual((await changes(service, page.next)).changes, []);
     t.is((await changes(service, page.next)).next, page.next);
     const later = await service.create({ subjectId: subject(), deviceRef: null });
-    t.deepEqual((await settled(service, 1, page.next)).changes.map((c) => c.sessionId), [String(later.body['sessionId'])]);
+    t.deepEqual(
+      (await settled(service, 1, page.next)).changes.map((c) => c.sessionId),
+      [String(later.body['sessionId'])],
+    );
   });
 
   test.serial(`${backend}: an expiry nobody read still reaches the feed`, async (t) => {
@@ -76,7 +90,10 @@ for (const backend of ['memory', 'postgres'] as const) {
     const sessionId = await granted(service, clock);
     const { next } = await settled(service, 2);
     clock.advance(3_600_001);
-    t.deepEqual((await settled(service, 1, next)).changes.map((c) => [c.sessionId, c.state, c.reason]), [[sessionId, 'EXPIRED', 'EXPIRES_AT_PASSED']]);
+    t.deepEqual(
+      (await settled(service, 1, next)).changes.map((c) => [c.sessionId, c.state, c.reason]),
+      [[sessionId, 'EXPIRED', 'EXPIRES_AT_PASSED']],
+    );
   });
 
   test.serial(`${backend}: limit pages through the feed`, async (t) => {
@@ -89,7 +106,10 @@ for (const backend of ['memory', 'postgres'] as const) {
     const first = await service.request('GET', '/api/v1/sessions/changes?limit=1', { headers: FEED_KEY });
     t.is((first.body['changes'] as Change[]).length, 1);
     const rest = await changes(service, String(first.body['next']));
-    t.deepEqual(rest.changes.map((c) => c.state), ['GRANTED']);
+    t.deepEqual(
+      rest.changes.map((c) => c.state),
+      ['GRANTED'],
+    );
   });
 }
 
@@ -119,7 +139,10 @@ test.serial('postgres: a change whose transaction is still open holds back every
   release();
   await slow;
   const after = await settled(service, 2, next);
-  t.deepEqual(after.changes.map((c) => c.sessionId), [held, String(quick.body['sessionId'])]);
+  t.deepEqual(
+    after.changes.map((c) => c.sessionId),
+    [held, String(quick.body['sessionId'])],
+  );
 });
 
 test('a malformed cursor or limit is a 400, a missing key a 401', async (t) => {

@@ -94,7 +94,8 @@ test('two session processes on one PostgreSQL server keep one session per key an
 
 for (const backend of ['pglite', 'postgres'] as const) {
   test(`a session process restarted on ${backend === 'pglite' ? 'a PGlite folder' : 'a PostgreSQL server'} loses nothing`, async (t) => {
-    const env: Record<string, string> = backend === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'wifi-data-')) } : { DATABASE_URL: await server.createDatabase() };
+    const env: Record<string, string> =
+      backend === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'wifi-data-')) } : { DATABASE_URL: await server.createDatabase() };
     const port = await freePort();
     const first = await startServiceProcess('session', port, env);
     t.teardown(() => first.stop());
@@ -125,7 +126,10 @@ for (const backend of ['memory', 'postgres'] as const) {
     t.is((await service.grant(id, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 1000).toISOString() }))).status, 200);
     clock.advance(2000);
     const reads = await Promise.all(Array.from({ length: 10 }, () => service.read(id)));
-    t.deepEqual(reads.map((read) => read.body['state']), Array<string>(10).fill('EXPIRED'));
+    t.deepEqual(
+      reads.map((read) => read.body['state']),
+      Array<string>(10).fill('EXPIRED'),
+    );
     t.deepEqual(await db.query("SELECT count(*)::int AS n FROM session_events WHERE session_id = $1 AND to_state = 'EXPIRED'", [id]), [{ n: 1 }]);
   });
 }

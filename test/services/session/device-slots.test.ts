@@ -46,14 +46,18 @@ test('an expired session holds no slot', async (t) => {
   t.is((await service.read(first)).body['state'], 'EXPIRED', 'expired, not revoked for a slot');
   t.is((await service.read(second)).body['state'], 'GRANTED');
   t.is((await service.read(first)).body['state'], 'EXPIRED');
-  t.deepEqual(await eventsOf(first), [
-    { from_state: null, to_state: 'CREATED', reason: null },
-    { from_state: 'CREATED', to_state: 'GRANTED', reason: null },
-    { from_state: 'GRANTED', to_state: 'EXPIRED', reason: 'EXPIRES_AT_PASSED' },
-  ], 'expired once, recorded once, however often it is read');
+  t.deepEqual(
+    await eventsOf(first),
+    [
+      { from_state: null, to_state: 'CREATED', reason: null },
+      { from_state: 'CREATED', to_state: 'GRANTED', reason: null },
+      { from_state: 'GRANTED', to_state: 'EXPIRED', reason: 'EXPIRES_AT_PASSED' },
+    ],
+    'expired once, recorded once, however often it is read',
+  );
 });
 
-test('other subjects\' sessions are never touched', async (t) => {
+test("other subjects' sessions are never touched", async (t) => {
   const clock = new TestClock();
   const service = await bootSession(t, db, clock);
   const mine = String((await service.create({ subjectId: subject() })).body['sessionId']);

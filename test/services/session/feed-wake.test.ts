@@ -31,14 +31,33 @@ const database = () => {
 /** Starts a held read and answers once it waits (in an object: an async function would wait for the read itself). */
 async function held(db: Database, wake: FeedWake, after: string, clock = new TestClock()) {
   const started = Date.now();
-  const reading = awaitChanges(db, wake, { after, limit: 100, waitMs: HELD_MS, now: clock.now, correlationId: 'test', signal: new AbortController().signal })
-    .then((page) => ({ ...page, tookMs: Date.now() - started }));
-  await waitFor(() => wake.waiting(), (n) => n === 1, { timeoutMs: 10_000 });
+  const reading = awaitChanges(db, wake, {
+    after,
+    limit: 100,
+    waitMs: HELD_MS,
+    now: clock.now,
+    correlationId: 'test',
+    signal: new AbortController().signal,
+  }).then((page) => ({ ...page, tookMs: Date.now() - started }));
+  await waitFor(
+    () => wake.waiting(),
+    (n) => n === 1,
+    { timeoutMs: 10_000 },
+  );
   return { reading };
 }
 
 async function cursorNow(db: Database, wake: FeedWake): Promise<string> {
-  return (await awaitChanges(db, wake, { after: FEED_START, limit: 500, waitMs: 0, now: () => new Date(), correlationId: 'test', signal: new AbortController().signal })).next;
+  return (
+    await awaitChanges(db, wake, {
+      after: FEED_START,
+      limit: 500,
+      waitMs: 0,
+      now: () => new Date(),
+      correlationId: 'test',
+      signal: new AbortController().signal,
+    })
+  ).next;
 }
 
 /** A session service on its own PostgreSQL database, its feed's wake, and the feed's cursor now. */
@@ -67,7 +86,10 @@ for (const backend of ['memory', 'postgres'] as const) {
     const { reading } = await held(db, wake, after);
     const created = await writer.create({ subjectId: subject(), deviceRef: null });
     const page = await reading;
-    t.deepEqual(page.changes.map((c) => [c.sessionId, c.state]), [[String(created.body['sessionId']), 'CREATED']]);
+    t.deepEqual(
+      page.changes.map((c) => [c.sessionId, c.state]),
+      [[String(created.body['sessionId']), 'CREATED']],
+    );
     t.true(page.tookMs < WOKEN_WITHIN_MS, `answered after ${page.tookMs} ms: the commit did not wake the read`);
   });
 }
@@ -87,7 +109,14 @@ test.serial('memory: a held read is answered when the next granted session expir
   // Held reads from there: the creation and the grant first, then the expiry, which no commit announces.
   for (;;) {
     const started = Date.now();
-    const page = await awaitChanges(db, wake, { after, limit: 100, waitMs: HELD_MS, now: clock.now, correlationId: 'test', signal: new AbortController().signal });
+    const page = await awaitChanges(db, wake, {
+      after,
+      limit: 100,
+      waitMs: HELD_MS,
+      now: clock.now,
+      correlationId: 'test',
+      signal: new AbortController().signal,
+    });
     const tookMs = Date.now() - started;
     t.true(tookMs < WOKEN_WITHIN_MS, `answered after ${tookMs} ms: the expiry did not wake the read`);
     if (page.changes.length === 0) return;
@@ -103,17 +132,29 @@ test.serial('memory: a held read is answered when the next granted session expir
 test.serial('postgres: a held read still gets its change when the listening connection is cut, and listening resumes', async (t) => {
   const { db, service, wake, after } = await postgresFeed(t);
   const { reading } = await held(db, wake, after);
-  const cut = await db.query<{ cut: boolean }>(`SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE query = 'LISTEN session_events' AND datname = current_database()`);
+  const cut = await db.query<{ cut: boolean }>(
+    `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE query = 'LISTEN session_events' AND datname = current_database()`,
+  );
   t.true(cut.length >= 1, 'a listening connection was found and cut');
   const created = await service.create({ subjectId: subject(), deviceRef: null });
   const page = await reading;
-  t.deepEqual(page.changes.map((c) => c.sessionId), [String(created.body['sessionId'])]);
+  t.deepEqual(
+    page.changes.map((c) => c.sessionId),
+    [String(created.body['sessionId'])],
+  );
   t.true(page.tookMs < WOKEN_WITHIN_MS, `answered after ${page.tookMs} ms`);
   // Listening again: a later change wakes a later read at once.
-  await waitFor(() => db.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN session_events' AND datname = current_database()`), (rows) => rows.length >= 2, { timeoutMs: 10_000 });
+  await waitFor(
+    () => db.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN session_events' AND datname = current_database()`),
+    (rows) => rows.length >= 2,
+    { timeoutMs: 10_000 },
+  );
   const again = (await held(db, wake, page.next)).reading;
   const later = await service.create({ subjectId: subject(), deviceRef: null });
-  t.deepEqual((await again).changes.map((c) => c.sessionId), [String(later.body['sessionId'])]);
+  t.deepEqual(
+    (await again).changes.map((c) => c.sessionId),
+    [String(later.body['sessionId'])],
+  );
 });
 
 test.serial('a held read is answered at once, empty, when the service stops', async (t) => {
@@ -142,41 +183,58 @@ test.serial('the feed route holds an empty read up to waitSeconds and refuses a 
   t.is((await service.request('GET', '/api/v1/sessions/changes?waitSeconds=296', { headers: FEED_KEY })).status, 400);
 });
 
-test.serial('memory: a held read at a cursor where nothing happened since the last one runs no statement; a change or a due expiry makes it read', async (t) => {
-  const plain = await openSessionDb('memory');
-  t.teardown(() => plain.close());
-  const db = counting(plain);
-  const clock = new TestClock();
-  const service = await bootSession(t, plain, clock);
-  const wake = await createFeedWake(plain);
-  t.teardown(() => wake.close());
-  const sessionId = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
-  t.is((await service.grant(sessionId, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 3_600_000).toISOString() }))).status, 200);
-  // A held read, ended by its reader once it waits (what is asserted is what the next read costs).
-  const read = async (after: string) => {
-    const reader = new AbortController();
-    let answered = false;
-    const reading = awaitChanges(db, wake, { after, limit: 100, waitMs: HELD_MS, now: clock.now, correlationId: 'test', signal: reader.signal }).finally(() => (answered = true));
-    await waitFor(async () => answered || wake.waiting() === 1, (ready) => ready, { timeoutMs: 10_000 });
-    reader.abort();
-    return reading;
-  };
-  const after = (await read(FEED_START)).next;
-  t.deepEqual((await read(after)).changes, []);
-  const before = db.statements();
-  t.deepEqual((await read(after)).changes, []);
-  t.deepEqual((await read(after)).changes, []);
-  t.is(db.statements() - before, 0, 'nothing was notified since: the feed is not read again');
+test.serial(
+  'memory: a held read at a cursor where nothing happened since the last one runs no statement; a change or a due expiry makes it read',
+  async (t) => {
+    const plain = await openSessionDb('memory');
+    t.teardown(() => plain.close());
+    const db = counting(plain);
+    const clock = new TestClock();
+    const service = await bootSession(t, plain, clock);
+    const wake = await createFeedWake(plain);
+    t.teardown(() => wake.close());
+    const sessionId = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
+    t.is((await service.grant(sessionId, grantBody(clock, { validUntil: new Date(clock.now().getTime() + 3_600_000).toISOString() }))).status, 200);
+    // A held read, ended by its reader once it waits (what is asserted is what the next read costs).
+    const read = async (after: string) => {
+      const reader = new AbortController();
+      let answered = false;
+      const reading = awaitChanges(db, wake, { after, limit: 100, waitMs: HELD_MS, now: clock.now, correlationId: 'test', signal: reader.signal }).finally(
+        () => (answered = true),
+      );
+      await waitFor(
+        async () => answered || wake.waiting() === 1,
+        (ready) => ready,
+        { timeoutMs: 10_000 },
+      );
+      reader.abort();
+      return reading;
+    };
+    const after = (await read(FEED_START)).next;
+    t.deepEqual((await read(after)).changes, []);
+    const before = db.statements();
+    t.deepEqual((await read(after)).changes, []);
+    t.deepEqual((await read(after)).changes, []);
+    t.is(db.statements() - before, 0, 'nothing was notified since: the feed is not read again');
 
-  const created = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
-  const page = await read(after);
-  t.deepEqual(page.changes.map((c) => [c.sessionId, c.state]), [[created, 'CREATED']], 'a change notified since is read');
-  t.deepEqual((await read(page.next)).changes, []);
+    const created = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
+    const page = await read(after);
+    t.deepEqual(
+      page.changes.map((c) => [c.sessionId, c.state]),
+      [[created, 'CREATED']],
+      'a change notified since is read',
+    );
+    t.deepEqual((await read(page.next)).changes, []);
 
-  clock.advance(3_600_000);
-  const expired = await read(page.next);
-  t.deepEqual(expired.changes.map((c) => [c.sessionId, c.state]), [[sessionId, 'EXPIRED']], 'an expiry that fell due is read, though nothing was notified');
-});
+    clock.advance(3_600_000);
+    const expired = await read(page.next);
+    t.deepEqual(
+      expired.changes.map((c) => [c.sessionId, c.state]),
+      [[sessionId, 'EXPIRED']],
+      'an expiry that fell due is read, though nothing was notified',
+    );
+  },
+);
 
 test.serial('postgres: a change held back by a running transaction when the read looked is answered once that transaction ends', async (t) => {
   const { url, db, service, wake, after } = await postgresFeed(t);
@@ -189,15 +247,26 @@ test.serial('postgres: a change held back by a running transaction when the read
     await tx.query('SELECT pg_current_xact_id()');
     await finished;
   });
-  await waitFor(() => db.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_current_xact_id()' AND datname = current_database()`), (rows) => rows.length === 1, { timeoutMs: 10_000 });
+  await waitFor(
+    () => db.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_current_xact_id()' AND datname = current_database()`),
+    (rows) => rows.length === 1,
+    { timeoutMs: 10_000 },
+  );
   const heard = wake.mark();
   const created = String((await service.create({ subjectId: subject(), deviceRef: null })).body['sessionId']);
-  await waitFor(async () => wake.mark(), (mark) => mark !== heard, { timeoutMs: 10_000 });
+  await waitFor(
+    async () => wake.mark(),
+    (mark) => mark !== heard,
+    { timeoutMs: 10_000 },
+  );
   // The read looks after the notification: the change is there but not shown yet.
   const { reading } = await held(db, wake, after);
   finish();
   await holding;
   const page = await reading;
-  t.deepEqual(page.changes.map((c) => c.sessionId), [created]);
+  t.deepEqual(
+    page.changes.map((c) => c.sessionId),
+    [created],
+  );
   t.true(page.tookMs < WOKEN_WITHIN_MS, `answered after ${page.tookMs} ms: the read waited for a notification that never came`);
 });

@@ -42,5 +42,10 @@ test('revoking a subject needs the key, a UUID and a known reason', async (t) =>
   const service = await bootSession(t, db);
   assertError(t, await service.request('POST', `/api/v1/subjects/${subject()}/revoke`, { json: {} }), 401, 'UNAUTHORIZED');
   assertError(t, await service.request('POST', '/api/v1/subjects/not-a-uuid/revoke', { json: {}, headers: SUBJECT_KEY }), 400, 'INVALID_REQUEST');
-  assertError(t, await service.request('POST', `/api/v1/subjects/${subject()}/revoke`, { json: { reason: 'BECAUSE' }, headers: SUBJECT_KEY }), 400, 'INVALID_REQUEST');
+  assertError(
+    t,
+    await service.request('POST', `/api/v1/subjects/${subject()}/revoke`, { json: { reason: 'BECAUSE' }, headers: SUBJECT_KEY }),
+    400,
+    'INVALID_REQUEST',
+  );
 });

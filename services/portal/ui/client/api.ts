@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 
 /** What the portal (spec 4.1) answered, reduced to what the UI needs. */
-export type ApiResult<T> =
-  | { ok: true; data: T; serverTime: number }
-  | { ok: false; status: number; code?: string; reason?: string }
-  | { ok: false; status: 0 };
+export type ApiResult<T> = { ok: true; data: T; serverTime: number } | { ok: false; status: number; code?: string; reason?: string } | { ok: false; status: 0 };
 
 /**
  * Calls the portal's own API. State-changing calls carry a JSON content type and the `Origin`
@@ -27,7 +24,10 @@ export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: un
   } catch {
     return { ok: false, status: 0 };
   }
-  const parsed = await response.json().then((value: unknown) => value, () => undefined);
+  const parsed = await response.json().then(
+    (value: unknown) => value,
+    () => undefined,
+  );
   const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   if (!response.ok) {
     const failure: ApiResult<T> = { ok: false, status: response.status };

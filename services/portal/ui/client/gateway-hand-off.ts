@@ -24,7 +24,15 @@ export function readLogonAnswer(status: number, body: unknown): HandOffOutcome {
 /** The login posted from the page: the fields form-encoded (a simple CORS request), no cookies, no referrer. */
 export async function postLogin(loginUrl: string, fields: Record<string, string>): Promise<PostOutcome> {
   try {
-    const answer = await fetch(loginUrl, { method: 'POST', body: new URLSearchParams(fields), mode: 'cors', credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store', headers: { Accept: 'application/json' } });
+    const answer = await fetch(loginUrl, {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+      mode: 'cors',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+      cache: 'no-store',
+      headers: { Accept: 'application/json' },
+    });
     return readLogonAnswer(answer.status, await answer.json().catch(() => null));
   } catch {
     return 'blocked';

@@ -63,7 +63,10 @@ function renderConnection(session: PortalSession): void {
   const usage = byId('usage');
   usage.hidden = connection === undefined || !connection.connected;
   setText(byId('signed-in-title'), connection === undefined || connection.connected ? 'signedIn.title' : 'signedIn.connecting');
-  setText(byId('connection-note'), connection === undefined || connection.connected ? null : connection.state === 'DISCONNECTED' ? 'signedIn.disconnected' : 'signedIn.connectingNote');
+  setText(
+    byId('connection-note'),
+    connection === undefined || connection.connected ? null : connection.state === 'DISCONNECTED' ? 'signedIn.disconnected' : 'signedIn.connectingNote',
+  );
   if (connection?.connected) {
     byId('data-used').textContent = formatBytes(connection.inputOctets + connection.outputOctets);
     byId('time-used').textContent = formatLeft(connection.sessionTime * 1000);
@@ -113,7 +116,7 @@ function tick(onEnded: (state: SessionState, serverTime: number) => void): void 
   const remaining = expiresAt - (Date.now() + clockOffset);
   left.textContent = formatLeft(remaining);
   if (remaining > 0) {
-    timer = setTimeout(() => tick(onEnded), (remaining % 1000) || 1000);
+    timer = setTimeout(() => tick(onEnded), remaining % 1000 || 1000);
     return;
   }
   // At zero the network session may have been extended or ended: ask the portal again.

@@ -31,7 +31,7 @@ export function authContract(test: TestFn, driver: () => Promise<Driver>): void 
 
   // The internet-facing portal's secret is no key to svc-admin. The routes are
   // walked from the router's own table, so a route added later is covered without editing this.
-  test('the portal\'s service-account token is 403 FORBIDDEN on every svc-admin API route, and the webhook does not take it for a signature', async (t) => {
+  test("the portal's service-account token is 403 FORBIDDEN on every svc-admin API route, and the webhook does not take it for a signature", async (t) => {
     const d = await driver();
     const routes = ROUTE_TABLE.map(({ method, pattern }) => ({ method, pattern, path: pathOf(pattern) }));
     const api = routes.filter(({ path }) => path.startsWith('/api/'));

@@ -11,7 +11,13 @@ async function companies(d: Driver): Promise<Record<string, unknown>[]> {
 }
 
 export const putCompany = (d: Driver, code: string, body: unknown): ReturnType<Driver['send']> =>
-  d.send({ method: 'PUT', path: `/api/companies/${code}`, token: d.tokens.operator, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  d.send({
+    method: 'PUT',
+    path: `/api/companies/${code}`,
+    token: d.tokens.operator,
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+  });
 
 export function companiesContract(test: TestFn, driver: () => Promise<Driver>): void {
   test('PUT stores a company; the list shows hasSecret and never the secret; defaults apply', async (t) => {
@@ -59,7 +65,13 @@ export function companiesContract(test: TestFn, driver: () => Promise<Driver>): 
 
   test('PUT with a body that is not JSON is 400', async (t) => {
     const d = await driver();
-    const reply = await d.send({ method: 'PUT', path: '/api/companies/OK-CODE', token: d.tokens.operator, body: '{not json', headers: { 'Content-Type': 'application/json' } });
+    const reply = await d.send({
+      method: 'PUT',
+      path: '/api/companies/OK-CODE',
+      token: d.tokens.operator,
+      body: '{not json',
+      headers: { 'Content-Type': 'application/json' },
+    });
     t.like(reply, { status: 400, body: { code: 'INVALID_REQUEST' } });
   });
 
@@ -91,7 +103,15 @@ export function companiesContract(test: TestFn, driver: () => Promise<Driver>): 
     t.like(bare.body, { hr: { state: 'NOT_CONFIGURED' }, loyalty: { state: 'NOT_CONFIGURED' } });
   });
 
-  for (const target of ['http://10.0.0.1:3001', 'http://169.254.169.254', 'http://192.168.0.1', 'http://[fe80::1]:8080', 'http://[fd00::1]', 'http://[::ffff:10.0.0.1]', 'http://0.0.0.0:3001']) {
+  for (const target of [
+    'http://10.0.0.1:3001',
+    'http://169.254.169.254',
+    'http://192.168.0.1',
+    'http://[fe80::1]:8080',
+    'http://[fd00::1]',
+    'http://[::ffff:10.0.0.1]',
+    'http://0.0.0.0:3001',
+  ]) {
     test(`the probe refuses the internal target ${target}: NOT_ALLOWED`, async (t) => {
       const d = await driver();
       const code = uniqueCode('CO');

@@ -17,10 +17,22 @@ async function current(d: Driver): Promise<string> {
 }
 
 const put = (d: Driver, xml: string) =>
-  d.send({ method: 'PUT', path: '/api/dmn/models/WifiEntitlement', token: d.tokens.operator, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ xml }) });
+  d.send({
+    method: 'PUT',
+    path: '/api/dmn/models/WifiEntitlement',
+    token: d.tokens.operator,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ xml }),
+  });
 
 const evaluate = (d: Driver, body: unknown) =>
-  d.send({ method: 'POST', path: '/api/dmn/evaluate/WifiEntitlement', token: d.tokens.operator, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  d.send({
+    method: 'POST',
+    path: '/api/dmn/evaluate/WifiEntitlement',
+    token: d.tokens.operator,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** Serial: these cases change the one shared model file and put it back. */
 export function dmnContract(test: TestFn, driver: () => Promise<Driver>): void {

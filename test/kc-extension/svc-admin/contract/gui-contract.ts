@@ -36,7 +36,10 @@ export function guiContract(test: TestFn, driver: () => Promise<Driver>): void {
   test('the GUI files are public, typed and cached for a year; other names under /assets/ are 404', async (t) => {
     const d = await driver();
     const { script, style } = await shell(d);
-    for (const [path, type] of [[script, /^text\/javascript/], [style, /^text\/css/]] as const) {
+    for (const [path, type] of [
+      [script, /^text\/javascript/],
+      [style, /^text\/css/],
+    ] as const) {
       const reply = await d.send({ method: 'GET', path });
       t.is(reply.status, 200, path);
       t.regex(header(reply, 'Content-Type') ?? '', type);

@@ -45,7 +45,10 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     const company = await importCompany(d);
     const number = uniqueNumber();
     const employeeId = uniqueId();
-    const rows = [{ employeeId, citizenId: number }, { employeeId, citizenId: number }];
+    const rows = [
+      { employeeId, citizenId: number },
+      { employeeId, citizenId: number },
+    ];
     const preview = await postImport(d, undefined, { company, rows });
     t.is(preview.status, 200);
     t.like(ImportReply.parse(preview.body), { mode: 'PREVIEW', total: 2, counts: { CREATE: 2 } });
@@ -94,7 +97,10 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
       await d.createAccount(registered, { emailVerified: true, password: true }),
       await d.createAccount(unverified, { emailVerified: false, password: false }),
     ];
-    const rows = [{ employeeId: uniqueId(), email: registered, citizenId: uniqueNumber() }, { employeeId: uniqueId(), email: unverified }];
+    const rows = [
+      { employeeId: uniqueId(), email: registered, citizenId: uniqueNumber() },
+      { employeeId: uniqueId(), email: unverified },
+    ];
     t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['REVIEW_EMAIL_MATCH', 'REVIEW_EMAIL_MATCH']);
     const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows })).body);
     t.like(commit, { counts: { REVIEW_EMAIL_MATCH: 2, LINK_BY_EMAIL: 0, CREATE: 0 } });
@@ -103,7 +109,10 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     t.regex(commit.outcomes[1]!.note ?? '', /not verified the address: nothing written/);
     for (const id of ids) {
       const { attributes } = await d.employee(id);
-      t.deepEqual([attributes['user_type'], attributes['employee_ref'], attributes['company'], attributes['cccd_link']], [undefined, undefined, undefined, undefined]);
+      t.deepEqual(
+        [attributes['user_type'], attributes['employee_ref'], attributes['company'], attributes['cccd_link']],
+        [undefined, undefined, undefined, undefined],
+      );
     }
     // The next file still cannot link them, and no account was made for the rows instead.
     t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['REVIEW_EMAIL_MATCH', 'REVIEW_EMAIL_MATCH']);
@@ -122,14 +131,13 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     const company = await importCompany(d);
     const first = uniqueId();
     const email = `imp-${randomUUID().slice(0, 8)}@example.com`;
-    const rows = [
-      { employeeId: first, email },
-      { employeeId: uniqueId(), email },
-      { employeeId: first.toLowerCase() },
-    ];
+    const rows = [{ employeeId: first, email }, { employeeId: uniqueId(), email }, { employeeId: first.toLowerCase() }];
     t.deepEqual(actions(await postImport(d, 'preview', { company, rows })), ['CREATE', 'CREATE', 'CREATE']);
     const commit = ImportReply.parse((await postImport(d, 'commit', { company, rows })).body);
-    t.deepEqual(commit.outcomes.map((o) => o.action), ['CREATE', 'CONFLICT', 'CONFLICT']);
+    t.deepEqual(
+      commit.outcomes.map((o) => o.action),
+      ['CREATE', 'CONFLICT', 'CONFLICT'],
+    );
     t.true(commit.outcomes[1]!.note?.includes(first));
     t.regex(commit.outcomes[2]!.note ?? '', new RegExp(`username emp-${first.toLowerCase()} is held`));
     t.is(commit.outcomes[1]!.username, `emp-${first.toLowerCase()}`);
@@ -148,7 +156,8 @@ export function importContract(test: TestFn, driver: () => Promise<Driver>): voi
     // The second import must see the link the first wrote. Against Keycloak, two full runs saw it
     // missing (LINK_BY_EMPLOYEE_REF below) while the file alone passes: wait until a preview of the
     // same row finds the account by its citizen number, so this test judges the CONFLICT only.
-    const previewAction = async () => ImportReply.parse((await postImport(d, 'preview', { company, rows: [{ email, citizenId: number }] })).body).outcomes[0]?.action;
+    const previewAction = async () =>
+      ImportReply.parse((await postImport(d, 'preview', { company, rows: [{ email, citizenId: number }] })).body).outcomes[0]?.action;
     await waitFor(previewAction, (action) => action === 'LINK_BY_CCCD', { timeoutMs: 15_000, intervalMs: 100 });
     const ref = uniqueId();
     const holder = await d.createEmployee(ref, 'OTHER');

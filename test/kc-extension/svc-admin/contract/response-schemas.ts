@@ -15,9 +15,7 @@ export const CompanyList = z.object({ companies: z.array(Company) }).strict();
 export const Saved = z.object({ saved: z.literal(true), code: z.string() }).strict();
 export const Removed = z.object({ removed: z.boolean(), code: z.string() }).strict();
 export const ProbeReply = z.object({ hr: Probe, loyalty: Probe }).strict();
-export const WebhookReply = z
-  .object({ result: z.enum(['APPLIED', 'RECORDED', 'DUPLICATE', 'NO_MATCH', 'CONFLICT', 'REJECTED']), detail: z.string() })
-  .strict();
+export const WebhookReply = z.object({ result: z.enum(['APPLIED', 'RECORDED', 'DUPLICATE', 'NO_MATCH', 'CONFLICT', 'REJECTED']), detail: z.string() }).strict();
 export const EventLogEntry = z
   .object({
     id: z.string(),

@@ -23,7 +23,12 @@ async function companyOn(d: Driver, secret: string | null = SECRET): Promise<Set
   const post: Setup['post'] = (body, options = {}) => {
     const raw = options.raw ?? Buffer.from(JSON.stringify(body), 'utf8');
     const timestamp = options.timestampSeconds ?? Math.floor(d.nowMs() / 1000);
-    return d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders(options.secret ?? secret ?? SECRET, raw, timestamp, options.eventId) });
+    return d.send({
+      method: 'POST',
+      path: `/webhook/${code}`,
+      body: raw,
+      headers: signedHeaders(options.secret ?? secret ?? SECRET, raw, timestamp, options.eventId),
+    });
   };
   return { d, code, post };
 }
@@ -153,7 +158,12 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
     const unknown = uniqueCode('GHOST');
     const raw = Buffer.from(JSON.stringify({ type: 'PURCHASE' }));
     for (const code of [unknown, 'ghost-code']) {
-      await d.send({ method: 'POST', path: `/webhook/${code}`, body: raw, headers: signedHeaders('ghost-secret-0123456789', raw, Math.floor(d.nowMs() / 1000)) });
+      await d.send({
+        method: 'POST',
+        path: `/webhook/${code}`,
+        body: raw,
+        headers: signedHeaders('ghost-secret-0123456789', raw, Math.floor(d.nowMs() / 1000)),
+      });
     }
     const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit: '200' } });
     t.false(EventList.parse(reply.body).events.some((event) => event.company === unknown || event.company === 'ghost-code'));
@@ -217,14 +227,20 @@ export function webhookContract(test: TestFn, driver: () => Promise<Driver>): vo
     t.is(reply.status, 200);
     const { events } = EventList.parse(reply.body);
     const mine = events.filter((event) => event.company === code);
-    t.deepEqual(mine.map((event) => event.outcome), ['NO_MATCH', 'RECORDED']);
+    t.deepEqual(
+      mine.map((event) => event.outcome),
+      ['NO_MATCH', 'RECORDED'],
+    );
     t.false(JSON.stringify(reply.body).includes(CANARY));
   });
 
   test('the event log limit defaults to 50 and must be 1 to 200', async (t) => {
     const d = await driver();
     for (const limit of ['0', '201', 'x']) {
-      t.like(await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit } }), { status: 400, body: { code: 'INVALID_REQUEST' } });
+      t.like(await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator, query: { limit } }), {
+        status: 400,
+        body: { code: 'INVALID_REQUEST' },
+      });
     }
     const reply = await d.send({ method: 'GET', path: '/api/events', token: d.tokens.operator });
     t.true(EventList.parse(reply.body).events.length <= 50);
