@@ -20,3 +20,4 @@ export { DENIAL_REASONS, ERROR_CATALOGUE, ERROR_CODES, errorBody, isErrorCode } 
 export type { DenialReason, ErrorBody, ErrorCode, ErrorFields } from './errors.js';
 export { BUFFERED_USERNAME_HASH } from './gateway.js';
 export type { CredentialRequest, GatewayContext, GatewayLogin, OpenndsAuthorisationRequest } from './gateway.js';
+export { E164_PATTERN, ONE_TIME_CODE_PATTERN, normalizePhone } from './phone.js';

@@ -44,6 +44,8 @@ export interface UserStore {
 export interface CounterStore {
   /** Creates the entry for `ttlSeconds` unless it exists, atomically: true when this call created it. */
   claim(key: string, ttlSeconds: number): boolean;
+  /** Whether the entry lives now; takes nothing. */
+  exists(key: string): boolean;
   remove(key: string): void;
 }
 

@@ -19,6 +19,7 @@ export interface JavaAuthHost {
   createUser(username: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
   counterClaim(key: string, ttlSeconds: number): boolean;
+  counterExists(key: string): boolean;
   counterRemove(key: string): void;
 }
 
@@ -72,6 +73,7 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
     },
     counters: {
       claim: (key, ttlSeconds) => raw.counterClaim(key, ttlSeconds),
+      exists: (key) => raw.counterExists(key),
       remove: (key) => raw.counterRemove(key),
     },
     log: {

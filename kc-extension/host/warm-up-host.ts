@@ -24,7 +24,7 @@ export function warmUpHost(round: number): AuthHost {
       create: () => USER,
       setAttributes: () => undefined,
     },
-    counters: { claim: () => true, remove: () => undefined },
+    counters: { claim: () => true, exists: () => false, remove: () => undefined },
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     eventDetail: () => undefined,
     newUuid: () => '00000000-0000-4000-8000-000000000000',

@@ -114,6 +114,7 @@ export function fakeHost(
         counterEntries.set(key, now + ttlSeconds * 1000);
         return true;
       },
+      exists: (key) => (counterEntries.get(key) ?? 0) > now,
       remove: (key) => void counterEntries.delete(key),
     },
     counterEntries,

@@ -25,6 +25,10 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
       calls.push(`claim ${key} ${ttl}`);
       return true;
     },
+    counterExists: (key) => {
+      calls.push(`exists ${key}`);
+      return false;
+    },
     counterRemove: (key) => void calls.push(`remove ${key}`),
     ...overrides,
   };
@@ -54,8 +58,15 @@ test('structured values are handed to Java as JSON strings', (t) => {
   t.deepEqual(host.http.postJson('http://hr.test/v', { 'X-API-Key': 'k' }, { a: 1 }, 3000), { kind: 'response', status: 200, body: '{}' });
   host.users.setAttributes('u1', { company: 'MEMBER_A' });
   t.true(host.counters.claim('k', 60));
+  t.false(host.counters.exists('k'));
   host.log.warn('careful');
-  t.deepEqual(raw.calls, ['post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000', 'attrs u1 {"company":"MEMBER_A"}', 'claim k 60', 'log warn careful']);
+  t.deepEqual(raw.calls, [
+    'post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000',
+    'attrs u1 {"company":"MEMBER_A"}',
+    'claim k 60',
+    'exists k',
+    'log warn careful',
+  ]);
 });
 
 test('transport failures from Java become typed replies', (t) => {

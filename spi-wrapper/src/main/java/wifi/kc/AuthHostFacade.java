@@ -99,6 +99,12 @@ public final class AuthHostFacade extends ScriptHostBasics {
         return session.singleUseObjects().putIfAbsent(key, ttlSeconds);
     }
 
+    /** Whether the entry lives (a circuit breaker reads its open mark without taking it). */
+    @HostAccess.Export
+    public boolean counterExists(String key) {
+        return session.singleUseObjects().contains(key);
+    }
+
     @HostAccess.Export
     public void counterRemove(String key) {
         session.singleUseObjects().remove(key);
