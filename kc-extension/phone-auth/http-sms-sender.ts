@@ -180,11 +180,9 @@ export function base64(text: string): string {
   for (let i = 0; i < bytes.length; i += 3) {
     const [a = 0, b = 0, c = 0] = [bytes[i], bytes[i + 1], bytes[i + 2]];
     const n = (a << 16) | (b << 8) | c;
+    const letter = (index: number) => ALPHABET.charAt(index);
     out +=
-      ALPHABET[(n >> 18) & 63]! +
-      ALPHABET[(n >> 12) & 63]! +
-      (i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63]! : '=') +
-      (i + 2 < bytes.length ? ALPHABET[n & 63]! : '=');
+      letter((n >> 18) & 63) + letter((n >> 12) & 63) + (i + 1 < bytes.length ? letter((n >> 6) & 63) : '=') + (i + 2 < bytes.length ? letter(n & 63) : '=');
   }
   return out;
 }
