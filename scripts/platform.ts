@@ -21,6 +21,8 @@ export const SERVICES = [
   { name: 'portal', port: 3000 },
   // The development mail catcher (SMTP on MAIL_SMTP_PORT, 1025), where Keycloak sends verify-email mail.
   { name: 'mailcatcher', port: 8025 },
+  // The development SMS catcher, where the phone sign-in's SMS sender posts its one-time codes.
+  { name: 'smscatcher', port: 8026 },
 ] as const;
 
 export const KEYCLOAK_PORT = 8080;

@@ -15,6 +15,7 @@ Demo accounts (README "Demo accounts"):
   employee   A-1001 / 079201001234 (MEMBER_A)     B-2001 / 079202003456 (MEMBER_B)
   refused    A-1002 / 079201002345 (inactive)     X-9001 / 079209006789 (PARTNER-X, not eligible)
 Mail (Keycloak's verify-email mail after a registration): http://127.0.0.1:8025/
+Text messages (one-time codes of the phone sign-in): http://127.0.0.1:8026/
 Keycloak admin console: http://localhost:8080/admin/ (admin / admin)
 Member companies (svc-admin GUI): http://localhost:8080/realms/wifi/svc-admin/ (svc-operator / operator-demo-pass)
 ${radiusBanner()}openNDS (OpenWrt's captive portal) enforcing for real in network namespaces, as root, with the

@@ -33,6 +33,9 @@ export interface HttpSmsSettings {
   smsBreakerOpenSeconds: number;
 }
 
+/** The body the development SMS catcher (services/smscatcher) takes, and so the shipped default. */
+export const DEFAULT_SMS_BODY_TEMPLATE = '{"to":"{{to}}","text":"{{text}}"}';
+
 /** Template placeholders and what they are replaced with for one message. */
 function placeholders(message: SmsMessage, settings: HttpSmsSettings): Record<string, string> {
   const toDigits = message.to.replace(/^\+/, '');

@@ -1,5 +1,6 @@
 /**
- * What never reaches a log line (spec 1, privacy): secrets by key name at any depth, and any
+ * What never reaches a log line (spec 1, privacy): secrets by key name at any depth (phone numbers
+ * and one-time codes among them), and any
  * run of 9-12 digits (the citizen number's shape) inside any string, wherever it hides
  * (an error message, a URL, a correlation header someone misused), but not inside a UUID.
  */
@@ -20,6 +21,14 @@ const SECRET_KEYS = new Set([
   'refresh_token',
   'id_token',
   'rawaccesstoken',
+  // The phone sign-in: a number is personal data, a one-time code a credential. A number typed
+  // with grouping spaces is no digit run, so the key names are what keep it out.
+  'phone',
+  'phonenumber',
+  'phone_number',
+  'otp',
+  'onetimecode',
+  'one_time_code',
 ]);
 
 // A UUID is matched whole first, so the digit runs inside one (about one session id in twenty has

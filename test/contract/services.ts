@@ -8,6 +8,7 @@ import { bootEntitlement, customerClaims, decisionService as entitlementDecision
 import { bootPortal } from '../services/portal/portal-fakes.js';
 import { bootSession, KEY as SESSION_KEY, openSessionDb } from '../services/session/session-service.js';
 import { mailCatcherService } from '../services/mailcatcher/catcher-service.js';
+import { smsCatcherService } from '../services/smscatcher/catcher-service.js';
 import { bootGateway, gatewaysFile, openGatewayDb, PORTAL_KEY as GATEWAY_KEY, sessionWorld } from '../services/gateway/platform.js';
 
 export interface ServiceUnderCheck extends FuzzTarget {
@@ -72,6 +73,11 @@ export const SERVICES: ServiceUnderCheck[] = [
     },
   },
   { name: 'mailcatcher', start: async (t) => (await mailCatcherService(t)).service },
+  {
+    name: 'smscatcher',
+    start: async (t) => (await smsCatcherService(t)).service,
+    bodies: { 'POST /api/v1/sms': [{ to: '+84912345678', text: 'Your Wi-Fi code is 482913.' }] },
+  },
   {
     name: 'portal',
     start: (t) => bootPortal(t),

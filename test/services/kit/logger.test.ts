@@ -20,6 +20,20 @@ test('secrets are redacted at any depth and citizen-number-shaped runs inside an
   t.true(all.includes('[REDACTED]'));
 });
 
+test('phone numbers and one-time codes are redacted: under their keys in any spelling, and a number in E.164 or national form in any string', (t) => {
+  const { logger, lines } = capturingLogger();
+  logger.info(
+    { phone: '0912 345 678', otp: '482913', nested: { phoneNumber: '+84 912 345 678', phone_number: '+84912345678', oneTimeCode: '551203' } },
+    'keys',
+  );
+  logger.info(`code sent to +84912345678 and 0387654321`);
+  logger.warn({ err: new Error('gateway refused 84912345678') }, 'error object');
+  const all = lines.join('\n');
+  for (const secret of ['0912 345 678', '482913', '+84 912 345 678', '84912345678', '551203', '0387654321'])
+    t.false(all.includes(secret), `${secret} must not be logged`);
+  t.is(lines.length, 3);
+});
+
 test('numbers that are not citizen-number-shaped are kept', (t) => {
   t.deepEqual(scrub({ ms: 12.5, port: 3001, epoch: '1732269999000', short: '12345678' }), {
     ms: 12.5,
