@@ -24,20 +24,23 @@ export interface HttpPort {
 /** The attributes the employee flow reads and writes (they become token claims). */
 export type EmploymentAttribute = 'user_type' | 'employee_verified' | 'employee_ref' | 'company' | 'wifi_eligible';
 
+/** The attributes the flows read and write: the employee flow's and the phone flow's verified number. */
+export type AccountAttribute = EmploymentAttribute | 'phone_number' | 'phone_number_verified';
+
 export interface UserView {
   id: string;
   username: string;
   enabled: boolean;
   /** The user has a password of its own: someone can sign in to it without HR. */
   hasPassword: boolean;
-  attributes: Partial<Record<EmploymentAttribute, string>>;
+  attributes: Partial<Record<AccountAttribute, string>>;
 }
 
 export interface UserStore {
   findByAttribute(name: string, value: string): UserView[];
   findByUsername(username: string): UserView | undefined;
   create(username: string): UserView;
-  setAttributes(userId: string, attributes: Partial<Record<EmploymentAttribute, string>>): void;
+  setAttributes(userId: string, attributes: Partial<Record<AccountAttribute, string>>): void;
 }
 
 /** Short-lived entries shared by every node (Keycloak's single-use object store). */
@@ -47,6 +50,15 @@ export interface CounterStore {
   /** Whether the entry lives now; takes nothing. */
   exists(key: string): boolean;
   remove(key: string): void;
+}
+
+/** Short-lived values in the same store (the phone flow's code hashes). */
+export interface ValueStore {
+  /** Stores `value` under `key` for `ttlSeconds`, replacing what was there. */
+  put(key: string, ttlSeconds: number, value: string): void;
+  get(key: string): string | undefined;
+  /** Removes the entry and returns its value, atomically: of two parallel takes one gets it. */
+  take(key: string): string | undefined;
 }
 
 export interface Log {
@@ -62,6 +74,9 @@ export interface AuthHost {
   http: HttpPort;
   users: UserStore;
   counters: CounterStore;
+  values: ValueStore;
+  /** Lower-case hex HMAC-SHA256 of `data` (UTF-8) under `key` (UTF-8). */
+  hmacHex(key: string, data: string): string;
   log: Log;
   /** Adds a detail to Keycloak's login event for this request. */
   eventDetail(key: string, value: string): void;
@@ -72,6 +87,9 @@ export interface AuthHost {
 export interface RefusalBody {
   error: string;
   error_description: string;
+  /** The phone flow's code_sent: how long the code lives and when another may be asked for. */
+  expires_in?: number;
+  resend_after?: number;
 }
 
 /** What the authenticator decided; the wrapper turns it into context.success()/failure(). */

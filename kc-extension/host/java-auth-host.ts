@@ -21,6 +21,10 @@ export interface JavaAuthHost {
   counterClaim(key: string, ttlSeconds: number): boolean;
   counterExists(key: string): boolean;
   counterRemove(key: string): void;
+  valuePut(key: string, ttlSeconds: number, value: string): void;
+  valueGet(key: string): string | null;
+  valueTake(key: string): string | null;
+  hmacSha256Hex(key: string, data: string): string;
 }
 
 interface JavaUser {
@@ -76,6 +80,12 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
       exists: (key) => raw.counterExists(key),
       remove: (key) => raw.counterRemove(key),
     },
+    values: {
+      put: (key, ttlSeconds, value) => raw.valuePut(key, ttlSeconds, value),
+      get: (key) => raw.valueGet(key) ?? undefined,
+      take: (key) => raw.valueTake(key) ?? undefined,
+    },
+    hmacHex: (key, data) => raw.hmacSha256Hex(key, data),
     log: {
       info: (message) => raw.log('info', message),
       warn: (message) => raw.log('warn', message),

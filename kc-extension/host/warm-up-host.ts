@@ -25,6 +25,8 @@ export function warmUpHost(round: number): AuthHost {
       setAttributes: () => undefined,
     },
     counters: { claim: () => true, exists: () => false, remove: () => undefined },
+    values: { put: () => undefined, get: () => undefined, take: () => undefined },
+    hmacHex: () => '0'.repeat(64),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     eventDetail: () => undefined,
     newUuid: () => '00000000-0000-4000-8000-000000000000',

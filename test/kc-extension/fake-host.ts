@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { AuthHost, HttpReply, UserView } from '../../kc-extension/host/auth-host.js';
 
 export interface HttpCall {
@@ -16,6 +17,8 @@ export interface FakeHost extends AuthHost {
   events: Record<string, string>;
   /** Single-use store: key to the clock time it expires. */
   counterEntries: Map<string, number>;
+  /** Single-use store values: key to value and expiry. */
+  valueEntries: Map<string, { value: string; until: number }>;
   /** Advances the fake clock. */
   advance(ms: number): void;
 }
@@ -76,6 +79,7 @@ export function fakeHost(
   const logs: string[] = [];
   const events: Record<string, string> = {};
   const counterEntries = new Map<string, number>();
+  const valueEntries = new Map<string, { value: string; until: number }>();
   const form = options.form ?? {};
   const headers = options.headers ?? {};
   return {
@@ -118,6 +122,20 @@ export function fakeHost(
       remove: (key) => void counterEntries.delete(key),
     },
     counterEntries,
+    values: {
+      put: (key, ttlSeconds, value) => void valueEntries.set(key, { value, until: now + ttlSeconds * 1000 }),
+      get: (key) => {
+        const entry = valueEntries.get(key);
+        return entry !== undefined && entry.until > now ? entry.value : undefined;
+      },
+      take: (key) => {
+        const entry = valueEntries.get(key);
+        valueEntries.delete(key);
+        return entry !== undefined && entry.until > now ? entry.value : undefined;
+      },
+    },
+    valueEntries,
+    hmacHex: (key, data) => createHmac('sha256', key).update(data, 'utf8').digest('hex'),
     log: {
       info: (m) => void logs.push(`info ${m}`),
       warn: (m) => void logs.push(`warn ${m}`),

@@ -30,6 +30,10 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
       return false;
     },
     counterRemove: (key) => void calls.push(`remove ${key}`),
+    valuePut: (key, ttl, value) => void calls.push(`put ${key} ${ttl} ${value}`),
+    valueGet: () => null,
+    valueTake: (key) => (key === 'held' ? 'v' : null),
+    hmacSha256Hex: (key, data) => `hmac(${key},${data})`,
     ...overrides,
   };
 }
@@ -59,12 +63,17 @@ test('structured values are handed to Java as JSON strings', (t) => {
   host.users.setAttributes('u1', { company: 'MEMBER_A' });
   t.true(host.counters.claim('k', 60));
   t.false(host.counters.exists('k'));
+  host.values.put('c', 300, 'h');
+  t.is(host.values.get('c'), undefined, 'a Java null is undefined');
+  t.is(host.values.take('held'), 'v');
+  t.is(host.hmacHex('k', 'd'), 'hmac(k,d)');
   host.log.warn('careful');
   t.deepEqual(raw.calls, [
     'post http://hr.test/v {"X-API-Key":"k"} {"a":1} 3000',
     'attrs u1 {"company":"MEMBER_A"}',
     'claim k 60',
     'exists k',
+    'put c 300 h',
     'log warn careful',
   ]);
 });

@@ -110,6 +110,36 @@ public final class AuthHostFacade extends ScriptHostBasics {
         session.singleUseObjects().remove(key);
     }
 
+    /** A value with a lifespan in the single-use store, replacing what was there (the phone flow's code hash). */
+    @HostAccess.Export
+    public void valuePut(String key, int ttlSeconds, String value) {
+        session.singleUseObjects().put(key, ttlSeconds, Map.of("v", value));
+    }
+
+    @HostAccess.Export
+    public String valueGet(String key) {
+        Map<String, String> notes = session.singleUseObjects().get(key);
+        return notes == null ? null : notes.get("v");
+    }
+
+    /** Infinispan's remove returns what it removed: of two parallel takes, one gets the value. */
+    @HostAccess.Export
+    public String valueTake(String key) {
+        Map<String, String> notes = session.singleUseObjects().remove(key);
+        return notes == null ? null : notes.get("v");
+    }
+
+    @HostAccess.Export
+    public String hmacSha256Hex(String key, String data) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(data.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
     UserModel requireUser(String userId) {
         UserModel user = session.users().getUserById(realm, userId);
         if (user == null) {
