@@ -6,6 +6,8 @@ import { acceptCorrelationId } from '../contract/index.js';
 import { authenticateEmployee as authenticate } from './employee-auth/authenticate.js';
 import { SETTINGS } from './employee-auth/settings.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
+import { authenticatePhone as authenticateByPhone } from './phone-auth/authenticate.js';
+import { PHONE_SETTINGS } from './phone-auth/settings.js';
 import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
 import { startRefusal, type StartFacts } from './start-check.js';
@@ -16,20 +18,34 @@ export function authenticateEmployee(raw: JavaAuthHost): string {
   return outcomeToJava(authenticate(adaptAuthHost(raw)));
 }
 
+export function authenticatePhone(raw: JavaAuthHost): string {
+  return outcomeToJava(authenticateByPhone(adaptAuthHost(raw)));
+}
+
+type ListedSetting = { name: string; label: string; help: string; kind: string; default?: string };
+
+const listSettings = (settings: readonly ListedSetting[]): string =>
+  JSON.stringify(
+    settings.map((setting) => ({
+      name: setting.name,
+      label: setting.label,
+      help: setting.help,
+      default: setting.default,
+      secret: setting.kind === 'secret' || setting.kind === 'optionalSecret',
+    })),
+  );
+
 /**
  * The authenticator's settings as the admin console lists them (spi-wrapper's factory declares
  * exactly these): `[{name, label, help, default?, secret}]`. settings.ts is the one source.
  */
 export function authenticatorSettings(): string {
-  return JSON.stringify(
-    SETTINGS.map((setting) => ({
-      name: setting.name,
-      label: setting.label,
-      help: setting.help,
-      default: 'default' in setting ? setting.default : undefined,
-      secret: setting.kind === 'secret',
-    })),
-  );
+  return listSettings(SETTINGS);
+}
+
+/** The phone authenticator's settings, likewise (phone-auth/settings.ts). */
+export function phoneAuthenticatorSettings(): string {
+  return listSettings(PHONE_SETTINGS);
 }
 
 /**

@@ -78,6 +78,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     SVC_ADMIN_SEAL_KEY: secrets.SVC_ADMIN_SEAL_KEY,
     WIFI_PORTAL_API_SECRET: secrets.WIFI_PORTAL_API_SECRET,
     WIFI_PORTAL_EMPLOYEE_API_SECRET: secrets.WIFI_PORTAL_EMPLOYEE_API_SECRET,
+    WIFI_PORTAL_PHONE_API_SECRET: secrets.WIFI_PORTAL_PHONE_API_SECRET,
+    WIFI_PHONE_CODE_HASH_KEY: secrets.WIFI_PHONE_CODE_HASH_KEY,
     SVC_OPERATOR_PASSWORD: secrets.SVC_OPERATOR_PASSWORD,
     HR_URL: balancedUrl(ports, 'hr'),
     HR_API_KEY: secrets.HR_API_KEY,

@@ -13,6 +13,8 @@ const GENERATED = {
   KC_BOOTSTRAP_ADMIN_PASSWORD: word,
   WIFI_PORTAL_API_SECRET: word,
   WIFI_PORTAL_EMPLOYEE_API_SECRET: word,
+  WIFI_PORTAL_PHONE_API_SECRET: word,
+  WIFI_PHONE_CODE_HASH_KEY: word,
   SVC_OPERATOR_PASSWORD: word,
   HR_API_KEY: word,
   HR_CITIZEN_HASH_KEY: word,
@@ -61,6 +63,8 @@ const KEYCLOAK_DEVELOPMENT_VALUES: Record<string, string[]> = {
   KC_BOOTSTRAP_ADMIN_PASSWORD: ['', 'admin'],
   WIFI_PORTAL_API_SECRET: ['', 'dev-portal-api-secret'],
   WIFI_PORTAL_EMPLOYEE_API_SECRET: ['', 'dev-portal-employee-api-secret'],
+  WIFI_PORTAL_PHONE_API_SECRET: ['', 'dev-portal-phone-api-secret'],
+  WIFI_PHONE_CODE_HASH_KEY: ['', 'dev-phone-code-hash-key'],
   SVC_OPERATOR_PASSWORD: ['', 'operator-demo-pass'],
   HR_API_KEY: ['', 'dev-hr-key'],
   SESSION_API_KEY: ['', 'dev-session-key', 'dev-session-keycloak-key'],
@@ -75,7 +79,9 @@ export function keycloakDevelopmentSecrets(env: Record<string, string | undefine
 
 /** The realm's development client secrets, when a realm file to import still holds one. */
 export function realmDevelopmentSecrets(realmJson: string): string[] {
-  return ['dev-portal-api-secret', 'dev-portal-employee-api-secret', 'operator-demo-pass'].filter((value) => realmJson.includes(value));
+  return ['dev-portal-api-secret', 'dev-portal-employee-api-secret', 'dev-portal-phone-api-secret', 'dev-phone-code-hash-key', 'operator-demo-pass'].filter(
+    (value) => realmJson.includes(value),
+  );
 }
 
 export class DevelopmentSecretError extends Error {

@@ -13,6 +13,9 @@ export const EMPLOYEE_API = {
   secret: process.env['WIFI_PORTAL_EMPLOYEE_API_SECRET'] ?? 'dev-portal-employee-api-secret',
 };
 
+export const PHONE_API = { id: 'wifi-portal-phone-api', secret: process.env['WIFI_PORTAL_PHONE_API_SECRET'] ?? 'dev-portal-phone-api-secret' };
+export const SMS_URL = process.env['SMS_URL'] ?? 'http://127.0.0.1:8026';
+
 export interface TokenReply {
   status: number;
   body: Record<string, unknown>;
@@ -46,6 +49,32 @@ export const employeeGrant = (employeeId: string, citizenId: string, headers: Re
     { grant_type: 'password', client_id: EMPLOYEE_API.id, client_secret: EMPLOYEE_API.secret, scope: 'openid', employeeId, citizenId },
     { 'X-Forwarded-For': testAddress(), ...headers },
   );
+
+/** A phone grant straight at Keycloak: `phone` alone asks for a code, with `code` it signs in. */
+export const phoneGrant = (fields: { phone: string; code?: string }, headers: Record<string, string> = {}): Promise<TokenReply> =>
+  tokenRequest(
+    { grant_type: 'password', client_id: PHONE_API.id, client_secret: PHONE_API.secret, scope: 'openid', ...fields },
+    { 'X-Forwarded-For': testAddress(), ...headers },
+  );
+
+/** A random Vietnamese mobile number in E.164, so runs and tests never share one. */
+export const randomPhone = (): string => `+849${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+/** The code in the newest text message to `phone` at the SMS catcher, once one is there. */
+export async function lastSmsCode(phone: string): Promise<string | undefined> {
+  const reply = await fetch(`${SMS_URL}/api/v1/messages?to=${encodeURIComponent(phone)}`);
+  const { messages } = (await reply.json()) as { messages: Array<{ text: string }> };
+  return /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1];
+}
+
+export async function smsFault(mode: 'none' | 'unavailable' | 'timeout', delayMs = 0): Promise<void> {
+  const reply = await fetch(`${SMS_URL}/admin/fault`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode, delayMs }),
+  });
+  if (!reply.ok) throw new Error(`SMS catcher fault answered ${reply.status}`);
+}
 
 export const customerGrant = (username: string, password: string): Promise<TokenReply> =>
   tokenRequest({ grant_type: 'password', client_id: PORTAL_API.id, client_secret: PORTAL_API.secret, scope: 'openid', username, password });

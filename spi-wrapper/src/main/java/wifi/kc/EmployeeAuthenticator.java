@@ -12,15 +12,24 @@ import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
 
-/** Delegates each direct-grant attempt to the bundle and applies the outcome it returns. */
+/**
+ * Delegates each direct-grant attempt to the bundle and applies the outcome it returns: the
+ * employee authenticator ({@code authenticateEmployee}) and the phone one ({@code authenticatePhone}).
+ */
 final class EmployeeAuthenticator implements Authenticator {
 
     private static final Logger LOG = Logger.getLogger(EmployeeAuthenticator.class);
 
     private final JsRuntime runtime;
+    private final String function;
 
     EmployeeAuthenticator(JsRuntime runtime) {
+        this(runtime, "authenticateEmployee");
+    }
+
+    EmployeeAuthenticator(JsRuntime runtime, String function) {
         this.runtime = runtime;
+        this.function = function;
     }
 
     @Override
@@ -28,10 +37,10 @@ final class EmployeeAuthenticator implements Authenticator {
         AuthHostFacade host = new AuthHostFacade(context);
         Map<String, Object> outcome;
         try {
-            outcome = Json.readObject(runtime.call("authenticateEmployee", host));
+            outcome = Json.readObject(runtime.call(function, host));
         } catch (RuntimeException e) {
             // Fail closed; the message may carry request data, so only the class is logged.
-            LOG.errorf("employee authenticator failed: %s", e.getClass().getName());
+            LOG.errorf("%s failed: %s", function, e.getClass().getName());
             context.failure(AuthenticationFlowError.INTERNAL_ERROR, jsonResponse(500,
                     Map.of("error", "server_error", "error_description", "Unexpected error")));
             return;
