@@ -16,6 +16,11 @@ export const PortalConfig = z.object({
   IDP_REALM: z.string().min(1).default('wifi').describe('Realm of the portal clients.'),
   PORTAL_API_CLIENT_SECRET: z.string().min(1).default('dev-portal-api-secret').describe('Secret of client wifi-portal-api (customer grant, service account).'),
   PORTAL_EMPLOYEE_CLIENT_SECRET: z.string().min(1).default('dev-portal-employee-api-secret').describe('Secret of client wifi-portal-employee-api.'),
+  PORTAL_PHONE_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .default('dev-portal-phone-api-secret')
+    .describe('Secret of client wifi-portal-phone-api (phone number and SMS code).'),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
   PORTAL_SESSION_KEY: z

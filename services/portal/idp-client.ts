@@ -3,7 +3,8 @@ import type { PortalConfig } from './config.js';
 
 export const CUSTOMER_CLIENT = 'wifi-portal-api';
 export const EMPLOYEE_CLIENT = 'wifi-portal-employee-api';
-export type PortalClient = typeof CUSTOMER_CLIENT | typeof EMPLOYEE_CLIENT;
+export const PHONE_CLIENT = 'wifi-portal-phone-api';
+export type PortalClient = typeof CUSTOMER_CLIENT | typeof EMPLOYEE_CLIENT | typeof PHONE_CLIENT;
 
 export interface Tokens {
   accessToken: string;
@@ -13,12 +14,13 @@ export interface Tokens {
 /** What the token endpoint said, reduced to what the portal answers (docs/decisions/README.md). */
 export type GrantOutcome =
   | { kind: 'tokens'; tokens: Tokens }
-  | { kind: 'refused'; error: string; status: number; description?: string }
+  | { kind: 'refused'; error: string; status: number; description?: string; seconds?: Record<string, number> }
   /** No usable answer: no answer at all (`failure`), or a 5xx that is an outage (`status`). */
   | { kind: 'unreachable'; failure?: OutboundFailure; status?: number };
 
 // Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
-export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000 };
+// A phone code request waits for the SMS gateway (3000 ms x 2 attempts by default): as long as the employee grant.
+export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000, [PHONE_CLIENT]: 12_000 };
 
 export interface IdpClient {
   passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
@@ -28,6 +30,11 @@ export interface IdpClient {
    * (so that one address cannot use up HR's ceiling), and Keycloak believes the header only from a proxy it trusts (proxy-trusted-addresses).
    */
   employeeGrant(employeeId: string, citizenId: string, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
+  /**
+   * The phone authenticator's two steps: `phone` alone asks for a code (refused with `code_sent`
+   * when it went out), `phone` and `code` sign in. `clientAddress` as for the employee grant.
+   */
+  phoneGrant(fields: { phone: string; code?: string }, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
   refresh(client: PortalClient, refreshToken: string, correlationId: string): Promise<GrantOutcome>;
   /** Back-channel logout of the Keycloak session behind a refresh token; true when it ended. */
   logout(client: PortalClient, refreshToken: string, correlationId: string): Promise<boolean>;
@@ -38,10 +45,12 @@ export function createIdpClient(config: PortalConfig): IdpClient {
   const bases: Record<PortalClient, string> = {
     [CUSTOMER_CLIENT]: endpoints(config.IDP_URL),
     [EMPLOYEE_CLIENT]: endpoints(config.IDP_EMPLOYEE_URL ?? config.IDP_URL),
+    [PHONE_CLIENT]: endpoints(config.IDP_URL),
   };
   const secrets: Record<PortalClient, string> = {
     [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
     [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
+    [PHONE_CLIENT]: config.PORTAL_PHONE_CLIENT_SECRET,
   };
   const post = (
     client: PortalClient,
@@ -76,11 +85,19 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       return { kind: 'tokens', tokens: { accessToken: body['access_token'], refreshToken: typeof refresh === 'string' ? refresh : null } };
     }
     const error = typeof body['error'] === 'string' ? body['error'] : undefined;
-    // A 5xx is an outage, except the employee authenticator's own 503/504 (HR down or late),
+    // A 5xx is an outage, except the authenticators' own 503/504 (HR or the SMS gateway down or late),
     // which say so in an OAuth error body (kc-extension/README.md "Error bodies").
     if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable', status: reply.status };
     const description = typeof body['error_description'] === 'string' ? body['error_description'].slice(0, 200) : undefined;
-    return { kind: 'refused', error: error ?? 'unknown', status: reply.status, ...(description === undefined ? {} : { description }) };
+    // The phone authenticator's code_sent carries the code's lifetime and the resend gap.
+    const seconds = Object.fromEntries(['expires_in', 'resend_after'].flatMap((name) => (typeof body[name] === 'number' ? [[name, body[name]]] : [])));
+    return {
+      kind: 'refused',
+      error: error ?? 'unknown',
+      status: reply.status,
+      ...(description === undefined ? {} : { description }),
+      ...(Object.keys(seconds).length === 0 ? {} : { seconds }),
+    };
   };
   return {
     passwordGrant: (username, password, correlationId) =>
@@ -89,6 +106,13 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       grant(
         EMPLOYEE_CLIENT,
         { grant_type: 'password', employeeId, citizenId, scope: 'openid' },
+        correlationId,
+        clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress },
+      ),
+    phoneGrant: (fields, correlationId, clientAddress) =>
+      grant(
+        PHONE_CLIENT,
+        { grant_type: 'password', ...fields, scope: 'openid' },
         correlationId,
         clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress },
       ),

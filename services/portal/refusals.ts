@@ -29,3 +29,19 @@ const EMPLOYEE: Record<string, () => ApiError> = {
 export function employeeRefusal(error: string): ApiError {
   return (EMPLOYEE[error] ?? (() => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The sign-in could not be completed.' })))();
 }
+
+// The phone authenticator's errors (kc-extension/README.md "Phone authenticator"); `code_sent` is
+// no refusal and is answered by the route.
+const PHONE: Record<string, () => ApiError> = {
+  invalid_grant: () => new ApiError('INVALID_CREDENTIALS'),
+  invalid_request: () => new ApiError('INVALID_REQUEST', { message: 'phone must be a phone number.' }),
+  account_disabled: () => new ApiError('FORBIDDEN', { message: 'This account is disabled.' }),
+  identity_link_conflict: () => new ApiError('FORBIDDEN', { message: 'This account needs attention from an administrator.' }),
+  rate_limited: () => new ApiError('RATE_LIMITED'),
+  // Nothing was created: the person may ask again in a moment.
+  sms_unavailable: () => new ApiError('SERVICE_UNAVAILABLE', { message: 'The text message could not be sent; try again in a moment.' }),
+};
+
+export function phoneRefusal(error: string): ApiError {
+  return (PHONE[error] ?? (() => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The sign-in could not be completed.' })))();
+}

@@ -1,3 +1,4 @@
+import { normalizePhone, ONE_TIME_CODE_PATTERN } from '../../contract/phone.js';
 import { z } from 'zod';
 import { Entitlement } from '../../contract/entitlement.js';
 import { Session } from '../../contract/session.js';
@@ -19,6 +20,22 @@ export const RegisterRequest = z.strictObject({
 export const EmployeeVerifyRequest = z.strictObject({
   employeeId: z.string().min(1, 'is required').max(256),
   citizenId: z.string().min(1, 'is required').max(256),
+});
+
+/** A phone number as typed (contract/phone.ts reads it); a malformed one is 400 before any call. */
+const TypedPhone = z
+  .string()
+  .max(32)
+  .refine((value) => normalizePhone(value) !== undefined, 'must be a phone number (a Vietnamese mobile number, or + and the country code)')
+  .transform((value) => normalizePhone(value) ?? value);
+
+export const PhoneCodeRequest = z.strictObject({ phone: TypedPhone });
+export const PhoneSignInRequest = z.strictObject({ phone: TypedPhone, code: z.string().regex(ONE_TIME_CODE_PATTERN, 'must be six digits') });
+export const PhoneCodeSent = z.object({
+  sent: z.literal(true),
+  expiresInSeconds: z.number().int(),
+  resendAfterSeconds: z.number().int(),
+  correlationId: z.string(),
 });
 
 /** How the page logs the device in at its gateway (only on a sign-in through one). */
@@ -46,7 +63,7 @@ export const ConnectionSchema = z.object({
 export const PortalSession = z.object({
   authenticated: z.literal(true),
   correlationId: z.string(),
-  client: z.enum(['wifi-portal-api', 'wifi-portal-employee-api']),
+  client: z.enum(['wifi-portal-api', 'wifi-portal-employee-api', 'wifi-portal-phone-api']),
   claims: z.record(z.string(), z.unknown()),
   entitlement: Entitlement,
   session: Session,

@@ -8,11 +8,11 @@ import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
 import { crossSiteGuard } from './cross-site.js';
 import type { GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
-import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
+import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, PHONE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
 import type { PortalSessions } from './portal-session.js';
 import { createRefusalPace, PACE_DEFAULTS } from './refusal-pace.js';
-import { customerRefusal, employeeRefusal } from './refusals.js';
-import { EmployeeVerifyRequest, LoginRequest, PortalSession, RegisterRequest } from './schemas.js';
+import { customerRefusal, employeeRefusal, phoneRefusal } from './refusals.js';
+import { EmployeeVerifyRequest, LoginRequest, PhoneCodeRequest, PhoneCodeSent, PhoneSignInRequest, PortalSession, RegisterRequest } from './schemas.js';
 import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
 
 export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
@@ -33,12 +33,12 @@ const signInErrors = {
 /** Sign-ins by kind, outcome and the refusal's error code (never who). */
 const signIns = new Counter({
   name: 'portal_sign_ins_total',
-  help: 'Sign-ins by kind (customer, register, employee), outcome (signed_in, refused) and refusal code.',
+  help: 'Sign-ins by kind (customer, register, employee, phone), outcome (signed_in, refused) and refusal code.',
   labelNames: ['kind', 'outcome', 'code'],
   registers: [metricsRegistry],
 });
 
-async function counted<T>(kind: 'customer' | 'register' | 'employee', work: Promise<T>): Promise<T> {
+async function counted<T>(kind: 'customer' | 'register' | 'employee' | 'phone', work: Promise<T>): Promise<T> {
   try {
     const done = await work;
     signIns.inc({ kind, outcome: 'signed_in', code: '' });
@@ -109,16 +109,16 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     device: SigningDevice & { handle: string },
     client: PortalClient,
     outcome: GrantOutcome,
-    refusal: typeof customerRefusal,
+    refusal: (error: string, status: number) => ApiError,
     correlationId: string,
   ) => {
     const log = res.locals.log;
     if (outcome.kind === 'refused')
       log.info(
         { idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description },
-        `${client === CUSTOMER_CLIENT ? 'customer' : 'employee'} sign-in refused`,
+        `${client === CUSTOMER_CLIENT ? 'customer' : client === PHONE_CLIENT ? 'phone' : 'employee'} sign-in refused`,
       );
-    const tokens = tokensOf(outcome, refusal, log);
+    const tokens = tokensOf(outcome, (error, status) => refusal(error, status), log);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
     await sessions.open(req, res, signedIn.data, device.handle, correlationId);
@@ -169,6 +169,78 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
               res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
             return customerSignIn(req, res, body.email, body.password, correlationId);
           })(),
+        ),
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/phone/code',
+      summary: 'Sends a one-time code by SMS to a phone number (the identity provider makes, keeps and sends it); the same answer for every number.',
+      body: PhoneCodeRequest,
+      steps: [sameOriginJson],
+      responses: {
+        202: { description: 'A code was sent (also for a number no account carries yet).', schema: PhoneCodeSent },
+        400: { description: 'INVALID_REQUEST: not a phone number (checked before any call)' },
+        403: { description: 'FORBIDDEN: cross-site request' },
+        429: { description: 'RATE_LIMITED: too many codes for this number, or from this client address' },
+        502: { description: 'UPSTREAM_UNAVAILABLE: identity provider unavailable' },
+        503: { description: 'SERVICE_UNAVAILABLE: the text message could not be sent; nothing was kept' },
+      },
+      handle: async ({ body, req, res, correlationId }) => {
+        const outcome = await deps.idp.phoneGrant({ phone: body.phone }, correlationId, clientAddress(req));
+        if (outcome.kind === 'refused' && outcome.error === 'code_sent') {
+          const seconds = (name: string, fallback: number) => {
+            const value = outcome.seconds?.[name];
+            return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
+          };
+          return {
+            status: 202,
+            body: { sent: true, expiresInSeconds: seconds('expires_in', 300), resendAfterSeconds: seconds('resend_after', 60), correlationId },
+          };
+        }
+        if (outcome.kind === 'tokens') {
+          // A grant without a code must never sign anyone in; end what Keycloak opened.
+          if (outcome.tokens.refreshToken !== null) await deps.idp.logout(PHONE_CLIENT, outcome.tokens.refreshToken, correlationId);
+          throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The sign-in could not be completed.' });
+        }
+        if (outcome.kind === 'refused') res.locals.log.info({ idpError: outcome.error, idpStatus: outcome.status }, 'phone code request refused');
+        // Throws the refusal's answer, or 502 for an outage; tokens were handled above.
+        tokensOf(outcome, phoneRefusal, res.locals.log);
+        throw new ApiError('UPSTREAM_UNAVAILABLE');
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/phone',
+      summary: 'Phone sign-in with the one-time code: the same entitlement, network session and gateway hand-off as a password sign-in.',
+      body: PhoneSignInRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+        400: { description: 'INVALID_REQUEST: not a phone number, or a code that is not six digits' },
+        401: { description: 'INVALID_CREDENTIALS: identical for a wrong, expired, used or exhausted code' },
+        403: {
+          description:
+            'FORBIDDEN (cross-site request, a disabled account, or a gateway context used from outside its network) or ENTITLEMENT_DENIED with reason',
+        },
+        429: { description: 'RATE_LIMITED: too many attempts from this client address' },
+        502: signInErrors[502],
+      },
+      handle: ({ body, req, res, correlationId }) =>
+        counted(
+          'phone',
+          atThePace(
+            Date.now(),
+            (async () =>
+              signIn(
+                req,
+                res,
+                await signingDevice(req),
+                PHONE_CLIENT,
+                await deps.idp.phoneGrant({ phone: body.phone, code: body.code }, correlationId, clientAddress(req)),
+                phoneRefusal,
+                correlationId,
+              ))(),
+          ),
         ),
     }),
     route({

@@ -84,6 +84,8 @@ export const SERVICES: ServiceUnderCheck[] = [
     bodies: {
       'POST /api/v1/auth/login': [{ username: 'bob@example.com', password: 'bob-demo-pass' }],
       'POST /api/v1/auth/employee': [{ employeeId: 'A-1001', citizenId: '079201001234' }],
+      'POST /api/v1/auth/phone/code': [{ phone: '0912345678' }],
+      'POST /api/v1/auth/phone': [{ phone: '+84912345678', code: '482913' }],
     },
   },
 ];

@@ -93,6 +93,7 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
     idp: {
       passwordGrant: async () => ({ kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } }),
       employeeGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
+      phoneGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
       refresh: async () => ({ kind: 'refused', error: 'invalid_grant', status: 400, description: '' }),
       logout: async () => true,
     },

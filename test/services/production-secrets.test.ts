@@ -20,6 +20,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
     [
       'PORTAL_API_CLIENT_SECRET',
       'PORTAL_EMPLOYEE_CLIENT_SECRET',
+      'PORTAL_PHONE_CLIENT_SECRET',
       'PORTAL_SESSION_KEY',
       'PORTAL_TOKEN_KEY',
       'GATEWAY_API_KEY',

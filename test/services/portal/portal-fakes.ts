@@ -16,6 +16,15 @@ export const SUBJECT = '3f2b8c1e-9d4a-4f6b-8e2a-1c3d5e7f9a0b';
 export const ACCESS_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.access-token-canary.sig';
 export const REFRESH_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.refresh-token-canary.sig';
 
+/** The phone authenticator's answer to a code request that went out. */
+export const CODE_SENT: GrantOutcome = {
+  kind: 'refused',
+  error: 'code_sent',
+  status: 401,
+  description: 'CODE_SENT',
+  seconds: { expires_in: 300, resend_after: 60 },
+};
+
 export interface Fakes {
   calls: string[];
   /** The deviceRef of every session create, in order. */
@@ -23,6 +32,7 @@ export interface Fakes {
   grant: GrantOutcome;
   /** The employee grant instead of `grant`: a fake Keycloak asking a real HR. */
   employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
+  phoneGrant?: (fields: { phone: string; code?: string }) => Promise<GrantOutcome>;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
   evaluate: PeerAnswer;
@@ -148,6 +158,10 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     passwordGrant: async (username) => (calls.push(`idp.password ${username}`), fakes.grant),
     employeeGrant: async (employeeId, citizenId) => (
       calls.push(`idp.employee ${employeeId}`), fakes.employeeGrant === undefined ? fakes.grant : fakes.employeeGrant(employeeId, citizenId)
+    ),
+    phoneGrant: async (fields) => (
+      calls.push(`idp.phone ${fields.code === undefined ? 'code-request' : 'sign-in'}`),
+      fakes.phoneGrant !== undefined ? fakes.phoneGrant(fields) : fields.code === undefined ? CODE_SENT : fakes.grant
     ),
     refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
     logout: async () => (calls.push('idp.logout'), true),
