@@ -10,7 +10,7 @@ export interface Tokens {
   refreshToken: string | null;
 }
 
-/** What the token endpoint said, reduced to what the portal answers (docs/decisions/README.md). */
+/** What the token endpoint said, reduced to what the portal answers (docs/decisions/0050-no-enumeration.md). */
 export type GrantOutcome =
   | { kind: 'tokens'; tokens: Tokens }
   | { kind: 'refused'; error: string; status: number; description?: string }

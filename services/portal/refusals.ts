@@ -1,7 +1,7 @@
 import { ApiError } from '../kit/index.js';
 
 /**
- * One portal answer per token-endpoint refusal (spec 4.1 rules 3-4, docs/decisions/README.md).
+ * One portal answer per token-endpoint refusal (spec 4.1 rules 3-4, docs/decisions/0050-no-enumeration.md).
  * Customer refusals are all one 401: Keycloak answers wrong password (401), unknown account and
  * lockout (400) differently, and none of that may show.
  */
