@@ -12,7 +12,7 @@ export function customerRefusal(_error: string, status: number): ApiError {
   return new ApiError('INVALID_CREDENTIALS');
 }
 
-// The employee authenticator's errors (kc-extension/README.md "Error bodies").
+// The employee authenticator's errors (docs/develop/keycloak-extension.md "Error bodies").
 const EMPLOYEE: Record<string, () => ApiError> = {
   invalid_grant: () => new ApiError('INVALID_CREDENTIALS'),
   invalid_request: () => new ApiError('INVALID_REQUEST', { message: 'employeeId and citizenId are required.' }),
