@@ -53,16 +53,17 @@ async function counted<T>(kind: 'customer' | 'register' | 'employee' | 'phone', 
 const gatewayFields = (login: GatewayLogin | null) =>
   login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
 
-/** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each. */
-export function signInRoutes(deps: SignInRouteDeps): Route[] {
+/** The client's address: the one the trusted proxies report (req.ip, PORTAL_TRUSTED_PROXIES). */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/**
+ * The steps every way of signing in shares around its credential check: the device settled first,
+ * refusals answered at the common pace, then the completion (sign-in.ts), the gateway context used
+ * up and the portal session opened.
+ */
+function signInPipeline(deps: SignInRouteDeps) {
   const { config, sessions } = deps;
-  const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
-  // Employee attempts per client address (req.ip: the address the trusted
-  // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
-  // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
-  const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -131,46 +132,20 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
   };
 
+  return { signingDevice, atThePace, signIn, customerSignIn };
+}
+
+/**
+ * The phone sign-in's two steps: the code request (answered by the identity provider, which makes,
+ * keeps and sends the code) and the sign-in with the code, which completes as every other sign-in.
+ */
+function phoneRoutes(
+  deps: SignInRouteDeps,
+  sameOriginJson: ReturnType<typeof crossSiteGuard>['sameOriginJson'],
+  pipeline: Pick<ReturnType<typeof signInPipeline>, 'signingDevice' | 'atThePace' | 'signIn'>,
+): Route[] {
+  const { signingDevice, atThePace, signIn } = pipeline;
   return [
-    route({
-      method: 'post',
-      path: '/api/v1/auth/login',
-      summary: 'Customer sign-in: password grant, entitlement, network session granted, one answer.',
-      body: LoginRequest,
-      steps: [sameOriginJson],
-      responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
-      handle: ({ body, req, res, correlationId }) =>
-        counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
-    }),
-    route({
-      method: 'post',
-      path: '/api/v1/auth/register',
-      summary: 'Creates a customer account through the identity provider, then signs in.',
-      body: RegisterRequest,
-      steps: [sameOriginJson],
-      responses: {
-        200: { description: 'Registered and signed in; sets cookie sid.', schema: PortalSession },
-        400: { description: 'INVALID_REQUEST (email, password under 8 characters, or refused by the password policy)' },
-        403: signInErrors[403],
-        409: { description: 'ACCOUNT_EXISTS' },
-        502: signInErrors[502],
-      },
-      handle: ({ body, req, res, correlationId }) =>
-        counted(
-          'register',
-          (async () => {
-            const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
-            if (created.kind === 'exists') throw new ApiError('ACCOUNT_EXISTS');
-            if (created.kind === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
-            if (created.kind === 'unreachable')
-              throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
-            // Never the address: the operator needs to know the mail server failed, not for whom.
-            if (created.verifyMail === 'not-sent')
-              res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
-            return customerSignIn(req, res, body.email, body.password, correlationId);
-          })(),
-        ),
-    }),
     route({
       method: 'post',
       path: '/api/v1/auth/phone/code',
@@ -243,6 +218,58 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           ),
         ),
     }),
+  ];
+}
+
+/** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each; the phone sign-in beside them. */
+export function signInRoutes(deps: SignInRouteDeps): Route[] {
+  const { sameOriginJson } = crossSiteGuard(deps.config.PORTAL_PUBLIC_URL);
+  // Employee attempts per client address, before any call, so one address guessing employee ids
+  // cannot use up HR's global ceiling, which stays the backstop for many addresses.
+  const perAddress = createCeiling(deps.config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, deps.config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
+  const { signingDevice, atThePace, signIn, customerSignIn } = signInPipeline(deps);
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/auth/login',
+      summary: 'Customer sign-in: password grant, entitlement, network session granted, one answer.',
+      body: LoginRequest,
+      steps: [sameOriginJson],
+      responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
+      handle: ({ body, req, res, correlationId }) =>
+        counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/auth/register',
+      summary: 'Creates a customer account through the identity provider, then signs in.',
+      body: RegisterRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Registered and signed in; sets cookie sid.', schema: PortalSession },
+        400: { description: 'INVALID_REQUEST (email, password under 8 characters, or refused by the password policy)' },
+        403: signInErrors[403],
+        409: { description: 'ACCOUNT_EXISTS' },
+        502: signInErrors[502],
+      },
+      handle: ({ body, req, res, correlationId }) =>
+        counted(
+          'register',
+          (async () => {
+            const created = await deps.accounts.createAccount(body.email, body.password, body.displayName);
+            if (created.kind === 'exists') throw new ApiError('ACCOUNT_EXISTS');
+            if (created.kind === 'rejected') throw new ApiError('INVALID_REQUEST', { message: 'The identity provider refused this email or password.' });
+            if (created.kind === 'unreachable')
+              throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The identity provider is unavailable; no account was created.' });
+            // Never the address: the operator needs to know the mail server failed, not for whom.
+            if (created.verifyMail === 'not-sent')
+              res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
+            return customerSignIn(req, res, body.email, body.password, correlationId);
+          })(),
+        ),
+    }),
+    ...phoneRoutes(deps, sameOriginJson, { signingDevice, atThePace, signIn }),
     route({
       method: 'post',
       path: '/api/v1/auth/employee',
