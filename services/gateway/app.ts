@@ -1,6 +1,6 @@
 import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { loadGatewayRegistry } from '../../edge/index.js';
-import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
@@ -13,6 +13,7 @@ import { countOpenConnectionsWith } from './metrics.js';
 import { accountingFastPath, accountingHandler, radiusRoutes } from './radius-routes.js';
 import { createOpenndsStore } from './opennds-store.js';
 import { openndsRoutes } from './opennds-routes.js';
+import { gatewayRetention } from './retention.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
 
@@ -80,6 +81,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     logger,
     'stale',
   );
+  const purge = startPurgeJob({ db, service: 'gateway', rules: gatewayRetention(config), settings: config, now, logger });
   // A held read that ran out brings the sweep and the sender's idle look along.
   const follower = followContinuously(
     connections,
@@ -135,7 +137,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     // FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
     fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
-      await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
+      await Promise.all([follower.stop(), sender.stop(), sweeper.stop(), purge.stop()]);
       await connections.flush();
       countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();
