@@ -351,6 +351,12 @@ export const MUTATIONS: Mutation[] = [
   { rule: 'retention: the session service runs its purge job', file: 'services/session/app.ts', from: 'rules: sessionRetention(config)', to: 'rules: []', tests: ['test/services/retention/purge-windows.test.ts'] },
   { rule: 'retention: records removed are counted by kind', file: 'services/kit/store/retention.ts', from: 'purged.inc({ service, record: rule.record }, count)', to: 'purged.inc({ service, record: rule.record })', tests: ['test/services/retention/purge-windows.test.ts'] },
   { rule: 'retention: a failed purge is counted', file: 'services/kit/store/retention.ts', from: "runs.inc({ service, outcome: 'failed' });", to: '', tests: ['test/services/retention/purge-windows.test.ts'] },
+  // A copy on request: the signed-in person's own data only, nothing that names a device, never a partial copy.
+  { rule: 'copy: the portal asks about the signed-in subject only', file: 'services/portal/data-copy.ts', from: 'upstreams.subjectSessions(subjectId, correlationId)', to: "upstreams.subjectSessions(String(req.query['subjectId'] ?? subjectId), correlationId)", tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: an answer about another subject is refused', file: 'services/portal/data-copy.ts', from: 'if (held === undefined || held.subjectId !== subjectId) throw unavailable();', to: 'if (held === undefined) throw unavailable();', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: a part that did not come is never a partial copy', file: 'services/portal/data-copy.ts', from: 'if (history === undefined || history.sessionId !== session.sessionId) throw unavailable();', to: 'if (history === undefined) continue;', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: no device pseudonym reaches the copy', file: 'contract/session.ts', from: 'Session.omit({ deviceRef: true, replayed: true, subjectId: true })', to: 'Session.omit({ replayed: true, subjectId: true })', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: "copy: the session service reads the subject's rows only", file: 'services/session/copy-routes.ts', from: 'FROM sessions WHERE subject_id = $1 ORDER BY', to: 'FROM sessions WHERE subject_id = $1 OR true ORDER BY', tests: ['test/services/session/copy.test.ts'] },
 ];
 
 /** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */

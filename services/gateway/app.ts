@@ -4,6 +4,7 @@ import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../k
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
+import { copyRoutes } from './copy-routes.js';
 import { createCredentialStore } from './credential-store.js';
 import { sendCoa, sendDisconnect } from './disconnect.js';
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
@@ -107,6 +108,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
         'gateway',
         storeReadiness(db, 'gateway', () => ({ gateways: gateways.size })),
       ),
+      ...copyRoutes(config.GATEWAY_API_KEYS, connections),
       ...portalRoutes({
         apiKeys: config.GATEWAY_API_KEYS,
         gateways,

@@ -6,6 +6,7 @@ import { createArrivalLimit } from './arrival-limit.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
+import { dataCopyRoutes } from './data-copy.js';
 import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
 import { gatewayArrivalRouter } from './gateway-route.js';
@@ -54,6 +55,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     }),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
+    ...dataCopyRoutes(sessions, upstreams, now),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

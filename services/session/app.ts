@@ -1,6 +1,7 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import type { SessionConfig } from './config.js';
+import { copyRoutes } from './copy-routes.js';
 import { createFeedWake } from './feed-wake.js';
 import { sessionRetention } from './retention.js';
 import { sessionRoutes } from './routes.js';
@@ -24,7 +25,11 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const app = createServiceApp({
     service: 'session',
     logger,
-    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now)],
+    routes: [
+      healthRoute('session', storeReadiness(db, 'session')),
+      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now),
+      ...copyRoutes(db, config.SESSION_API_KEYS, now),
+    ],
     // The gateway service follows the change feed, asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes'],
   });
