@@ -40,6 +40,9 @@ export interface IdpClient {
   logout(client: PortalClient, refreshToken: string, correlationId: string): Promise<boolean>;
 }
 
+/** The client address the portal believes (PORTAL_TRUSTED_PROXIES), told to Keycloak for its per-address limits. */
+const forwardedFor = (clientAddress?: string): Record<string, string> => (clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress });
+
 export function createIdpClient(config: PortalConfig): IdpClient {
   const endpoints = (idp: string) => `${idp}/realms/${config.IDP_REALM}/protocol/openid-connect`;
   const bases: Record<PortalClient, string> = {
@@ -103,19 +106,9 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     passwordGrant: (username, password, correlationId) =>
       grant(CUSTOMER_CLIENT, { grant_type: 'password', username, password, scope: 'openid' }, correlationId),
     employeeGrant: (employeeId, citizenId, correlationId, clientAddress) =>
-      grant(
-        EMPLOYEE_CLIENT,
-        { grant_type: 'password', employeeId, citizenId, scope: 'openid' },
-        correlationId,
-        clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress },
-      ),
+      grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId, forwardedFor(clientAddress)),
     phoneGrant: (fields, correlationId, clientAddress) =>
-      grant(
-        PHONE_CLIENT,
-        { grant_type: 'password', ...fields, scope: 'openid' },
-        correlationId,
-        clientAddress === undefined ? {} : { 'X-Forwarded-For': clientAddress },
-      ),
+      grant(PHONE_CLIENT, { grant_type: 'password', ...fields, scope: 'openid' }, correlationId, forwardedFor(clientAddress)),
     refresh: (client, refreshToken, correlationId) => grant(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, correlationId),
     async logout(client, refreshToken, correlationId) {
       try {
