@@ -1,4 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row } from './database.js';
 import { lockFolder, StoreError, type FolderLock } from './folder-lock.js';
@@ -16,6 +19,31 @@ export const DEFAULT_AUTOVACUUM_EVERY = 500;
  * for stores of a few MB; the files' pages stay in the kernel's cache beside it.
  */
 export const DEFAULT_SHARED_BUFFERS = '8MB';
+
+/**
+ * Runs initdb for a new folder in a short-lived child process (pglite-initdb.ts). In process, its
+ * WebAssembly memory stayed resident in the service until a full collection that, with
+ * --no-memory-reducer, an idle service never runs: 660-810 MB for a stateful service's first
+ * start against about 170 MB reopened (docs/decisions/01-embedded-memory.md). The child runs with
+ * this process's Node options (tsx in tests and scripts, the compiled file under dist/).
+ */
+function initdbApart(dir: string): Promise<void> {
+  const compiled = fileURLToPath(new URL('./pglite-initdb.js', import.meta.url));
+  const script = existsSync(compiled) ? compiled : fileURLToPath(new URL('./pglite-initdb.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = `${errors}${chunk.toString()}`.slice(-2000);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`initdb ${signal ?? `exited with ${code}`}${errors === '' ? '' : `: ${errors.trim().split('\n').pop() ?? ''}`}`)),
+    );
+  });
+}
 
 /** A statement that writes nothing: a plain SELECT (our stores call no writing function from one). */
 const READ_ONLY = /^\s*SELECT\b/i;
@@ -44,6 +72,7 @@ export async function openPglite(
   const lock = dataDir === undefined ? undefined : (options.lock ?? lockFolder(dataDir));
   let db: PGlite;
   try {
+    if (dataDir !== undefined && options.loadDataDir === undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
     const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`];
     db = await PGlite.create(dataDir, options.loadDataDir === undefined ? { startParams } : { startParams, loadDataDir: options.loadDataDir });
   } catch (error) {
