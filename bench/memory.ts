@@ -143,12 +143,15 @@ async function startAll(dataDir: string, env: Record<string, string>): Promise<S
   try {
     // The stateless ones together, then the four stateful ones one at a time: four first starts
     // (initdb each) at once did not finish in two minutes on a loaded 2-core machine.
-    await Promise.all([
+    const together = await Promise.allSettled([
       start('hr', { HR_GLOBAL_LIMIT: '100000000' }),
       start('decision'),
       start('loyalty', { LOYALTY_GLOBAL_LIMIT: '100000000' }),
       start('mailcatcher', { MAIL_SMTP_PORT: '0' }),
     ]);
+    // Every one settled first, so none still starting is left running when another failed.
+    const failed = together.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     await start('session');
     await start('entitlement', {
       IDP_ISSUER: `${IDP}/realms/wifi`,
