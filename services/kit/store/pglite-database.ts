@@ -24,7 +24,7 @@ export const DEFAULT_SHARED_BUFFERS = '8MB';
  * Runs initdb for a new folder in a short-lived child process (pglite-initdb.ts). In process, its
  * WebAssembly memory stayed resident in the service until a full collection that, with
  * --no-memory-reducer, an idle service never runs: 660-810 MB for a stateful service's first
- * start against about 170 MB reopened (docs/decisions/01-embedded-memory.md). The child runs with
+ * start against about 170 MB reopened (docs/decisions/0068-embedded-memory.md). The child runs with
  * this process's Node options (tsx in tests and scripts, the compiled file under dist/).
  */
 function initdbApart(dir: string): Promise<void> {
