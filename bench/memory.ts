@@ -44,6 +44,11 @@ function kc(...args: string[]): void {
   if (run.status !== 0) throw new Error(`scripts/kc.sh ${args.join(' ')} failed (${run.status})`);
 }
 const keycloakPid = () => Number(readFileSync(`${KC_RUN_DIR}.pid`, 'utf8').trim());
+/** The pid file names the launcher script; Java runs as its child: the tree's processes. */
+function tree(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(tree)];
+}
 
 /** Resident size of a process in MB, from /proc (what `ps` shows as RSS). */
 function rssMb(pid: number): number {
@@ -71,7 +76,7 @@ async function read(servers: ServerProcess[]): Promise<Reading> {
     const heap = await heapMb(server);
     processes[server.name] = { rssMb: rssMb(server.child.pid as number), ...(heap === undefined ? {} : { heapMb: heap }) };
   }
-  const keycloakMb = rssMb(keycloakPid());
+  const keycloakMb = tree(keycloakPid()).reduce((sum, pid) => sum + rssMb(pid), 0);
   const oursMb = Object.values(processes).reduce((sum, { rssMb }) => sum + rssMb, 0);
   return { processes: { ...processes, keycloak: { rssMb: keycloakMb } }, oursMb, keycloakMb, ratioToKeycloak: Math.round((oursMb / keycloakMb) * 100) / 100 };
 }
