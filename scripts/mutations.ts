@@ -344,6 +344,23 @@ export const MUTATIONS: Mutation[] = [
   // Sign-in asks the controller's profile how a device is let through.
   { rule: 'edge: openNDS collects its grant itself (queued): the sign-in queues it and hands the browser nothing', file: 'edge/controllers/opennds.ts', from: "grant: 'queued',", to: "grant: 'credential',", tests: ['test/services/portal/opennds-arrival.test.ts'] },
   { rule: 'build: the sign-in core naming a controller is named', file: 'services/portal/sign-in.ts', from: "grantOf(device.gateway.profile) === 'queued'", to: "device.gateway.profile === 'opennds'", tests: ['test/build/import-rules.test.ts'] },
+  // Retention windows: each owning service purges what is past its window, in batches, skipping what a sign-in holds.
+  { rule: 'retention: a granted network session is never purged', file: 'services/session/retention.ts', from: "WHERE state <> 'GRANTED' AND updated_at < $1", to: 'WHERE updated_at < $1', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a running connection is never purged', file: 'services/gateway/retention.ts', from: "'connections', 'stopped_at < $1'", to: "'connections', 'started_at < $1'", tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a record goes only once past its window', file: 'services/kit/store/retention.ts', from: 'now.getTime() - rule.days * DAY_MS', to: 'now.getTime() - rule.days', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a window of 0 days keeps records for ever', file: 'services/kit/store/retention.ts', from: '      if (rule.days === 0) continue;\n', to: '', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a purge goes on batch after batch', file: 'services/kit/store/retention.ts', from: 'if (count < batch) break;', to: 'break;', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a purge skips a network session a sign-in holds', file: 'services/session/retention.ts', from: 'LIMIT $2 FOR UPDATE SKIP LOCKED', to: 'LIMIT $2 FOR UPDATE', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a purge skips a record a sign-in holds', file: 'services/kit/store/retention.ts', from: 'LIMIT $2 FOR UPDATE SKIP LOCKED', to: 'LIMIT $2 FOR UPDATE', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: the session service runs its purge job', file: 'services/session/app.ts', from: 'rules: sessionRetention(config)', to: 'rules: []', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: records removed are counted by kind', file: 'services/kit/store/retention.ts', from: 'purged.inc({ service, record: rule.record }, count)', to: 'purged.inc({ service, record: rule.record })', tests: ['test/services/retention/purge-windows.test.ts'] },
+  { rule: 'retention: a failed purge is counted', file: 'services/kit/store/retention.ts', from: "runs.inc({ service, outcome: 'failed' });", to: '', tests: ['test/services/retention/purge-windows.test.ts'] },
+  // A copy on request: the signed-in person's own data only, nothing that names a device, never a partial copy.
+  { rule: 'copy: the portal asks about the signed-in subject only', file: 'services/portal/data-copy.ts', from: 'upstreams.subjectSessions(subjectId, correlationId)', to: "upstreams.subjectSessions(String(req.query['subjectId'] ?? subjectId), correlationId)", tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: an answer about another subject is refused', file: 'services/portal/data-copy.ts', from: 'if (held === undefined || held.subjectId !== subjectId) throw unavailable();', to: 'if (held === undefined) throw unavailable();', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: a part that did not come is never a partial copy', file: 'services/portal/data-copy.ts', from: 'if (history === undefined || history.sessionId !== session.sessionId) throw unavailable();', to: 'if (history === undefined) continue;', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: 'copy: no device pseudonym reaches the copy', file: 'contract/session.ts', from: 'Session.omit({ deviceRef: true, replayed: true, subjectId: true })', to: 'Session.omit({ replayed: true, subjectId: true })', tests: ['test/services/portal/data-copy.test.ts'] },
+  { rule: "copy: the session service reads the subject's rows only", file: 'services/session/copy-routes.ts', from: 'FROM sessions WHERE subject_id = $1 ORDER BY', to: 'FROM sessions WHERE subject_id = $1 OR true ORDER BY', tests: ['test/services/session/copy.test.ts'] },
 ];
 
 /** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */
