@@ -8,7 +8,7 @@ import { counted } from './counted.js';
 import type { Database } from './database.js';
 import { migrate, readMigrations } from './migrations.js';
 import type { MaintenanceRun } from './pglite-autovacuum.js';
-import { DEFAULT_AUTOVACUUM_EVERY, openPglite } from './pglite-database.js';
+import { DEFAULT_AUTOVACUUM_EVERY, DEFAULT_SHARED_BUFFERS, openPglite } from './pglite-database.js';
 import { openPostgres } from './postgres-database.js';
 
 /** Store settings shared by every service that keeps state (docs/operate/configuration.md). */
@@ -23,6 +23,11 @@ export const storeSettings = {
   PGLITE_AUTOVACUUM_EVERY: envInt(DEFAULT_AUTOVACUUM_EVERY, 0, 1_000_000).describe(
     "PGlite only: write statements between two looks at which tables PostgreSQL's autovacuum rule says to vacuum or analyze (PGlite has no autovacuum of its own). 0: never.",
   ),
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}(kB|MB|GB)$/, 'must be a size such as 8MB, 512kB or 1GB')
+    .default(DEFAULT_SHARED_BUFFERS)
+    .describe("PGlite only: PostgreSQL's shared_buffers, resident in the service's process in full."),
 };
 
 export interface StoreConfig {
@@ -30,6 +35,7 @@ export interface StoreConfig {
   DATA_DIR: string;
   DATABASE_POOL_SIZE: number;
   PGLITE_AUTOVACUUM_EVERY?: number;
+  PGLITE_SHARED_BUFFERS?: string;
 }
 
 const maintenance = new Counter({
@@ -56,7 +62,11 @@ function countRun(service: string): (run: MaintenanceRun) => void {
  */
 export async function openDatabase(service: string, config: StoreConfig, migrationsUrl: URL): Promise<Database> {
   const url = config.DATABASE_URL;
-  const embedded = { autovacuumEvery: config.PGLITE_AUTOVACUUM_EVERY ?? DEFAULT_AUTOVACUUM_EVERY, onMaintenance: countRun(service) };
+  const embedded = {
+    autovacuumEvery: config.PGLITE_AUTOVACUUM_EVERY ?? DEFAULT_AUTOVACUUM_EVERY,
+    onMaintenance: countRun(service),
+    sharedBuffers: config.PGLITE_SHARED_BUFFERS ?? DEFAULT_SHARED_BUFFERS,
+  };
   const db =
     url === undefined
       ? await openPglite(join(config.DATA_DIR, service), embedded)

@@ -1,4 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row } from './database.js';
 import { lockFolder, StoreError, type FolderLock } from './folder-lock.js';
@@ -8,6 +11,39 @@ import { preparedQueries } from './pglite-prepared.js';
 
 /** Write statements between two looks at what needs vacuuming (docs/operate/configuration.md: PGLITE_AUTOVACUUM_EVERY). */
 export const DEFAULT_AUTOVACUUM_EVERY = 500;
+
+/**
+ * PostgreSQL's buffer cache inside PGlite (docs/operate/configuration.md: PGLITE_SHARED_BUFFERS).
+ * PostgreSQL's own default, 128MB, is written through when PGlite starts, so each service's
+ * process was resident for it in full (about 140 MB of a 300 MB process, npm run bench:memory)
+ * for stores of a few MB; the files' pages stay in the kernel's cache beside it.
+ */
+export const DEFAULT_SHARED_BUFFERS = '8MB';
+
+/**
+ * Runs initdb for a new folder in a short-lived child process (pglite-initdb.ts). In process, its
+ * WebAssembly memory stayed resident in the service until a full collection that, with
+ * --no-memory-reducer, an idle service never runs: 660-810 MB for a stateful service's first
+ * start against about 170 MB reopened (docs/decisions/0071-embedded-memory.md). The child runs with
+ * this process's Node options (tsx in tests and scripts, the compiled file under dist/).
+ */
+function initdbApart(dir: string): Promise<void> {
+  const compiled = fileURLToPath(new URL('./pglite-initdb.js', import.meta.url));
+  const script = existsSync(compiled) ? compiled : fileURLToPath(new URL('./pglite-initdb.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = `${errors}${chunk.toString()}`.slice(-2000);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`initdb ${signal ?? `exited with ${code}`}${errors === '' ? '' : `: ${errors.trim().split('\n').pop() ?? ''}`}`)),
+    );
+  });
+}
 
 /** A statement that writes nothing: a plain SELECT (our stores call no writing function from one). */
 const READ_ONLY = /^\s*SELECT\b/i;
@@ -25,17 +61,20 @@ const cannotOpen = (dir: string, error: unknown) =>
  * folder's lock, taken already by the caller (the restore command, which holds it while it moves
  * the old folder aside); closing releases it. `options.autovacuumEvery`: write statements between
  * two looks at what needs vacuuming (pglite-autovacuum.ts; 0: never), each look reported to
- * `options.onMaintenance`.
+ * `options.onMaintenance`. `options.sharedBuffers`: PostgreSQL's shared_buffers, set at each
+ * start and never written into the folder's postgresql.conf.
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDir?: Blob; lock?: FolderLock; autovacuumEvery?: number; onMaintenance?: (run: MaintenanceRun) => void } = {},
+  options: { loadDataDir?: Blob; lock?: FolderLock; autovacuumEvery?: number; onMaintenance?: (run: MaintenanceRun) => void; sharedBuffers?: string } = {},
 ): Promise<Database & { dump?: () => Promise<Blob> }> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const lock = dataDir === undefined ? undefined : (options.lock ?? lockFolder(dataDir));
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir, options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
+    if (dataDir !== undefined && options.loadDataDir === undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
+    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`];
+    db = await PGlite.create(dataDir, options.loadDataDir === undefined ? { startParams } : { startParams, loadDataDir: options.loadDataDir });
   } catch (error) {
     lock?.release();
     throw cannotOpen(dataDir ?? 'memory:', error);
