@@ -1,4 +1,4 @@
-// Backup and restore of a service's embedded store (docs/decisions/README.md ("Back up and restore the embedded store")):
+// Backup and restore of a service's embedded store (docs/decisions/0036-back-up-and-restore-the-embedded-store.md):
 //   npm run store -- backup <service> <file.tar.gz>    while the service runs or is stopped
 //   npm run store -- restore <service> <file.tar.gz>   with the service stopped
 // DATA_DIR as the services read it (default .data). A running owner is asked by SIGUSR2 for a

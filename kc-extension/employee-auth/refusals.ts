@@ -2,7 +2,7 @@ import type { AuthOutcome, FlowError } from '../host/auth-host.js';
 
 /**
  * Token-endpoint refusals of the employee flow: one entry per case the portal maps
- * (kc-extension/README.md, "Error bodies"). Bodies are constant so that cases which must look
+ * (docs/develop/keycloak-extension.md, "Error bodies"). Bodies are constant so that cases which must look
  * alike (unknown id, wrong or malformed citizen number) are byte-identical.
  */
 export type RefusalCode =

@@ -78,6 +78,57 @@ const DENY_ALONE = `WITH prior AS (${settledRequest('$1')}),
     RETURNING idempotency_key)
   SELECT subject_id, session_id, entitlement_id, denial_reason FROM prior`;
 
+/**
+ * A claim of an Idempotency-Key where several instances share the database: the row is the claim;
+ * a settled one answers its outcome, and a claim left by a crashed instance is taken over once stale.
+ */
+async function claimInDatabase(
+  db: Database,
+  byId: (entitlementId: string) => Promise<EntitlementBody | undefined>,
+  key: string,
+  subjectId: string,
+  sessionId: string | null,
+  at: Date,
+): Promise<Claim> {
+  const claimed = await db.query(
+    `INSERT INTO entitlement_requests (idempotency_key, subject_id, session_id, claimed_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key`,
+    [key, subjectId, sessionId, at],
+  );
+  if (claimed.length === 1) return { kind: 'claimed' };
+  const existing = (
+    await db.query<{ subject_id: string; session_id: string | null; entitlement_id: string | null; denial_reason: string | null }>(
+      'SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests WHERE idempotency_key = $1',
+      [key],
+    )
+  )[0];
+  if (existing === undefined) return claimInDatabase(db, byId, key, subjectId, sessionId, at);
+  if (existing.subject_id !== subjectId || existing.session_id !== sessionId) return { kind: 'reused' };
+  if (existing.entitlement_id !== null || existing.denial_reason !== null) {
+    return {
+      kind: 'settled',
+      entitlement: existing.entitlement_id === null ? undefined : await byId(existing.entitlement_id),
+      denialReason: existing.denial_reason,
+    };
+  }
+  const takenOver = await db.query(
+    `UPDATE entitlement_requests SET claimed_at = $2
+     WHERE idempotency_key = $1 AND entitlement_id IS NULL AND denial_reason IS NULL AND claimed_at < $3 RETURNING idempotency_key`,
+    [key, at, new Date(at.getTime() - STALE_CLAIM_MS)],
+  );
+  return takenOver.length === 1 ? { kind: 'claimed' } : { kind: 'in-flight' };
+}
+
+/** One statement (atomic on its own): the entitlement, and the settlement of its key when there is one. */
+const INSERT_SETTLING = `WITH inserted AS (
+     INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT DO NOTHING RETURNING entitlement_id),
+   settled AS (
+     UPDATE entitlement_requests SET entitlement_id = $1, settled_at = $5
+     WHERE idempotency_key = $6 AND EXISTS (SELECT 1 FROM inserted) RETURNING idempotency_key)
+   SELECT entitlement_id FROM inserted`;
+const insertSettling = (db: Database, values: unknown[]) => db.query(INSERT_SETTLING, values);
+
 export function createEntitlementStore(db: Database, now: () => Date): EntitlementStore {
   const byId = async (entitlementId: string) =>
     (await db.query<{ body: EntitlementBody }>('SELECT body FROM entitlements WHERE entitlement_id = $1', [entitlementId]))[0]?.body;
@@ -111,34 +162,7 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
         inFlight.set(key, { subjectId, sessionId });
         return { kind: 'claimed' };
       }
-      const at = now();
-      const claimed = await db.query(
-        `INSERT INTO entitlement_requests (idempotency_key, subject_id, session_id, claimed_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key`,
-        [key, subjectId, sessionId, at],
-      );
-      if (claimed.length === 1) return { kind: 'claimed' };
-      const existing = (
-        await db.query<{ subject_id: string; session_id: string | null; entitlement_id: string | null; denial_reason: string | null }>(
-          'SELECT subject_id, session_id, entitlement_id, denial_reason FROM entitlement_requests WHERE idempotency_key = $1',
-          [key],
-        )
-      )[0];
-      if (existing === undefined) return this.claim(key, subjectId, sessionId);
-      if (existing.subject_id !== subjectId || existing.session_id !== sessionId) return { kind: 'reused' };
-      if (existing.entitlement_id !== null || existing.denial_reason !== null) {
-        return {
-          kind: 'settled',
-          entitlement: existing.entitlement_id === null ? undefined : await byId(existing.entitlement_id),
-          denialReason: existing.denial_reason,
-        };
-      }
-      const takenOver = await db.query(
-        `UPDATE entitlement_requests SET claimed_at = $2
-         WHERE idempotency_key = $1 AND entitlement_id IS NULL AND denial_reason IS NULL AND claimed_at < $3 RETURNING idempotency_key`,
-        [key, at, new Date(at.getTime() - STALE_CLAIM_MS)],
-      );
-      return takenOver.length === 1 ? { kind: 'claimed' } : { kind: 'in-flight' };
+      return claimInDatabase(db, byId, key, subjectId, sessionId, now());
     },
 
     async release(key) {
@@ -163,18 +187,7 @@ export function createEntitlementStore(db: Database, now: () => Date): Entitleme
         if (row?.outcome === 'inserted') return { kind: 'saved', entitlement, replayed: false };
         if (row !== undefined) return priorOf(row, entitlement.subjectId, sessionId);
       } else {
-        // One statement (atomic on its own): the entitlement, and the settlement of its key when
-        // there is one.
-        const inserted = await db.query(
-          `WITH inserted AS (
-             INSERT INTO entitlements (entitlement_id, subject_id, session_id, body, created_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT DO NOTHING RETURNING entitlement_id),
-           settled AS (
-             UPDATE entitlement_requests SET entitlement_id = $1, settled_at = $5
-             WHERE idempotency_key = $6 AND EXISTS (SELECT 1 FROM inserted) RETURNING idempotency_key)
-           SELECT entitlement_id FROM inserted`,
-          [entitlement.entitlementId, entitlement.subjectId, sessionId, body, at, key ?? null],
-        );
+        const inserted = await insertSettling(db, [entitlement.entitlementId, entitlement.subjectId, sessionId, body, at, key ?? null]);
         if (inserted.length === 1) return { kind: 'saved', entitlement, replayed: false };
       }
       // Nothing inserted: this subject and session already hold an entitlement (spec 4.3 rule 3);

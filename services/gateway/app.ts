@@ -33,6 +33,7 @@ export const MIGRATIONS = new URL('./migrations/', import.meta.url);
  * FreeRADIUS's rest module calls, and the follower of the session change feed that sends RFC 5176
  * Disconnect-Requests.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the composition root: every part of the service wired in one place, in start order
 export async function createApp(config: GatewayConfig, logger: Logger, deps: GatewayDeps = {}): Promise<ServiceInstance> {
   const sealer = createSealer(config.GATEWAY_SEAL_KEY);
   const gateways = loadGatewayRegistry(config.GATEWAYS_FILE, sealer);

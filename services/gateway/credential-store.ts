@@ -41,13 +41,46 @@ export interface ReturningSession {
 /** Most bindings of credentials issued by this process kept in memory (each lives at most 120 s). */
 const ISSUED_IN_MEMORY = 50_000;
 
+/** The gateway service's one-time credentials and the sessions they stand for. */
+export interface CredentialStore {
+  /** A credential issued for a session's device at a NAS, usable once until it expires. */
+  issue(credential: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string; issuedAt: Date; expiresAt: Date }): Promise<void>;
+  /** The binding of a credential, used or not; undefined for one never issued. */
+  find(usernameHash: string): Promise<CredentialBinding | undefined>;
+  /** Marks the credential used; false when it was used, revoked, expired or its session ended meanwhile. */
+  consume(usernameHash: string, now: Date): Promise<boolean>;
+  /**
+   * Whether a used credential still stands for its connection (pfSense re-asks RADIUS
+   * every minute with it): used, not revoked, its session not ended. Its 120 s to first use do
+   * not bound this; the caller checks the session is still GRANTED for the same device and NAS.
+   */
+  stillInUse(usernameHash: string): Promise<boolean>;
+  /**
+   * Whether a credential of this session was used at this NAS, i.e. whether the NAS
+   * got the Access-Accept carrying the session as `Class`. Only then is its accounting's Class
+   * believed; a yes is remembered (it cannot turn into a no).
+   */
+  usedAt(sessionId: string, nasId: string): Promise<boolean>;
+  /**
+   * The session a returning device signed in under: the newest credential used
+   * by any of `deviceRefs` (the device at each gateway of its venue), not revoked, whose session
+   * has not ended; with how its connections stand (one statement). The caller checks the session
+   * is still GRANTED and unexpired.
+   */
+  liveSessionOf(deviceRefs: readonly string[]): Promise<ReturningSession | undefined>;
+  /** A MAC authentication accepted at `nasId` counts as a credential of the session used there. */
+  acceptedAt(binding: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string }, now: Date): Promise<void>;
+  /** Whether the session service has ended this session (its feed reached this store). */
+  ended(sessionId: string): Promise<boolean>;
+}
+
 /**
  * Credentials and ended sessions as SQL; "used once" is decided by a conditional UPDATE. The
  * bindings of the credentials this process issued are also kept in memory until they expire or
  * are used, so an Access-Request of one of them costs one statement (the UPDATE), not two; a
  * credential another process issued (several gateway services on one PostgreSQL) is read.
  */
-export function createCredentialStore(db: Queryable) {
+export function createCredentialStore(db: Queryable): CredentialStore {
   const issued = new Map<string, CredentialBinding>();
   const usedPairs = new Set<string>();
   const forgetExpired = (now: Date) => {
@@ -81,7 +114,6 @@ export function createCredentialStore(db: Queryable) {
       return rows[0] === undefined ? undefined : toBinding(rows[0]);
     },
 
-    /** Marks the credential used; false when it was used, revoked, expired or its session ended meanwhile. */
     async consume(usernameHash: string, now: Date): Promise<boolean> {
       const rows = await db.query(
         `UPDATE credentials SET used_at = $2
@@ -94,11 +126,6 @@ export function createCredentialStore(db: Queryable) {
       return rows.length === 1;
     },
 
-    /**
-     * Whether a used credential still stands for its connection (pfSense re-asks RADIUS
-     * every minute with it): used, not revoked, its session not ended. Its 120 s to first use do
-     * not bound this; the caller checks the session is still GRANTED for the same device and NAS.
-     */
     async stillInUse(usernameHash: string): Promise<boolean> {
       const rows = await db.query(
         `SELECT 1 FROM credentials c WHERE c.username_hash = $1 AND c.used_at IS NOT NULL AND c.revoked_at IS NULL
@@ -108,11 +135,6 @@ export function createCredentialStore(db: Queryable) {
       return rows.length === 1;
     },
 
-    /**
-     * Whether a credential of this session was used at this NAS, i.e. whether the NAS
-     * got the Access-Accept carrying the session as `Class`. Only then is its accounting's Class
-     * believed; a yes is remembered (it cannot turn into a no).
-     */
     async usedAt(sessionId: string, nasId: string): Promise<boolean> {
       const pair = `${nasId}\n${sessionId}`;
       if (usedPairs.has(pair)) return true;
@@ -125,12 +147,6 @@ export function createCredentialStore(db: Queryable) {
       return found;
     },
 
-    /**
-     * The session a returning device signed in under: the newest credential used
-     * by any of `deviceRefs` (the device at each gateway of its venue), not revoked, whose session
-     * has not ended; with how its connections stand (one statement). The caller checks the session
-     * is still GRANTED and unexpired.
-     */
     async liveSessionOf(deviceRefs: readonly string[]): Promise<ReturningSession | undefined> {
       const rows = await db.query<{ session_id: string; open: boolean; last_stop: Date | null }>(
         `SELECT c.session_id,
@@ -145,7 +161,6 @@ export function createCredentialStore(db: Queryable) {
       return row === undefined ? undefined : { sessionId: row.session_id, open: row.open, lastStopAt: row.last_stop };
     },
 
-    /** A MAC authentication accepted at `nasId` counts as a credential of the session used there. */
     async acceptedAt(binding: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string }, now: Date): Promise<void> {
       const pair = `${binding.nasId}\n${binding.sessionId}`;
       if (usedPairs.has(pair)) return;
@@ -163,4 +178,3 @@ export function createCredentialStore(db: Queryable) {
     },
   };
 }
-export type CredentialStore = ReturnType<typeof createCredentialStore>;

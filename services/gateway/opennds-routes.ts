@@ -76,6 +76,99 @@ export function sessionMinutesOf(secondsLeft: number): number {
   return Math.max(1, Math.floor(secondsLeft / 60));
 }
 
+type AuthmonRequest = z.infer<typeof AuthmonBody>;
+
+/**
+ * A router request counts only from the gateway's outside addresses, with its gatewayhash and a
+ * fresh signature under its faskey whose nonce was not seen before; answers when it was checked.
+ */
+async function checkedAuthmon(deps: OpenndsDeps, nasId: string, body: AuthmonRequest): Promise<Date> {
+  const gateway = deps.gateways.get(nasId);
+  if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
+  const hash = createHash('sha256').update(gateway.nasId).digest('hex');
+  const now = deps.now();
+  const fromOutside = fromGatewayOutside(gateway, body.callerAddress);
+  const signature = authmonSignature(body, gateway.faskey, now, deps.signatureWindowSeconds);
+  const fresh =
+    fromOutside &&
+    body.gatewayhash === hash &&
+    signature === 'signed' &&
+    body.nonce !== undefined &&
+    (await deps.store.spendNonce(nasId, body.nonce, now, deps.signatureWindowSeconds));
+  if (!fresh) {
+    deps.logger.warn(
+      {
+        nasId,
+        action: body.auth_get,
+        fromOutside,
+        gatewayhashMatches: body.gatewayhash === hash,
+        signature: signature === 'signed' ? 'replayed' : signature,
+      },
+      'authmon request refused',
+    );
+    throw new ApiError('FORBIDDEN', { message: 'Not from this gateway.' });
+  }
+  return now;
+}
+
+/** What the router is told for each authmon, BinAuth and revocation-poll.sh action. */
+async function authmonAnswer(deps: OpenndsDeps, nasId: string, body: AuthmonRequest, now: Date, correlationId: string) {
+  await deps.store.heardFrom(nasId, now);
+  const payload = Buffer.from(body.payload, 'base64').toString('utf8');
+  const text = (value: string) => ({ status: 200, body: { text: value } });
+  switch (body.auth_get) {
+    case 'clear':
+      // authmon starting: what is queued stays queued (a sign-in just before a router restart still opens).
+      deps.logger.info({ nasId }, 'authmon started at the gateway');
+      return text('');
+    case 'view':
+    case 'list': {
+      if (payload.trim() === 'none') return text(authList(await deps.store.pending(nasId)));
+      const acked = ackedRhids(payload);
+      if (acked === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "none" nor an acknowledgement list.' });
+      const count = await deps.store.acked(nasId, acked, now);
+      deps.logger.info({ nasId, authorised: count }, 'authmon authorised clients');
+      return text('ack');
+    }
+    case 'deauthed': {
+      const notice = parseDeauthNotice(payload);
+      if (notice === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: not a BinAuth deauthentication notice.' });
+      const sessionId = await deps.store.deauthed(
+        nasId,
+        hidOfToken(notice.token),
+        notice.method,
+        {
+          bytesIncoming: notice.bytesIncoming,
+          bytesOutgoing: notice.bytesOutgoing,
+          seconds: Math.max(0, notice.sessionEnd - notice.sessionStart),
+        },
+        now,
+      );
+      if (sessionId === undefined) {
+        deps.logger.info({ nasId, method: notice.method }, 'BinAuth notice for no open authorisation (unknown token): ignored');
+        return text('ack');
+      }
+      deps.logger.info({ nasId, sessionId, method: notice.method }, 'openNDS ended a client');
+      // The person logged out at the gateway: the network session ends (as a RADIUS User-Request Stop);
+      // idle, timeout and quota ends keep the entitlement, so a new sign-in may follow.
+      if (notice.method === 'client_deauth' && !(await deps.peer.revoke(sessionId, correlationId))) {
+        deps.logger.warn({ sessionId }, 'session service did not revoke after a logout at the gateway');
+      }
+      return text('ack');
+    }
+    case 'custom': {
+      if (payload.trim() === REVOCATIONS_REQUEST) return text(revocationList(await deps.store.revoking(nasId)));
+      const ended = revokedRhids(payload);
+      if (ended === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "revocations" nor a "revoked" report.' });
+      const count = await deps.store.revoked(nasId, ended, now);
+      deps.logger.info({ nasId, revoked: count }, 'revocation-poll deauthenticated clients');
+      return text('ack');
+    }
+    default:
+      throw new ApiError('INVALID_REQUEST', { message: 'auth_get: not an authmon action.' });
+  }
+}
+
 /**
  * The openNDS side of the gateway service. The portal queues a signed-in client
  * (POST /api/v1/opennds/authorisations) and relays each request of the router's authmon,
@@ -85,6 +178,7 @@ export function sessionMinutesOf(secondsLeft: number): number {
  * the signature window, with a nonce not seen before; a BinAuth notice also needs a token whose
  * sha256 is a hid this gateway was authorised for.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table: each route one declaration (schema, statuses, handler) read beside the OpenAPI it generates
 export function openndsRoutes(deps: OpenndsDeps): Route[] {
   const key = requireApiKey(deps.apiKeys, 'credentials');
   /** The gateway's last poll, and whether it is recent enough to count as polling. */
@@ -190,85 +284,8 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
         404: { description: 'NOT_FOUND: no openNDS gateway has this id.' },
       },
       handle: async ({ params: { nasId }, body, req }) => {
-        const gateway = deps.gateways.get(nasId);
-        if (gateway?.profile !== 'opennds' || gateway.faskey === undefined) throw new ApiError('NOT_FOUND', { message: 'No openNDS gateway has this id.' });
-        const hash = createHash('sha256').update(gateway.nasId).digest('hex');
-        const now = deps.now();
-        const fromOutside = fromGatewayOutside(gateway, body.callerAddress);
-        const signature = authmonSignature(body, gateway.faskey, now, deps.signatureWindowSeconds);
-        const fresh =
-          fromOutside &&
-          body.gatewayhash === hash &&
-          signature === 'signed' &&
-          body.nonce !== undefined &&
-          (await deps.store.spendNonce(nasId, body.nonce, now, deps.signatureWindowSeconds));
-        if (!fresh) {
-          deps.logger.warn(
-            {
-              nasId,
-              action: body.auth_get,
-              fromOutside,
-              gatewayhashMatches: body.gatewayhash === hash,
-              signature: signature === 'signed' ? 'replayed' : signature,
-            },
-            'authmon request refused',
-          );
-          throw new ApiError('FORBIDDEN', { message: 'Not from this gateway.' });
-        }
-        await deps.store.heardFrom(nasId, now);
-        const payload = Buffer.from(body.payload, 'base64').toString('utf8');
-        const text = (value: string) => ({ status: 200, body: { text: value } });
-        switch (body.auth_get) {
-          case 'clear':
-            // authmon starting: what is queued stays queued (a sign-in just before a router restart still opens).
-            deps.logger.info({ nasId }, 'authmon started at the gateway');
-            return text('');
-          case 'view':
-          case 'list': {
-            if (payload.trim() === 'none') return text(authList(await deps.store.pending(nasId)));
-            const acked = ackedRhids(payload);
-            if (acked === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "none" nor an acknowledgement list.' });
-            const count = await deps.store.acked(nasId, acked, now);
-            deps.logger.info({ nasId, authorised: count }, 'authmon authorised clients');
-            return text('ack');
-          }
-          case 'deauthed': {
-            const notice = parseDeauthNotice(payload);
-            if (notice === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: not a BinAuth deauthentication notice.' });
-            const sessionId = await deps.store.deauthed(
-              nasId,
-              hidOfToken(notice.token),
-              notice.method,
-              {
-                bytesIncoming: notice.bytesIncoming,
-                bytesOutgoing: notice.bytesOutgoing,
-                seconds: Math.max(0, notice.sessionEnd - notice.sessionStart),
-              },
-              now,
-            );
-            if (sessionId === undefined) {
-              deps.logger.info({ nasId, method: notice.method }, 'BinAuth notice for no open authorisation (unknown token): ignored');
-              return text('ack');
-            }
-            deps.logger.info({ nasId, sessionId, method: notice.method }, 'openNDS ended a client');
-            // The person logged out at the gateway: the network session ends (as a RADIUS User-Request Stop);
-            // idle, timeout and quota ends keep the entitlement, so a new sign-in may follow.
-            if (notice.method === 'client_deauth' && !(await deps.peer.revoke(sessionId, req.get('X-Correlation-ID') ?? 'corr-opennds'))) {
-              deps.logger.warn({ sessionId }, 'session service did not revoke after a logout at the gateway');
-            }
-            return text('ack');
-          }
-          case 'custom': {
-            if (payload.trim() === REVOCATIONS_REQUEST) return text(revocationList(await deps.store.revoking(nasId)));
-            const ended = revokedRhids(payload);
-            if (ended === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "revocations" nor a "revoked" report.' });
-            const count = await deps.store.revoked(nasId, ended, now);
-            deps.logger.info({ nasId, revoked: count }, 'revocation-poll deauthenticated clients');
-            return text('ack');
-          }
-          default:
-            throw new ApiError('INVALID_REQUEST', { message: 'auth_get: not an authmon action.' });
-        }
+        const now = await checkedAuthmon(deps, nasId, body);
+        return authmonAnswer(deps, nasId, body, now, req.get('X-Correlation-ID') ?? 'corr-opennds');
       },
     }),
   ];

@@ -22,14 +22,73 @@ interface GrantRow {
   [column: string]: unknown;
 }
 
+/** The queue authmon collects: a signed-in client queued, polled, acknowledged. */
+export interface OpenndsGrants {
+  /** False when this hid or rhid was queued already (a replayed arrival). */
+  queue(item: QueuedAuthorisation, now: Date): Promise<boolean>;
+  /** What authmon is to authorise at this gateway now. */
+  pending(nasId: string): Promise<AuthmonGrant[]>;
+  /**
+   * authmon authorised these: AUTHORISED, and a connection opens (the page reads it as connected).
+   * A session may end between openNDS's authorisation and authmon's acknowledgement (the row is
+   * REVOKING already): its connection opens too, so the revocation's report closes it and the
+   * connection view does not lose a client that was online.
+   */
+  acked(nasId: string, rhids: readonly string[], now: Date): Promise<number>;
+}
+
+/** How an authorised client ends: the platform revokes it (revocation-poll.sh), or the gateway reports it (BinAuth). */
+export interface OpenndsEnds {
+  /** The rhids revocation-poll.sh is to deauthenticate at this gateway. */
+  revoking(nasId: string): Promise<string[]>;
+  /** revocation-poll.sh deauthenticated these: ENDED, their connections stopped (the Disconnect's ACK, in RADIUS terms). */
+  revoked(nasId: string, rhids: readonly string[], now: Date): Promise<number>;
+  /**
+   * A BinAuth notice (the gateway ended the client): the row with this hid ends, its connection
+   * stops with the byte counts. When the platform had ended the session (REVOKING), this is
+   * revocation-poll.sh's own `ndsctl deauth` told by BinAuth, often before the script's report:
+   * the revocation's acknowledgement (cause kept, disconnect ACKED), as `revoked` records it.
+   * Otherwise the gateway ended it itself, with the method as its cause. Answers the session, or
+   * undefined when no open row has this hid (an unknown or forged token).
+   */
+  deauthed(
+    nasId: string,
+    hid: string,
+    method: DeauthMethod,
+    usage: { bytesIncoming: number; bytesOutgoing: number; seconds: number },
+    now: Date,
+  ): Promise<string | undefined>;
+}
+
+/** The router's signed channel: its nonces, and when it was last heard from. */
+export interface OpenndsChannel {
+  /**
+   * Records a signed request's nonce; false when this gateway's nonce was seen (a replay).
+   * Nonces older than twice the window are dropped: a request that old is refused as stale.
+   */
+  spendNonce(nasId: string, nonce: string, now: Date, windowSeconds: number): Promise<boolean>;
+  /**
+   * A poll from the gateway: it is polling (the portal takes its arrivals), and its open
+   * connections are alive (the stale sweep closes those of a gateway that stopped polling).
+   */
+  heardFrom(nasId: string, now: Date): Promise<void>;
+  /** When the gateway's authmon (or BinAuth, revocation-poll.sh) last reached the platform; undefined: never. */
+  lastPoll(nasId: string): Promise<Date | undefined>;
+}
+
 /**
  * openNDS authorisations in the gateway service's store (PostgreSQL), so any instance
  * answers any router's poll and nothing is lost on a restart. The session change feed's ends
  * reach them in the transaction that moves its cursor (connection-store.ts `endSessions`).
  */
-export function createOpenndsStore(db: Database) {
+export interface OpenndsStore extends OpenndsGrants, OpenndsEnds, OpenndsChannel {}
+
+export function createOpenndsStore(db: Database): OpenndsStore {
+  return { ...openndsGrants(db), ...openndsEnds(db), ...openndsChannel(db) };
+}
+
+function openndsGrants(db: Database): OpenndsGrants {
   return {
-    /** False when this hid or rhid was queued already (a replayed arrival). */
     async queue(item: QueuedAuthorisation, now: Date): Promise<boolean> {
       const rows = await db.query(
         `INSERT INTO opennds_authorisations (rhid, hid, nas_id, session_id, device_ref, session_minutes, up_kbit, down_kbit, up_quota_kb, down_quota_kb, custom, state, created_at)
@@ -51,8 +110,6 @@ export function createOpenndsStore(db: Database) {
       );
       return rows.length === 1;
     },
-
-    /** What authmon is to authorise at this gateway now. */
     async pending(nasId: string): Promise<AuthmonGrant[]> {
       const rows = await db.query<GrantRow>("SELECT * FROM opennds_authorisations WHERE nas_id = $1 AND state = 'PENDING' ORDER BY created_at LIMIT 200", [
         nasId,
@@ -67,13 +124,6 @@ export function createOpenndsStore(db: Database) {
         custom: r.custom,
       }));
     },
-
-    /**
-     * authmon authorised these: AUTHORISED, and a connection opens (the page reads it as connected).
-     * A session may end between openNDS's authorisation and authmon's acknowledgement (the row is
-     * REVOKING already): its connection opens too, so the revocation's report closes it and the
-     * connection view does not lose a client that was online.
-     */
     async acked(nasId: string, rhids: readonly string[], now: Date): Promise<number> {
       if (rhids.length === 0) return 0;
       return db.transaction(async (tx) => {
@@ -93,8 +143,11 @@ export function createOpenndsStore(db: Database) {
         return rows.length;
       });
     },
+  };
+}
 
-    /** The rhids revocation-poll.sh is to deauthenticate at this gateway. */
+function openndsEnds(db: Database): OpenndsEnds {
+  return {
     async revoking(nasId: string): Promise<string[]> {
       const rows = await db.query<{ rhid: string }>(
         "SELECT rhid FROM opennds_authorisations WHERE nas_id = $1 AND state = 'REVOKING' ORDER BY ended_at LIMIT 200",
@@ -102,8 +155,6 @@ export function createOpenndsStore(db: Database) {
       );
       return rows.map((r) => r.rhid);
     },
-
-    /** revocation-poll.sh deauthenticated these: ENDED, their connections stopped (the Disconnect's ACK, in RADIUS terms). */
     async revoked(nasId: string, rhids: readonly string[], now: Date): Promise<number> {
       return db.transaction(async (tx) => {
         const rows = await tx.query<{ rhid: string }>(
@@ -120,15 +171,6 @@ export function createOpenndsStore(db: Database) {
         return rows.length;
       });
     },
-
-    /**
-     * A BinAuth notice (the gateway ended the client): the row with this hid ends, its connection
-     * stops with the byte counts. When the platform had ended the session (REVOKING), this is
-     * revocation-poll.sh's own `ndsctl deauth` told by BinAuth, often before the script's report:
-     * the revocation's acknowledgement (cause kept, disconnect ACKED), as `revoked` records it.
-     * Otherwise the gateway ended it itself, with the method as its cause. Answers the session, or
-     * undefined when no open row has this hid (an unknown or forged token).
-     */
     async deauthed(
       nasId: string,
       hid: string,
@@ -159,11 +201,11 @@ export function createOpenndsStore(db: Database) {
         return open.session_id;
       });
     },
+  };
+}
 
-    /**
-     * Records a signed request's nonce; false when this gateway's nonce was seen (a replay).
-     * Nonces older than twice the window are dropped: a request that old is refused as stale.
-     */
+function openndsChannel(db: Database): OpenndsChannel {
+  return {
     async spendNonce(nasId: string, nonce: string, now: Date, windowSeconds: number): Promise<boolean> {
       await db.query('DELETE FROM opennds_nonces WHERE seen_at < $1', [new Date(now.getTime() - 2 * windowSeconds * 1000)]);
       const rows = await db.query('INSERT INTO opennds_nonces (nas_id, nonce, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce', [
@@ -173,11 +215,6 @@ export function createOpenndsStore(db: Database) {
       ]);
       return rows.length === 1;
     },
-
-    /**
-     * A poll from the gateway: it is polling (the portal takes its arrivals), and its open
-     * connections are alive (the stale sweep closes those of a gateway that stopped polling).
-     */
     async heardFrom(nasId: string, now: Date): Promise<void> {
       await db.query(
         'INSERT INTO opennds_gateway_polls (nas_id, polled_at) VALUES ($1, $2) ON CONFLICT (nas_id) DO UPDATE SET polled_at = GREATEST(opennds_gateway_polls.polled_at, EXCLUDED.polled_at)',
@@ -185,12 +222,9 @@ export function createOpenndsStore(db: Database) {
       );
       await db.query("UPDATE connections SET updated_at = $2 WHERE nas_id = $1 AND stopped_at IS NULL AND acct_session_id LIKE 'nds-%'", [nasId, now]);
     },
-
-    /** When the gateway's authmon (or BinAuth, revocation-poll.sh) last reached the platform; undefined: never. */
     async lastPoll(nasId: string): Promise<Date | undefined> {
       const [row] = await db.query<{ polled_at: Date }>('SELECT polled_at FROM opennds_gateway_polls WHERE nas_id = $1', [nasId]);
       return row === undefined ? undefined : new Date(row.polled_at);
     },
   };
 }
-export type OpenndsStore = ReturnType<typeof createOpenndsStore>;

@@ -31,6 +31,7 @@ function gatewayFor(gateways: GatewayRegistry, nasId: string | undefined): Gatew
 }
 
 /** What the portal calls: a one-time credential after a grant, and the connection state of a session. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table: each route one declaration (schema, statuses, handler) read beside the OpenAPI it generates
 export function portalRoutes(deps: PortalApiDeps): Route[] {
   const key = (scope: GatewayScope) => requireApiKey(deps.apiKeys, scope);
   return [

@@ -16,6 +16,13 @@ export function arrivalKeyOf(address: string): string {
     .join(':')}::/64`;
 }
 
+export interface ArrivalLimit {
+  /** Counts one arrival; false when its address, or everyone together, is over the limit in this window. */
+  take(address: string): boolean;
+  /** Seconds until the current window ends. */
+  retryAfterSeconds(): number;
+}
+
 /**
  * Arrivals at `/gateway` per client address (IPv6 per /64), and all of them together
  * under a global ceiling, counted in fixed windows in memory (each portal instance counts its
@@ -23,12 +30,11 @@ export function arrivalKeyOf(address: string): string {
  * clients can make the portal do, not a security boundary). An arrival refused for its address
  * does not count toward the ceiling: one address cannot use up everyone's.
  */
-export function createArrivalLimit(limit: number, windowMs: number, globalLimit: number, now: () => number = Date.now) {
+export function createArrivalLimit(limit: number, windowMs: number, globalLimit: number, now: () => number = Date.now): ArrivalLimit {
   let windowStart = now();
   let counts = new Map<string, number>();
   let total = 0;
   return {
-    /** Counts one arrival; false when its address, or everyone together, is over the limit in this window. */
     take(address: string): boolean {
       const at = now();
       if (at - windowStart >= windowMs) {
@@ -43,10 +49,8 @@ export function createArrivalLimit(limit: number, windowMs: number, globalLimit:
       total += 1;
       return total <= globalLimit;
     },
-    /** Seconds until the current window ends. */
     retryAfterSeconds(): number {
       return Math.max(1, Math.ceil((windowStart + windowMs - now()) / 1000));
     },
   };
 }
-export type ArrivalLimit = ReturnType<typeof createArrivalLimit>;

@@ -15,7 +15,7 @@ const refuse = (problem: string | undefined): void => {
 };
 
 /**
- * Cross-site use (docs/decisions/README.md): besides SameSite=Strict, a state-changing request
+ * Cross-site use (docs/decisions/0051-cross-site-use.md): besides SameSite=Strict, a state-changing request
  * must come from the portal's own origin (Origin, or Sec-Fetch-Site when Origin is absent), and
  * one that carries a body must carry a JSON content type, which a cross-site HTML form cannot
  * send. Refresh and logout have no body (spec 4.1), so they need no content type.

@@ -37,6 +37,7 @@ const AUTHMON_SIGNATURE = { ts: /^[0-9]{1,12}$/, nonce: /^[0-9a-f]{32}$/, sig: /
  * address bar); every other state and every refusal is a page in the person's language. Outside
  * the API document: it answers browsers with pages, never JSON.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one arrival read top to bottom: every page a controller's redirect can lead to, in the order they are decided
 export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
   const { config } = deps;
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);

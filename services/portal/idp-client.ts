@@ -10,7 +10,7 @@ export interface Tokens {
   refreshToken: string | null;
 }
 
-/** What the token endpoint said, reduced to what the portal answers (docs/decisions/README.md). */
+/** What the token endpoint said, reduced to what the portal answers (docs/decisions/0050-no-enumeration.md). */
 export type GrantOutcome =
   | { kind: 'tokens'; tokens: Tokens }
   | { kind: 'refused'; error: string; status: number; description?: string }
@@ -77,7 +77,7 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     }
     const error = typeof body['error'] === 'string' ? body['error'] : undefined;
     // A 5xx is an outage, except the employee authenticator's own 503/504 (HR down or late),
-    // which say so in an OAuth error body (kc-extension/README.md "Error bodies").
+    // which say so in an OAuth error body (docs/develop/keycloak-extension.md "Error bodies").
     if (reply.status >= 500 && (error === undefined || (reply.status !== 503 && reply.status !== 504))) return { kind: 'unreachable', status: reply.status };
     const description = typeof body['error_description'] === 'string' ? body['error_description'].slice(0, 200) : undefined;
     return { kind: 'refused', error: error ?? 'unknown', status: reply.status, ...(description === undefined ? {} : { description }) };

@@ -1,7 +1,7 @@
 import { ApiError } from '../kit/index.js';
 
 /**
- * One portal answer per token-endpoint refusal (spec 4.1 rules 3-4, docs/decisions/README.md).
+ * One portal answer per token-endpoint refusal (spec 4.1 rules 3-4, docs/decisions/0050-no-enumeration.md).
  * Customer refusals are all one 401: Keycloak answers wrong password (401), unknown account and
  * lockout (400) differently, and none of that may show.
  */
@@ -12,7 +12,7 @@ export function customerRefusal(_error: string, status: number): ApiError {
   return new ApiError('INVALID_CREDENTIALS');
 }
 
-// The employee authenticator's errors (kc-extension/README.md "Error bodies").
+// The employee authenticator's errors (docs/develop/keycloak-extension.md "Error bodies").
 const EMPLOYEE: Record<string, () => ApiError> = {
   invalid_grant: () => new ApiError('INVALID_CREDENTIALS'),
   invalid_request: () => new ApiError('INVALID_REQUEST', { message: 'employeeId and citizenId are required.' }),

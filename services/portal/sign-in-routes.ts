@@ -53,16 +53,17 @@ async function counted<T>(kind: 'customer' | 'register' | 'employee', work: Prom
 const gatewayFields = (login: GatewayLogin | null) =>
   login === null ? {} : { gateway: login, connection: { state: 'CONNECTING', connected: false, inputOctets: 0, outputOctets: 0, sessionTime: 0 } };
 
-/** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each. */
-export function signInRoutes(deps: SignInRouteDeps): Route[] {
+/** The client's address: the one the trusted proxies report (req.ip, PORTAL_TRUSTED_PROXIES). */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/**
+ * The steps every way of signing in shares around its credential check: the device settled first,
+ * refusals answered at the common pace, then the completion (sign-in.ts), the gateway context used
+ * up and the portal session opened.
+ */
+function signInPipeline(deps: SignInRouteDeps) {
   const { config, sessions } = deps;
-  const { sameOriginJson } = crossSiteGuard(config.PORTAL_PUBLIC_URL);
   const cookie = sidCookie(config.PORTAL_PUBLIC_URL);
-  // Employee attempts per client address (req.ip: the address the trusted
-  // proxies report, PORTAL_TRUSTED_PROXIES), before any call, so one address guessing employee
-  // ids cannot use up HR's global ceiling, which stays the backstop for many addresses.
-  const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const perAddress = createCeiling(config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
 
   /** The device signing in: the gateway context's deviceRef when a gateway sent it, else this browser's handle. */
   const signingDevice = async (req: Request): Promise<SigningDevice & { handle: string }> => {
@@ -130,6 +131,17 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
     const device = await signingDevice(req);
     return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
   };
+
+  return { signingDevice, atThePace, signIn, customerSignIn };
+}
+
+/** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each. */
+export function signInRoutes(deps: SignInRouteDeps): Route[] {
+  const { sameOriginJson } = crossSiteGuard(deps.config.PORTAL_PUBLIC_URL);
+  // Employee attempts per client address, before any call, so one address guessing employee ids
+  // cannot use up HR's global ceiling, which stays the backstop for many addresses.
+  const perAddress = createCeiling(deps.config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, deps.config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
+  const { signingDevice, atThePace, signIn, customerSignIn } = signInPipeline(deps);
 
   return [
     route({

@@ -56,102 +56,142 @@ function failedAt(log: Logger, hop: Hop, why: HopFailure): ApiError {
   return upstreamFailure(hop);
 }
 
+/** Who signed in, from the verified access token. */
+interface Identity {
+  subjectId: string;
+  claims: Record<string, unknown>;
+  /**
+   * One Idempotency-Key per sign-in, never derived from the caller's correlation id: a client that
+   * sends the same X-Correlation-ID twice must get a second sign-in, not a replay of the first
+   * (whose session may be revoked by now).
+   */
+  idempotencyKey: string;
+}
+
+/** Step "identity": the access token verified and read (never logged: jose's error code only). */
+async function identityOf(deps: SignInDeps, tokens: Tokens): Promise<Identity> {
+  let claims: Record<string, unknown>;
+  try {
+    claims = await deps.readClaims(tokens.accessToken);
+  } catch (error) {
+    // jose's error code (ERR_JWKS_TIMEOUT, ERR_JWT_EXPIRED, ...): never the token or its claims.
+    const code =
+      typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^ERR_[A-Z_]{1,40}$/.test(error.code)
+        ? error.code
+        : undefined;
+    throw failedAt(deps.log, 'identity provider', { failure: 'token-not-verified', ...(code === undefined ? {} : { code }) });
+  }
+  return { subjectId: String(claims['sub']), claims, idempotencyKey: `portal-${randomUUID()}` };
+}
+
+/** Step "entitlement": the decision for this person, or the refusal with its reason (spec 4.3). */
+async function entitlementOf(deps: SignInDeps, tokens: Tokens, identity: Identity, correlationId: string): Promise<Entitlement> {
+  const { upstreams, log } = deps;
+  const evaluated = await upstreams.evaluate(tokens.accessToken, identity.subjectId, identity.idempotencyKey, correlationId);
+  if (evaluated.kind === 'unreachable') throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
+  if (evaluated.status === 403 && evaluated.body['code'] === 'ENTITLEMENT_DENIED') {
+    const reason = evaluated.body['reason'];
+    log.info({ reason }, 'sign-in denied by the entitlement');
+    throw new ApiError('ENTITLEMENT_DENIED', { eligible: false, ...(typeof reason === 'string' ? { reason: reason as never } : {}) });
+  }
+  const entitlement = replyOf(Entitlement, evaluated, [200, 201]);
+  if (entitlement === undefined) throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
+  return entitlement;
+}
+
 /**
- * Spec 4.1 rule 1 after the credential check: entitlement, then a network session created and
- * granted. Fail closed (spec 8): on any failure nothing stays granted, the network session is
- * revoked, the identity-provider session logged out, and no portal session is kept.
+ * Step "session": a network session created for the device and granted with the entitlement's
+ * limits. `held` learns the session id as soon as it exists, so a failure after it revokes it.
+ */
+async function grantedSession(
+  deps: SignInDeps,
+  identity: Identity,
+  device: SigningDevice,
+  entitlement: Entitlement,
+  held: { sessionId?: string },
+  correlationId: string,
+): Promise<Session> {
+  const { upstreams, log } = deps;
+  const creation = await upstreams.createSession(identity.subjectId, device.deviceRef, identity.idempotencyKey, correlationId);
+  const created = replyOf(Session, creation, [200, 201]);
+  if (created === undefined) throw failedAt(log, 'session service', hopFailureOf(creation));
+  held.sessionId = created.sessionId;
+  const { permission } = entitlement;
+  const grant = await upstreams.grantSession(
+    created.sessionId,
+    {
+      entitlementId: entitlement.entitlementId,
+      entitlementType: entitlement.entitlementType,
+      tier: permission.tier,
+      qosClass: permission.qosClass,
+      validUntil: entitlement.validUntil,
+      deviceSlots: permission.deviceSlots,
+    },
+    correlationId,
+  );
+  const granted = replyOf(Session, grant, [200]);
+  if (granted?.state !== 'GRANTED')
+    throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
+  return granted;
+}
+
+/**
+ * Step "gateway hand-off": behind a gateway the device still has to be let through there, as its
+ * profile declares; without the hand-off the sign-in cannot open the network, so it fails closed.
+ * Answers how the page logs the device in (a one-time credential), or null when nothing is handed
+ * to the browser (no gateway, or a controller that collects the grant itself).
+ */
+async function handOff(deps: SignInDeps, device: SigningDevice, sessionId: string, correlationId: string): Promise<GatewayLogin | null> {
+  const { upstreams, log } = deps;
+  if (device.gateway === null) return null;
+  if (grantOf(device.gateway.profile) === 'queued') {
+    // The controller collects the grant itself (openNDS's authmon poll), not from the browser:
+    // the client is queued at the gateway service with the session's limits; no answer is no
+    // access (fail closed).
+    const { nasId, hid } = device.gateway;
+    if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
+    const authorisation = await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId);
+    if (replyOf(OpenndsAuthorisationReply, authorisation, [201]) === undefined) throw failedAt(log, 'gateway service', hopFailureOf(authorisation));
+    return null;
+  }
+  const { nasId, challenge, chapId } = device.gateway;
+  const issued = await upstreams.issueCredential(
+    { sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) },
+    correlationId,
+  );
+  // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.
+  const credential = replyOf(IssuedCredentialReply, issued, [201]);
+  if (credential === undefined) throw failedAt(log, 'gateway service', hopFailureOf(issued));
+  return gatewayLogin(device.gateway, credential);
+}
+
+/**
+ * Spec 4.1 rule 1 after the credential check, as named steps in order. The whole sign-in reads:
+ * guard (same-origin JSON, per-address limits: route steps in sign-in-routes.ts) → device
+ * (signingDevice there) → credential (the identity provider's grant) → identity → entitlement →
+ * session → gateway hand-off (here) → portal session (sessions.open there). Fail closed (spec 8):
+ * on any failure nothing stays granted, the network session is revoked, the identity-provider
+ * session logged out, and no portal session is kept.
  */
 export async function completeSignIn(deps: SignInDeps, client: PortalClient, tokens: Tokens, device: SigningDevice, correlationId: string): Promise<SignedIn> {
-  const { idp, upstreams, log } = deps;
-  let sessionId: string | undefined;
-  const undo = async () => {
-    if (sessionId !== undefined) {
-      const revoked = await upstreams.revokeSession(sessionId, correlationId);
-      if (revoked.kind !== 'answer' || revoked.status !== 200) log.error({ sessionId }, 'sign-in rollback could not revoke the network session');
-    }
-    if (tokens.refreshToken !== null) await idp.logout(client, tokens.refreshToken, correlationId);
-  };
+  const held: { sessionId?: string } = {};
   try {
-    let claims: Record<string, unknown>;
-    try {
-      claims = await deps.readClaims(tokens.accessToken);
-    } catch (error) {
-      // jose's error code (ERR_JWKS_TIMEOUT, ERR_JWT_EXPIRED, ...): never the token or its claims.
-      const code =
-        typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^ERR_[A-Z_]{1,40}$/.test(error.code)
-          ? error.code
-          : undefined;
-      throw failedAt(log, 'identity provider', { failure: 'token-not-verified', ...(code === undefined ? {} : { code }) });
-    }
-    const subjectId = String(claims['sub']);
-    // One Idempotency-Key per sign-in, never derived from the caller's correlation id: a client
-    // that sends the same X-Correlation-ID twice must get a second sign-in, not a replay of the
-    // first (whose session may be revoked by now).
-    const idempotencyKey = `portal-${randomUUID()}`;
-
-    const evaluated = await upstreams.evaluate(tokens.accessToken, subjectId, idempotencyKey, correlationId);
-    if (evaluated.kind === 'unreachable') throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
-    if (evaluated.status === 403 && evaluated.body['code'] === 'ENTITLEMENT_DENIED') {
-      const reason = evaluated.body['reason'];
-      log.info({ reason }, 'sign-in denied by the entitlement');
-      throw new ApiError('ENTITLEMENT_DENIED', { eligible: false, ...(typeof reason === 'string' ? { reason: reason as never } : {}) });
-    }
-    const entitlement = replyOf(Entitlement, evaluated, [200, 201]);
-    if (entitlement === undefined) throw failedAt(log, 'entitlement service', hopFailureOf(evaluated));
-    const { permission } = entitlement;
-
-    const creation = await upstreams.createSession(subjectId, device.deviceRef, idempotencyKey, correlationId);
-    const created = replyOf(Session, creation, [200, 201]);
-    if (created === undefined) throw failedAt(log, 'session service', hopFailureOf(creation));
-    sessionId = created.sessionId;
-
-    const grant = await upstreams.grantSession(
-      sessionId,
-      {
-        entitlementId: entitlement.entitlementId,
-        entitlementType: entitlement.entitlementType,
-        tier: permission.tier,
-        qosClass: permission.qosClass,
-        validUntil: entitlement.validUntil,
-        deviceSlots: permission.deviceSlots,
-      },
-      correlationId,
-    );
-    const granted = replyOf(Session, grant, [200]);
-    if (granted?.state !== 'GRANTED')
-      throw failedAt(log, 'session service', granted === undefined ? hopFailureOf(grant) : { failure: 'not-granted', code: granted.state });
-    // Behind a gateway the device still has to log in there, with a one-time
-    // credential; without one the sign-in cannot open the network, so it fails closed.
-    let login: GatewayLogin | null = null;
-    if (device.gateway !== null && grantOf(device.gateway.profile) === 'queued') {
-      // The controller collects the grant itself (openNDS's authmon poll), not from the browser:
-      // the client is queued at the gateway service with the session's limits; no answer is no
-      // access (fail closed).
-      const { nasId, hid } = device.gateway;
-      if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
-      const authorisation = await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId);
-      if (replyOf(OpenndsAuthorisationReply, authorisation, [201]) === undefined) throw failedAt(log, 'gateway service', hopFailureOf(authorisation));
-    } else if (device.gateway !== null) {
-      const { nasId, challenge, chapId } = device.gateway;
-      const issued = await upstreams.issueCredential(
-        { sessionId, deviceRef: device.deviceRef, nasId, ...(challenge === null ? {} : { challenge }), ...(chapId === null ? {} : { chapId }) },
-        correlationId,
-      );
-      // A reply that does not parse is no credential: fail closed, as an unreachable gateway service.
-      const credential = replyOf(IssuedCredentialReply, issued, [201]);
-      if (credential === undefined) throw failedAt(log, 'gateway service', hopFailureOf(issued));
-      login = gatewayLogin(device.gateway, credential);
-    }
-    log.info({ sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
+    const identity = await identityOf(deps, tokens);
+    const entitlement = await entitlementOf(deps, tokens, identity, correlationId);
+    const granted = await grantedSession(deps, identity, device, entitlement, held, correlationId);
+    const login = await handOff(deps, device, granted.sessionId, correlationId);
+    deps.log.info({ sessionId: granted.sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
+    const { subjectId, claims } = identity;
+    const { accessToken, refreshToken } = tokens;
     return {
       data: {
         subjectId,
         client,
-        accessToken: tokens.accessToken,
-        refreshToken: tokens.refreshToken,
+        accessToken,
+        refreshToken,
         claims,
         entitlement,
-        networkSessionId: sessionId,
+        networkSessionId: granted.sessionId,
         networkSession: granted,
         gateway: device.gateway,
       },
@@ -159,9 +199,18 @@ export async function completeSignIn(deps: SignInDeps, client: PortalClient, tok
       gatewayLogin: login,
     };
   } catch (error) {
-    await undo();
+    await undo(deps, tokens, client, held.sessionId, correlationId);
     throw error;
   }
+}
+
+/** What a failed sign-in leaves behind is taken back: the network session revoked, the identity-provider session ended. */
+async function undo(deps: SignInDeps, tokens: Tokens, client: PortalClient, sessionId: string | undefined, correlationId: string): Promise<void> {
+  if (sessionId !== undefined) {
+    const revoked = await deps.upstreams.revokeSession(sessionId, correlationId);
+    if (revoked.kind !== 'answer' || revoked.status !== 200) deps.log.error({ sessionId }, 'sign-in rollback could not revoke the network session');
+  }
+  if (tokens.refreshToken !== null) await deps.idp.logout(client, tokens.refreshToken, correlationId);
 }
 
 /** The credential step's outcome as tokens, or the portal's answer for a refusal or an outage. */

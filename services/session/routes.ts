@@ -48,6 +48,7 @@ const changesQuery = {
 };
 
 /** Spec 4.4, the four session endpoints, and the change feed; every one needs a key with its scope. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table: each route one declaration (schema, statuses, handler) read beside the OpenAPI it generates
 export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
   const key = (scope: SessionScope) => requireApiKey(keys, scope);
   return [

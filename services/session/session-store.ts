@@ -287,11 +287,11 @@ const QUALIFIED = COLUMNS.split(',')
  * - GRANTED past its expiry: the subject's sessions past their expiry (this one too) are stored
  *   EXPIRED, and the answer is `ended`;
  * - GRANTED under the same entitlement: `replayed`, nothing written;
- * - otherwise the grant. Grant is declarative (docs/decisions/README.md): a GRANTED session now
+ * - otherwise the grant. Grant is declarative (docs/decisions/0028-grant-with-a-different-entitlement-on-a.md): a GRANTED session now
  *   carries the entitlement supplied last. The subject's other sessions past their expiry are
  *   stored EXPIRED first (they hold no slot). The same device signing in again replaces its own
  *   session (another GRANTED session of the subject with this deviceRef is revoked, reason
- *   SAME_DEVICE, and takes no slot). Device slots (docs/decisions/README.md): a subject never
+ *   SAME_DEVICE, and takes no slot). Device slots (docs/decisions/0032-device-slots.md): a subject never
  *   holds more GRANTED, unexpired sessions than the entitlement allows; making room revokes the
  *   oldest others (all but the newest `deviceSlots - 1`), so a person moving from phone to laptop
  *   is never locked out.

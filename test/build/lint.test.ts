@@ -65,3 +65,13 @@ test("a file written off the formatter's shape is named; the mutation list keeps
     'services/portal/b.ts': [],
   });
 });
+
+test('a product function over 80 lines is named unless a biome-ignore says why; tests may hold a scenario in one function', (t) => {
+  const long = `export function f(): number {\n  let x = 0;\n${'  x += 1;\n'.repeat(85)}  return x;\n}\n`;
+  const reasoned = `// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a table read as one\n${long}`;
+  t.deepEqual(rulesBroken({ 'services/session/long.ts': long, 'services/session/reasoned.ts': reasoned, 'test/services/long.test.ts': long }), {
+    'services/session/long.ts': ['noExcessiveLinesPerFunction'],
+    'services/session/reasoned.ts': [],
+    'test/services/long.test.ts': [],
+  });
+});

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
-/** Where the process owning `dir` writes a backup when asked (docs/decisions/README.md ("Back up and restore the embedded store")). */
+/** Where the process owning `dir` writes a backup when asked (docs/decisions/0036-back-up-and-restore-the-embedded-store.md). */
 export const backupFileOf = (dir: string): string => `${dir}.backup.tar.gz`;
 
 /**

@@ -6,7 +6,7 @@ export const IDP_URL = process.env['IDP_URL'] ?? 'http://localhost:8080';
 export const HR_URL = process.env['HR_URL'] ?? 'http://localhost:3001';
 export const TOKEN_URL = `${IDP_URL}/realms/wifi/protocol/openid-connect/token`;
 
-// Dev defaults from realm-export.json (kc-extension/README.md, "Clients and secrets").
+// Dev defaults from realm-export.json (docs/operate/keycloak.md, the realm's clients).
 export const PORTAL_API = { id: 'wifi-portal-api', secret: process.env['WIFI_PORTAL_API_SECRET'] ?? 'dev-portal-api-secret' };
 export const EMPLOYEE_API = {
   id: 'wifi-portal-employee-api',

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
 import { bootSession, grantBody, openSessionDb, subject, TestClock } from './session-service.js';
 
-// Device slots (docs/decisions/README.md): never more GRANTED, unexpired sessions per subject
+// Device slots (docs/decisions/0032-device-slots.md): never more GRANTED, unexpired sessions per subject
 // than the entitlement's deviceSlots; a new grant revokes the oldest rather than refusing.
 let db: Database;
 test.before(async () => {
