@@ -355,6 +355,10 @@ export const MUTATIONS: Mutation[] = [
   { rule: 'allowance counters: a connection of another person is refused', file: 'services/session/usage-counters.ts', from: 'if (seen === undefined || seen.subject_id !== report.subjectId) return', to: 'if (seen === undefined) return', tests: ['test/services/session/usage-counters.test.ts'] },
   { rule: 'allowance period: a week starts on Monday', file: 'services/session/allowance-period.ts', from: 'local.subtract({ days: local.dayOfWeek - 1 })', to: 'local.subtract({ days: local.dayOfWeek % 7 })', tests: ['test/services/session/usage-counters.test.ts'] },
   { rule: "allowance period: days follow the venue's time zone", file: 'services/session/allowance-period.ts', from: 'toZonedDateTimeISO(timeZone).startOfDay()', to: "toZonedDateTimeISO('UTC').startOfDay()", tests: ['test/services/session/usage-counters.test.ts'] },
+  { rule: "allowance: the portal grants the session under the entitlement's allowance", file: 'services/portal/sign-in.ts', from: 'allowance: permission.allowance ?? null,', to: 'allowance: null,', tests: ['test/services/portal/sign-in.test.ts'] },
+  { rule: "allowance: the session stores the grant's allowance", file: 'services/session/session-store.ts', from: 'allowance = $10::jsonb, ', to: '', tests: ['test/services/session/allowance-read.test.ts'] },
+  { rule: 'allowance: a session read answers what its person has left', file: 'services/session/routes.ts', from: 'const left = usage === undefined || session.allowance === null ? null :', to: 'const left = usage === undefined || session.allowance !== undefined ? null :', tests: ['test/services/session/allowance-read.test.ts'] },
+  { rule: "allowance: the session service counts periods in the venue's time zone", file: 'services/session/app.ts', from: 'createUsageCounters(db, config.VENUE_TIME_ZONE)', to: "createUsageCounters(db, 'Asia/Tokyo')", tests: ['test/services/session/allowance-read.test.ts'] },
 ];
 
 /** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */

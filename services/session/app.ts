@@ -4,6 +4,7 @@ import type { SessionConfig } from './config.js';
 import { createFeedWake } from './feed-wake.js';
 import { sessionRoutes } from './routes.js';
 import { createSessionStore } from './session-store.js';
+import { createUsageCounters } from './usage-counters.js';
 
 export interface SessionDeps {
   /** An open, migrated database; opened from the configuration when absent. */
@@ -22,7 +23,10 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const app = createServiceApp({
     service: 'session',
     logger,
-    routes: [healthRoute('session', storeReadiness(db, 'session')), ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now)],
+    routes: [
+      healthRoute('session', storeReadiness(db, 'session')),
+      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, createUsageCounters(db, config.VENUE_TIME_ZONE)),
+    ],
     // The gateway service follows the change feed, asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes'],
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyList, commonSettings } from '../kit/index.js';
 import { storeSettings } from '../kit/store/index.js';
+import { isTimeZone } from './allowance-period.js';
 
 /** What a session-service key may do: one scope per kind of route. */
 export const SESSION_SCOPES = ['create', 'grant', 'revoke', 'read', 'changes', 'revoke-subject'] as const;
@@ -14,6 +15,11 @@ const DEVELOPMENT_KEYS =
 export const SessionConfig = z.object({
   ...commonSettings,
   ...storeSettings,
+  VENUE_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, 'must be an IANA time zone such as Asia/Ho_Chi_Minh')
+    .describe("The venue's time zone (IANA name): allowance periods start at its local midnight (a week on Monday, a month on the first)."),
   // One key per caller, each with only what that caller does.
   SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe(
     'Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject); several entries per caller during a rotation.',

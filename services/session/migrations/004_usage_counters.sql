@@ -19,3 +19,7 @@ CREATE TABLE usage_connections (
   seconds        bigint NOT NULL,
   at             timestamptz NOT NULL
 );
+
+-- The allowance of the entitlement a session was granted under (what its person may use per
+-- period); null: no limit, or a grant from before allowances existed.
+ALTER TABLE sessions ADD COLUMN allowance jsonb;
