@@ -106,6 +106,27 @@ export const GatewayConnection = z.object({
 export type GatewayConnection = z.output<typeof GatewayConnection>;
 
 /**
+ * Every connection a network session had at the gateways (GET /api/v1/connections/:sessionId/history),
+ * for a person's copy of their data: where, when, how much. Nothing that names the device (the
+ * sealed identity, the username hash, the NAS's own session id) is in it.
+ */
+export const ConnectionHistory = z.object({
+  sessionId: z.string(),
+  connections: z.array(
+    z.object({
+      nasId: z.string(),
+      startedAt: z.iso.datetime({ offset: true }),
+      updatedAt: z.iso.datetime({ offset: true }),
+      stoppedAt: z.iso.datetime({ offset: true }).nullable(),
+      inputOctets: z.number().int(),
+      outputOctets: z.number().int(),
+      sessionTime: z.number().int().describe('Seconds, as the gateway last reported.'),
+    }),
+  ),
+});
+export type ConnectionHistory = z.output<typeof ConnectionHistory>;
+
+/**
  * What a buffered accounting entry carries in place of User-Name (which for a returning
  * device is its MAC): the user name's SHA-256 in lower-case hex, the one thing the gateway
  * service looks a credential up by. A FreeRADIUS local attribute (3000-3999), which never

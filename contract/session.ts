@@ -112,3 +112,27 @@ export const RevokeSubjectRequest = z.strictObject({
   reason: z.enum(['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'SUBJECT_REVOKED']).default('SUBJECT_REVOKED'),
 });
 export const SubjectRevoked = z.object({ subjectId: z.string(), revoked: z.array(z.string()) });
+
+/** One state change of a network session, as a person's copy of their data shows it. */
+export const SessionEventEntry = z.object({
+  at: dateTime,
+  fromState: z.enum(SESSION_STATES).nullable(),
+  state: z.enum(SESSION_STATES),
+  reason: z.string().nullable(),
+});
+
+/**
+ * A person's network sessions, for the copy of their data (GET /api/v1/subjects/:subjectId/sessions):
+ * what was granted and when, and every state change. No deviceRef: it is a keyed pseudonym of the
+ * device's MAC, which the person cannot read and nobody should be able to link back.
+ */
+export const SubjectSessions = z.object({
+  subjectId: z.string(),
+  sessions: z.array(
+    Session.omit({ deviceRef: true, replayed: true, subjectId: true }).extend({
+      revokeReason: z.string().nullable(),
+      events: z.array(SessionEventEntry),
+    }),
+  ),
+});
+export type SubjectSessions = z.output<typeof SubjectSessions>;

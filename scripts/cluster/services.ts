@@ -23,7 +23,7 @@ export interface ServiceContext {
 /** The session service's key list: the portal, the gateway service and Keycloak's svc-admin, each with its scopes. */
 export function sessionKeys(secrets: ClusterSecrets): string {
   return [
-    `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read`,
+    `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read,copy`,
     `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes,revoke`,
     `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
   ].join(';');

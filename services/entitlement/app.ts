@@ -1,9 +1,10 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
-import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import type { EntitlementConfig } from './config.js';
 import { createDecisionClient, type DecisionClient } from './decision-client.js';
 import { createEntitlementStore } from './entitlement-store.js';
 import { createLoyaltyClient, type LoyaltyClient } from './loyalty-client.js';
+import { entitlementRetention } from './retention.js';
 import { entitlementRoutes } from './routes.js';
 import { createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
@@ -30,5 +31,12 @@ export async function createApp(config: EntitlementConfig, logger: Logger, deps:
   );
   const routes = [health, ...entitlementRoutes(deps.verify ?? createTokenVerifier(config), evaluateDeps, store)];
   const app = createServiceApp({ service: 'entitlement', logger, routes });
-  return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
+  const purge = startPurgeJob({ db, service: 'entitlement', rules: entitlementRetention(config), settings: config, now, logger });
+  return {
+    app,
+    async close() {
+      await purge.stop();
+      if (!deps.db) await db.close();
+    },
+  };
 }

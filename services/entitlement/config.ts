@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonSettings, envInt } from '../kit/index.js';
-import { storeSettings } from '../kit/store/index.js';
+import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.js';
 
 const list = z
   .string()
@@ -15,6 +15,9 @@ const list = z
 export const EntitlementConfig = z.object({
   ...commonSettings,
   ...storeSettings,
+  ...purgeSettings,
+  RETENTION_ENTITLEMENTS_DAYS: retentionDays(90).describe('Days an entitlement (and the request answered with it) is kept after it was granted; 0: for ever.'),
+  RETENTION_IDEMPOTENCY_DAYS: retentionDays(2).describe('Days an Idempotency-Key record is kept after its claim; 0: for ever.'),
   // Spec 5 rule 1: the accepted issuer (the browser-facing name in tokens) and the key-set
   // location (reached over the internal network) are separate settings on purpose.
   IDP_ISSUER: z.url().default('http://localhost:8080/realms/wifi').describe('Accepted token issuer (iss).'),

@@ -1,9 +1,10 @@
 import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { loadGatewayRegistry } from '../../edge/index.js';
-import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
+import { copyRoutes } from './copy-routes.js';
 import { createCredentialStore } from './credential-store.js';
 import { sendCoa, sendDisconnect } from './disconnect.js';
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
@@ -13,6 +14,7 @@ import { countOpenConnectionsWith } from './metrics.js';
 import { accountingFastPath, accountingHandler, radiusRoutes } from './radius-routes.js';
 import { createOpenndsStore } from './opennds-store.js';
 import { openndsRoutes } from './opennds-routes.js';
+import { gatewayRetention } from './retention.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
 
@@ -81,6 +83,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     logger,
     'stale',
   );
+  const purge = startPurgeJob({ db, service: 'gateway', rules: gatewayRetention(config), settings: config, now, logger });
   // A held read that ran out brings the sweep and the sender's idle look along.
   const follower = followContinuously(
     connections,
@@ -106,6 +109,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
         'gateway',
         storeReadiness(db, 'gateway', () => ({ gateways: gateways.size })),
       ),
+      ...copyRoutes(config.GATEWAY_API_KEYS, connections),
       ...portalRoutes({
         apiKeys: config.GATEWAY_API_KEYS,
         gateways,
@@ -136,7 +140,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     // FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
     fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
-      await Promise.all([follower.stop(), sender.stop(), sweeper.stop()]);
+      await Promise.all([follower.stop(), sender.stop(), sweeper.stop(), purge.stop()]);
       await connections.flush();
       countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
-import { storeSettings } from '../kit/store/index.js';
+import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.js';
 import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
 
 /** What a key of the portal API may do: issue one-time credentials, read connection state. */
@@ -16,6 +16,14 @@ const base64Key = (fallback: string) =>
 export const GatewayConfig = z.object({
   ...commonSettings,
   ...storeSettings,
+  ...purgeSettings,
+  RETENTION_CONNECTIONS_DAYS: retentionDays(365).describe(
+    'Days a stopped connection (accounting: times, counters, stop cause) or an ended openNDS authorisation is kept after it stopped; 0: for ever.',
+  ),
+  RETENTION_NETWORK_SESSIONS_DAYS: retentionDays(90).describe(
+    'Days the record of an ended network session (refusing its late accounting) is kept after it ended; 0: for ever.',
+  ),
+  RETENTION_CREDENTIALS_DAYS: retentionDays(30).describe('Days a one-time credential (and the device it was used from) is kept after it expired; 0: for ever.'),
   // One key per caller of the portal API (the portal; tools), several during a rotation.
   GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe(
     'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).',

@@ -1,17 +1,19 @@
 import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
 import { loadGatewayRegistry } from '../../edge/index.js';
-import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
 import { createArrivalLimit } from './arrival-limit.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
+import { dataCopyRoutes } from './data-copy.js';
 import { readGatewayCookie } from './cookies.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
 import { gatewayArrivalRouter } from './gateway-route.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessions } from './portal-session.js';
 import { createPortalSessionStore } from './portal-session-store.js';
+import { PORTAL_RETENTION } from './retention.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { createUiRouter } from './ui-router.js';
@@ -53,6 +55,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     }),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
+    ...dataCopyRoutes(sessions, upstreams, now),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {
@@ -62,5 +65,12 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   });
   const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger, upstreams });
   const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui, arrivals], trustProxy: config.PORTAL_TRUSTED_PROXIES });
-  return { app, close: () => (deps.db ? Promise.resolve() : db.close()) };
+  const purge = startPurgeJob({ db, service: 'portal', rules: PORTAL_RETENTION, settings: config, now, logger });
+  return {
+    app,
+    async close() {
+      await purge.stop();
+      if (!deps.db) await db.close();
+    },
+  };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { commonSettings, envFlag, envInt } from '../kit/index.js';
-import { storeSettings } from '../kit/store/index.js';
+import { purgeSettings, storeSettings } from '../kit/store/index.js';
 
 export const PortalConfig = z.object({
   ...commonSettings,
   ...storeSettings,
+  ...purgeSettings,
   IDP_URL: z.url().default('http://localhost:8080').describe('Identity provider base URL as the portal reaches it (token, admin, logout, keys).'),
   IDP_EMPLOYEE_URL: z
     .url()

@@ -52,6 +52,10 @@ export interface Upstreams {
   openndsGateway(nasId: string, correlationId: string): Promise<PeerAnswer>;
   /** Whether the gateway confirmed the session (accounting Start), and its usage. */
   readConnection(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** A person's copy of their data: every network session of the subject, with its state changes. */
+  subjectSessions(subjectId: string, correlationId: string): Promise<PeerAnswer>;
+  /** A person's copy of their data: every connection of one network session at the gateways. */
+  connectionHistory(sessionId: string, correlationId: string): Promise<PeerAnswer>;
 }
 
 export function createUpstreams(config: PortalConfig): Upstreams {
@@ -101,5 +105,19 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       }),
     readConnection: (sessionId, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/${sessionId}`, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    subjectSessions: (subjectId, correlationId) =>
+      ask({
+        url: `${config.SESSION_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/sessions`,
+        headers: sessionKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
+    connectionHistory: (sessionId, correlationId) =>
+      ask({
+        url: `${config.GATEWAY_URL}/api/v1/connections/${encodeURIComponent(sessionId)}/history`,
+        headers: gatewayKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
   };
 }

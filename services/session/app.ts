@@ -1,7 +1,9 @@
 import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
-import { openDatabase, storeReadiness, type Database } from '../kit/store/index.js';
+import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import type { SessionConfig } from './config.js';
+import { copyRoutes } from './copy-routes.js';
 import { createFeedWake } from './feed-wake.js';
+import { sessionRetention } from './retention.js';
 import { sessionRoutes } from './routes.js';
 import { createSessionStore } from './session-store.js';
 import { createUsageCounters } from './usage-counters.js';
@@ -20,12 +22,14 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const now = deps.now ?? (() => new Date());
   const store = createSessionStore(db, now);
   const wake = await createFeedWake(db);
+  const purge = startPurgeJob({ db, service: 'session', rules: sessionRetention(config), settings: config, now, logger });
   const app = createServiceApp({
     service: 'session',
     logger,
     routes: [
       healthRoute('session', storeReadiness(db, 'session')),
       ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, createUsageCounters(db, config.VENUE_TIME_ZONE)),
+      ...copyRoutes(db, config.SESSION_API_KEYS, now),
     ],
     // The gateway service follows the change feed, asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes'],
@@ -34,6 +38,7 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
     app,
     drain: () => wake.drain(),
     async close() {
+      await purge.stop();
       await wake.close();
       if (!deps.db) await db.close();
     },

@@ -7,3 +7,4 @@ export { openPglite } from './pglite-database.js';
 export { openPostgres } from './postgres-database.js';
 export { keptUntilWrite } from './kept.js';
 export { storeReadiness } from './readiness.js';
+export { deleteBatch, purgeOnce, purgeSettings, retentionDays, startPurgeJob, type PurgeSettings, type RetentionRule } from './retention.js';

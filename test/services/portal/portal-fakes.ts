@@ -41,6 +41,9 @@ export interface Fakes {
   /** Whether the openNDS gateway polls (its authmon reached the gateway service lately). */
   openndsGateway: PeerAnswer;
   connection: PeerAnswer;
+  /** The session service's and the gateway service's parts of a person's copy of their data. */
+  subjectSessions: (subjectId: string) => PeerAnswer;
+  connectionHistory: (sessionId: string) => PeerAnswer;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -123,6 +126,8 @@ export function defaultFakes(): Fakes {
     opennds: answer(201, { nasId: 'nds-1', state: 'PENDING', sessionSeconds: 3600 }),
     authmon: answer(200, { text: '*' }),
     openndsGateway: answer(200, { nasId: 'nds-1', polling: true, polledAt: new Date().toISOString() }),
+    subjectSessions: (subjectId) => answer(200, { subjectId, sessions: [] }),
+    connectionHistory: (sessionId) => answer(200, { sessionId, connections: [] }),
   };
 }
 
@@ -170,6 +175,8 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     ),
     openndsGateway: async (nasId) => (calls.push(`gateway.opennds-polling ${nasId}`), fakes.openndsGateway),
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
+    subjectSessions: async (subjectId) => (calls.push(`session.subject-sessions ${subjectId}`), fakes.subjectSessions(subjectId)),
+    connectionHistory: async (sessionId) => (calls.push(`gateway.connection-history ${sessionId}`), fakes.connectionHistory(sessionId)),
     readSession: async (id) => (
       calls.push('session.read'),
       fakes.read ??

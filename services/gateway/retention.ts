@@ -1,0 +1,32 @@
+import { deleteBatch, type RetentionRule } from '../kit/store/index.js';
+import type { GatewayConfig } from './config.js';
+
+/**
+ * What the gateway service keeps about a person's devices and for how long
+ * (docs/operate/retention.md). A connection still running is never purged: only one the NAS (or
+ * the stale sweep) stopped.
+ */
+export function gatewayRetention(config: GatewayConfig): RetentionRule[] {
+  return [
+    {
+      record: 'connections',
+      days: config.RETENTION_CONNECTIONS_DAYS,
+      purgeBatch: (db, cutoff, limit) => deleteBatch(db, 'connections', 'stopped_at < $1', cutoff, limit),
+    },
+    {
+      record: 'opennds_authorisations',
+      days: config.RETENTION_CONNECTIONS_DAYS,
+      purgeBatch: (db, cutoff, limit) => deleteBatch(db, 'opennds_authorisations', "state = 'ENDED' AND ended_at < $1", cutoff, limit),
+    },
+    {
+      record: 'ended_sessions',
+      days: config.RETENTION_NETWORK_SESSIONS_DAYS,
+      purgeBatch: (db, cutoff, limit) => deleteBatch(db, 'ended_sessions', 'ended_at < $1', cutoff, limit),
+    },
+    {
+      record: 'credentials',
+      days: config.RETENTION_CREDENTIALS_DAYS,
+      purgeBatch: (db, cutoff, limit) => deleteBatch(db, 'credentials', 'expires_at < $1', cutoff, limit),
+    },
+  ];
+}

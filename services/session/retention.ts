@@ -1,0 +1,33 @@
+import { deleteBatch, type Queryable, type RetentionRule } from '../kit/store/index.js';
+import type { SessionConfig } from './config.js';
+
+/**
+ * What the session service keeps about a person and for how long (docs/operate/retention.md).
+ * A granted session is never purged, however old: it is still in use until it ends.
+ */
+export function sessionRetention(config: SessionConfig): RetentionRule[] {
+  return [
+    {
+      record: 'network_sessions',
+      days: config.RETENTION_NETWORK_SESSIONS_DAYS,
+      // The session and its events go in one statement: the events name it.
+      async purgeBatch(db: Queryable, cutoff: Date, limit: number) {
+        const rows = await db.query(
+          `WITH doomed AS (
+             SELECT session_id FROM sessions WHERE state <> 'GRANTED' AND updated_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+           ), events AS (
+             DELETE FROM session_events WHERE session_id IN (SELECT session_id FROM doomed)
+           )
+           DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM doomed) RETURNING 1 AS gone`,
+          [cutoff, limit],
+        );
+        return rows.length;
+      },
+    },
+    {
+      record: 'session_events',
+      days: config.RETENTION_SESSION_EVENTS_DAYS,
+      purgeBatch: (db, cutoff, limit) => deleteBatch(db, 'session_events', 'at < $1', cutoff, limit),
+    },
+  ];
+}
