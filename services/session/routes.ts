@@ -12,7 +12,8 @@ import type { UsageCounters } from './usage-counters.js';
 
 const answer = (status: number, session: SessionRecord & { remaining?: AllowanceLeft | null }, replayed = false) => {
   if (replayed) idempotentReplays.inc({ service: 'session' });
-  return { status, body: { ...session, replayed } };
+  // Only a read counts what is left; every other answer says it did not (null), so all answers have one shape.
+  return { status, body: { remaining: null, ...session, replayed } };
 };
 
 // Spec 3.1 last row: a grant without an entitlement changes nothing and is a denial (422),
