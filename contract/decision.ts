@@ -26,7 +26,16 @@ export const EvaluateResults = EvaluateResponse.pick({ results: true });
 // only a non-boolean `eligible` makes the answer unusable.
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().catch(null);
 
-/** Spec 2.8: the outputs of one decision (`reason` is set only on refusal). */
+export const ALLOWANCE_PERIODS = ['DAY', 'WEEK', 'MONTH'] as const;
+
+// An allowance is a limit on access: an output of the wrong type must fail the decision (422),
+// never read as null, which would mean "no limit" and grant more than the table says.
+const limit = z.number().nonnegative().nullable().default(null);
+
+/**
+ * Spec 2.8: the outputs of one decision (`reason` is set only on refusal), and the allowances of
+ * the granted package: data in MB and time in minutes per period; absent or null: no limit.
+ */
 export const DecisionOutputs = z.object({
   eligible: z.boolean(),
   entitlementType: orNull(z.string()),
@@ -36,5 +45,8 @@ export const DecisionOutputs = z.object({
   sourceType: orNull(z.string()),
   ttlSeconds: orNull(z.number()),
   reason: orNull(z.string()),
+  dataAllowanceMb: limit,
+  timeAllowanceMinutes: limit,
+  allowancePeriod: z.enum(ALLOWANCE_PERIODS).nullable().default(null),
 });
 export type DecisionOutputs = z.output<typeof DecisionOutputs>;

@@ -1,9 +1,21 @@
 import { z } from 'zod';
+import { ALLOWANCE_PERIODS } from './decision.js';
 import { PATH_ID_PATTERN } from './ids.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
 export const TIERS = ['BASIC', 'BOOST'] as const;
+
+/**
+ * What the package may use per period (in the venue's time zone), counted across the person's
+ * sessions and devices; a null limit is no limit.
+ */
+export const Allowance = z.object({
+  dataBytes: z.number().int().nonnegative().nullable(),
+  timeSeconds: z.number().int().nonnegative().nullable(),
+  period: z.enum(ALLOWANCE_PERIODS),
+});
+export type Allowance = z.output<typeof Allowance>;
 export const QOS_CLASSES = ['STANDARD', 'HIGH'] as const;
 
 /** Spec 2.6: what the entitlement service answers and the portal passes on. */
@@ -22,6 +34,7 @@ export const Entitlement = z.object({
     deviceSlots: z.number().int(),
     sourceType: z.enum(['EMPLOYEE_VERIFICATION', 'LOYALTY_TIER', 'IDP_ID_LOGIN']),
     sourceRef: z.string().nullable(),
+    allowance: Allowance.nullable().optional().describe('Absent on entitlements issued before allowances existed; null: no limit.'),
   }),
   issuedAt: dateTime,
   replayed: z.boolean(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QOS_CLASSES, TIERS } from './entitlement.js';
+import { Allowance, QOS_CLASSES, TIERS } from './entitlement.js';
 import { ENTITLEMENT_ID_PATTERN } from './ids.js';
 import { looksLikeMacAddress } from './mac.js';
 
@@ -21,6 +21,14 @@ export const DeviceRef = z
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
   .refine((value) => !looksLikeMacAddress(value), 'must be an opaque handle, never a MAC address');
 
+/** What a person has left of an allowance in the current period, and when it renews (a null amount: no limit). */
+export const AllowanceLeft = z.object({
+  bytesRemaining: z.number().int().nonnegative().nullable(),
+  secondsRemaining: z.number().int().nonnegative().nullable(),
+  renewsAt: dateTime,
+});
+export type AllowanceLeft = z.output<typeof AllowanceLeft>;
+
 /** Spec 2.7. */
 export const Session = z.object({
   sessionId: z.string(),
@@ -37,6 +45,8 @@ export const Session = z.object({
   createdAt: dateTime,
   updatedAt: dateTime,
   replayed: z.boolean(),
+  allowance: Allowance.nullable().optional().describe('The allowance of the entitlement it was granted under; null or absent: no limit.'),
+  remaining: AllowanceLeft.nullable().optional().describe("What the session's person has left of that allowance now, counted across sessions and devices."),
 });
 export type Session = z.output<typeof Session>;
 
@@ -93,6 +103,7 @@ export const GrantRequest = z.strictObject({
   qosClass: z.enum(QOS_CLASSES).nullable().default(null),
   validUntil: z.iso.datetime({ offset: true }).describe("The entitlement's validUntil; becomes expiresAt."),
   deviceSlots: z.number().int().min(1).max(16).default(1).describe("The entitlement's deviceSlots (extension; default 1)."),
+  allowance: Allowance.nullable().default(null).describe("The entitlement's permission.allowance (extension; default: no limit)."),
 });
 export type GrantRequest = z.input<typeof GrantRequest>;
 

@@ -3,7 +3,7 @@ import { ApiError, type DenialReason, type Logger } from '../kit/index.js';
 import type { DecisionClient, DecisionOutputs } from './decision-client.js';
 import type { EntitlementBody, EntitlementStore, Prior } from './entitlement-store.js';
 import type { LoyaltyClient, LoyaltyVerdict } from './loyalty-client.js';
-import type { EvaluateRequest } from '../../contract/entitlement.js';
+import type { Allowance, EvaluateRequest } from '../../contract/entitlement.js';
 import type { TokenFacts } from './token-verifier.js';
 
 export interface EvaluateDeps {
@@ -43,6 +43,20 @@ function sourceRef(sourceType: string | null, facts: TokenFacts, loyalty: Loyalt
   return null;
 }
 
+const MEGABYTE = 2 ** 20;
+
+/** The table's allowance outputs (MB, minutes) as the entitlement carries them (bytes, seconds); null when nothing is limited. */
+export function allowanceOf(outputs: DecisionOutputs): Allowance | null {
+  const { dataAllowanceMb: data, timeAllowanceMinutes: minutes } = outputs;
+  if (data === null && minutes === null) return null;
+  return {
+    dataBytes: data === null ? null : Math.round(data * MEGABYTE),
+    timeSeconds: minutes === null ? null : Math.round(minutes * 60),
+    // A limit without a period is a daily one: the most common fair-use rule.
+    period: outputs.allowancePeriod ?? 'DAY',
+  };
+}
+
 function build(facts: TokenFacts, sessionId: string | null, outputs: DecisionOutputs, loyalty: LoyaltyVerdict, at: Date): EntitlementBody {
   const ttl = outputs.ttlSeconds;
   if (
@@ -70,6 +84,7 @@ function build(facts: TokenFacts, sessionId: string | null, outputs: DecisionOut
       deviceSlots: outputs.deviceSlots,
       sourceType: outputs.sourceType,
       sourceRef: sourceRef(outputs.sourceType, facts, loyalty),
+      allowance: allowanceOf(outputs),
     },
     issuedAt: at.toISOString(),
   };

@@ -126,6 +126,7 @@ async function grantedSession(
       qosClass: permission.qosClass,
       validUntil: entitlement.validUntil,
       deviceSlots: permission.deviceSlots,
+      allowance: permission.allowance ?? null,
     },
     correlationId,
   );

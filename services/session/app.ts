@@ -6,6 +6,7 @@ import { createFeedWake } from './feed-wake.js';
 import { sessionRetention } from './retention.js';
 import { sessionRoutes } from './routes.js';
 import { createSessionStore } from './session-store.js';
+import { createUsageCounters } from './usage-counters.js';
 
 export interface SessionDeps {
   /** An open, migrated database; opened from the configuration when absent. */
@@ -27,7 +28,7 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
     logger,
     routes: [
       healthRoute('session', storeReadiness(db, 'session')),
-      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now),
+      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, createUsageCounters(db, config.VENUE_TIME_ZONE)),
       ...copyRoutes(db, config.SESSION_API_KEYS, now),
     ],
     // The gateway service follows the change feed, asking again after each answer.

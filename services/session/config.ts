@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyList, commonSettings } from '../kit/index.js';
 import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.js';
+import { isTimeZone } from './allowance-period.js';
 
 /** What a session-service key may do: one scope per kind of route. */
 export const SESSION_SCOPES = ['create', 'grant', 'revoke', 'read', 'changes', 'revoke-subject', 'copy'] as const;
@@ -14,6 +15,11 @@ const DEVELOPMENT_KEYS =
 export const SessionConfig = z.object({
   ...commonSettings,
   ...storeSettings,
+  VENUE_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, 'must be an IANA time zone such as Asia/Ho_Chi_Minh')
+    .describe("The venue's time zone (IANA name): allowance periods start at its local midnight (a week on Monday, a month on the first)."),
   ...purgeSettings,
   RETENTION_NETWORK_SESSIONS_DAYS: retentionDays(90).describe(
     'Days an ended (or never granted) network session and its events are kept after its last change; 0: for ever.',

@@ -5,13 +5,15 @@ import type { Queryable } from '../kit/store/index.js';
 import { awaitChanges, CURSOR_PATTERN, FEED_START, MAX_FEED_WAIT_SECONDS, readChanges } from './change-feed.js';
 import type { FeedWake } from './feed-wake.js';
 import { PATH_ID_PATTERN } from '../../contract/index.js';
-import { ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
+import { type AllowanceLeft, ChangesPage, CreateSessionRequest, GrantRequest, RevokeSubjectRequest, Session, SubjectRevoked } from '../../contract/session.js';
 import type { SessionScope } from './config.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
+import type { UsageCounters } from './usage-counters.js';
 
-const answer = (status: number, session: SessionRecord, replayed = false) => {
+const answer = (status: number, session: SessionRecord & { remaining?: AllowanceLeft | null }, replayed = false) => {
   if (replayed) idempotentReplays.inc({ service: 'session' });
-  return { status, body: { ...session, replayed } };
+  // Only a read counts what is left; every other answer says it did not (null), so all answers have one shape.
+  return { status, body: { remaining: null, ...session, replayed } };
 };
 
 // Spec 3.1 last row: a grant without an entitlement changes nothing and is a denial (422),
@@ -49,7 +51,14 @@ const changesQuery = {
 
 /** Spec 4.4, the four session endpoints, and the change feed; every one needs a key with its scope. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table: each route one declaration (schema, statuses, handler) read beside the OpenAPI it generates
-export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake, keys: readonly CallerKey<SessionScope>[], now: () => Date): Route[] {
+export function sessionRoutes(
+  store: SessionStore,
+  db: Queryable,
+  wake: FeedWake,
+  keys: readonly CallerKey<SessionScope>[],
+  now: () => Date,
+  usage?: UsageCounters,
+): Route[] {
   const key = (scope: SessionScope) => requireApiKey(keys, scope);
   return [
     route({
@@ -119,7 +128,8 @@ export function sessionRoutes(store: SessionStore, db: Queryable, wake: FeedWake
       handle: async ({ params: { sessionId }, correlationId }) => {
         const session = await store.read(sessionId, correlationId);
         if (session === undefined) throw notFound();
-        return answer(200, session);
+        const left = usage === undefined || session.allowance === null ? null : await usage.remaining(session.subjectId, session.allowance, now());
+        return answer(200, { ...session, remaining: left === null ? null : { ...left, renewsAt: left.renewsAt.toISOString() } });
       },
     }),
     route({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Allowance } from '../../contract/entitlement.js';
 import type { Database, Queryable } from '../kit/store/index.js';
 
 export type SessionState = 'CREATED' | 'GRANTED' | 'REVOKED' | 'EXPIRED';
@@ -18,6 +19,7 @@ export interface SessionRecord {
   revokedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  allowance: Allowance | null;
 }
 
 export interface CreateInput {
@@ -33,6 +35,8 @@ export interface GrantInput {
   qosClass: string | null;
   validUntil: Date;
   deviceSlots: number;
+  /** Absent or null: no limit. */
+  allowance?: Allowance | null;
 }
 
 export type CreateOutcome = { kind: 'created'; session: SessionRecord } | { kind: 'replayed'; session: SessionRecord } | { kind: 'key-reused' };
@@ -69,6 +73,7 @@ interface SessionRow {
   revoked_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  allowance: Allowance | null;
   [column: string]: unknown;
 }
 
@@ -89,11 +94,12 @@ function toRecord(row: SessionRow): SessionRecord {
     revokedAt: iso(row.revoked_at),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    allowance: row.allowance,
   };
 }
 
 const COLUMNS = `session_id, subject_id, device_ref, state, entitlement_id, entitlement_type, tier, qos_class,
-  granted_at, expires_at, revoked_at, created_at, updated_at`;
+  granted_at, expires_at, revoked_at, created_at, updated_at, allowance`;
 const EVENT_COLUMNS = 'session_id, at, from_state, to_state, entitlement_id, reason, correlation_id';
 
 // On PGlite every statement is a round trip into WebAssembly costing about a third of a
@@ -332,7 +338,7 @@ async function grantStatement(db: Queryable, sessionId: string, input: GrantInpu
        RETURNING sessions.session_id, sessions.entitlement_id, sessions.granted_at, victims.reason),
      granted AS (
        UPDATE sessions SET state = 'GRANTED', entitlement_id = $2, entitlement_type = $3, tier = $4, qos_class = $5,
-         device_slots = $6, expires_at = $7, granted_at = COALESCE(sessions.granted_at, $8), updated_at = $8
+         device_slots = $6, expires_at = $7, allowance = $10::jsonb, granted_at = COALESCE(sessions.granted_at, $8), updated_at = $8
        FROM decision
        WHERE decision.outcome = 'grant' AND sessions.session_id = $1 AND sessions.state IN ('CREATED', 'GRANTED')
        RETURNING ${QUALIFIED}, decision.state AS from_state),
@@ -352,7 +358,18 @@ async function grantStatement(db: Queryable, sessionId: string, input: GrantInpu
      WHERE outcome IN ('ended', 'replayed')
        OR (outcome = 'grant' AND NOT EXISTS (SELECT 1 FROM granted))
        OR (outcome = 'ran-out' AND NOT EXISTS (SELECT 1 FROM expired WHERE session_id = $1))`,
-    [sessionId, input.entitlementId, input.entitlementType, input.tier, input.qosClass, input.deviceSlots, input.validUntil, at, correlationId],
+    [
+      sessionId,
+      input.entitlementId,
+      input.entitlementType,
+      input.tier,
+      input.qosClass,
+      input.deviceSlots,
+      input.validUntil,
+      at,
+      correlationId,
+      input.allowance ? JSON.stringify(input.allowance) : null,
+    ],
   );
   const row = rows[0];
   if (row === undefined) return { kind: 'not-found' };

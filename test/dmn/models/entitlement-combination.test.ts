@@ -18,17 +18,43 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     'a GOLD customer with the benefit gets the plus package, boosted, 2 devices, 2 h',
     { ...customer, memberTier: 'GOLD', wifiBenefit: true },
-    { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BOOST', qosClass: 'HIGH', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 7200 },
+    {
+      entitlementType: 'WIFI_CUSTOMER_PLUS',
+      tier: 'BOOST',
+      qosClass: 'HIGH',
+      deviceSlots: 2,
+      sourceType: 'LOYALTY_TIER',
+      ttlSeconds: 7200,
+      dataAllowanceMb: 5120,
+      timeAllowanceMinutes: 480,
+      allowancePeriod: 'DAY',
+    },
   ],
   [
     'a GOLD customer without the benefit gets the baseline',
     { ...customer, memberTier: 'GOLD', wifiBenefit: false },
-    { entitlementType: 'WIFI_CUSTOMER_BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN' },
+    {
+      entitlementType: 'WIFI_CUSTOMER_BASIC',
+      deviceSlots: 1,
+      sourceType: 'IDP_ID_LOGIN',
+      dataAllowanceMb: 1024,
+      timeAllowanceMinutes: 120,
+      allowancePeriod: 'DAY',
+    },
   ],
   [
     'a SILVER customer gets the plus package at the basic tier, 2 devices, 1 h',
     { ...customer, memberTier: 'SILVER', wifiBenefit: false },
-    { entitlementType: 'WIFI_CUSTOMER_PLUS', tier: 'BASIC', deviceSlots: 2, sourceType: 'LOYALTY_TIER', ttlSeconds: 3600 },
+    {
+      entitlementType: 'WIFI_CUSTOMER_PLUS',
+      tier: 'BASIC',
+      deviceSlots: 2,
+      sourceType: 'LOYALTY_TIER',
+      ttlSeconds: 3600,
+      dataAllowanceMb: 2048,
+      timeAllowanceMinutes: 240,
+      allowancePeriod: 'DAY',
+    },
   ],
   ['a customer with no tier (lookup failed) gets the baseline', { ...customer, ...none }, { entitlementType: 'WIFI_CUSTOMER_BASIC', ttlSeconds: 3600 }],
   [
@@ -39,12 +65,19 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     'an employee keeps the employee package whatever a tier says',
     { ...employee('MEMBER_A'), memberTier: 'GOLD', wifiBenefit: true },
-    { entitlementType: 'WIFI_EMPLOYEE_PACKAGE', sourceType: 'EMPLOYEE_VERIFICATION', ttlSeconds: 14400 },
+    {
+      entitlementType: 'WIFI_EMPLOYEE_PACKAGE',
+      sourceType: 'EMPLOYEE_VERIFICATION',
+      ttlSeconds: 14400,
+      dataAllowanceMb: 20480,
+      timeAllowanceMinutes: null,
+      allowancePeriod: 'WEEK',
+    },
   ],
   [
     'PARTNER-X is denied COMPANY_NOT_ELIGIBLE, loyalty or not',
     { ...employee('PARTNER-X'), memberTier: 'GOLD', wifiBenefit: true },
-    { eligible: false, reason: 'COMPANY_NOT_ELIGIBLE' },
+    { eligible: false, reason: 'COMPANY_NOT_ELIGIBLE', dataAllowanceMb: null, timeAllowanceMinutes: null, allowancePeriod: null },
   ],
   [
     'an unknown user type is denied UNKNOWN_USER_TYPE even as a GOLD member',

@@ -35,6 +35,9 @@ const GRANT: DecisionOutputs = {
   sourceType: 'PLAIN_LOGIN',
   ttlSeconds: 3600,
   reason: null,
+  dataAllowanceMb: null,
+  timeAllowanceMinutes: null,
+  allowancePeriod: null,
 };
 const DENY: DecisionOutputs = {
   eligible: false,
@@ -45,6 +48,9 @@ const DENY: DecisionOutputs = {
   sourceType: null,
   ttlSeconds: null,
   reason: 'UNKNOWN_USER_TYPE',
+  dataAllowanceMb: null,
+  timeAllowanceMinutes: null,
+  allowancePeriod: null,
 };
 const loyalty: LoyaltyClient = {
   lookup: async () => ({ source: 'skipped', memberTier: null, wifiBenefit: null, memberRef: null }),

@@ -29,6 +29,8 @@ export interface Fakes {
   calls: string[];
   /** The deviceRef of every session create, in order. */
   createdDevices: string[];
+  /** The body of every session grant, in order. */
+  grantBodies: unknown[];
   grant: GrantOutcome;
   /** The employee grant instead of `grant`: a fake Keycloak asking a real HR. */
   employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
@@ -114,6 +116,7 @@ export function defaultFakes(): Fakes {
   return {
     calls: [],
     createdDevices: [],
+    grantBodies: [],
     grant: { kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } },
     refresh: { kind: 'tokens', tokens: { accessToken: `${ACCESS_TOKEN}2`, refreshToken: `${REFRESH_TOKEN}2` } },
     account: { kind: 'created', verifyMail: 'sent' },
@@ -174,7 +177,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
   const upstreams: Upstreams = {
     evaluate: async () => (calls.push('entitlement.evaluate'), fakes.evaluate),
     createSession: async (_subject, deviceRef) => (calls.push('session.create'), fakes.createdDevices.push(String(deviceRef)), fakes.create),
-    grantSession: async () => (calls.push('session.grant'), fakes.grantSession),
+    grantSession: async (_sessionId, body) => (calls.push('session.grant'), fakes.grantBodies.push(body), fakes.grantSession),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),

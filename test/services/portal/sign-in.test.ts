@@ -2,7 +2,7 @@ import test from 'ava';
 
 // Serial: tests count rows of the one shared portal database.
 import { assertError } from '../../helpers/error-shape.js';
-import { ACCESS_TOKEN, bootPortal, cookieOf, defaultFakes, REFRESH_TOKEN, SUBJECT } from './portal-fakes.js';
+import { ACCESS_TOKEN, answer, bootPortal, cookieOf, defaultFakes, entitlementBody, REFRESH_TOKEN, SUBJECT } from './portal-fakes.js';
 
 const BOB = { username: 'bob@example.com', password: 'bob-demo-pass' };
 
@@ -250,3 +250,17 @@ for (const [name, break_, expected] of [
     t.false(JSON.stringify(line).includes(ACCESS_TOKEN));
   });
 }
+
+test("the session is granted under the entitlement's allowance, or none when the entitlement has none", async (t) => {
+  const allowance = { dataBytes: 2 ** 30, timeSeconds: 7200, period: 'DAY' };
+  const fakes = defaultFakes();
+  const entitlement = entitlementBody();
+  fakes.evaluate = answer(201, { ...entitlement, permission: { ...(entitlement['permission'] as object), allowance } });
+  const portal = await bootPortal(t, fakes);
+  t.is((await portal.post('/api/v1/auth/login', BOB)).status, 200);
+  t.like(fakes.grantBodies[0], { allowance });
+  const without = defaultFakes();
+  const other = await bootPortal(t, without);
+  t.is((await other.post('/api/v1/auth/login', BOB)).status, 200);
+  t.like(without.grantBodies[0], { allowance: null });
+});
