@@ -18,7 +18,9 @@ RELEASES=(1.8 1.9)
 PACKAGES=(gengetopt libjson-c-dev autoconf automake libtool libssl-dev pkg-config make gcc iproute2 curl udhcpc python3 ethtool)
 TOOLS=(ip curl udhcpc python3 ethtool)
 
-built() { [ -d "$CACHE/$1/var/run" ] && [ -x "$CACHE/$1/sbin/chilli" ] && [ -x "$CACHE/$1/sbin/chilli_query" ] && [ "$(cat "$CACHE/$1/.stamp" 2>/dev/null)" = "$(sha "$1")" ]; }
+# A build is used only where it was made: chilli finds libchilli by the absolute prefix it was
+# configured with, so a cache copied from another checkout is built again here.
+built() { [ -d "$CACHE/$1/var/run" ] && [ -x "$CACHE/$1/sbin/chilli" ] && [ -x "$CACHE/$1/sbin/chilli_query" ] && [ "$(cat "$CACHE/$1/.stamp" 2>/dev/null)" = "$(sha "$1")" ] && ! ldd "$CACHE/$1/sbin/chilli" | grep -q 'not found'; }
 sha() { sha256sum "$VENDOR/coova-chilli-$1.tar.gz" | cut -d' ' -f1; }
 
 all_built() {
