@@ -1,25 +1,8 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
+import { escapeHtml, sendCatcherPage as page } from '../kit/catcher-page.js';
 import type { CaughtMail, Inbox } from './inbox.js';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ?? character);
-
-function page(res: Response, status: number, title: string, body: string): void {
-  // Mail is shown as text and links, never as its own HTML: no script, style or frame of a message runs here.
-  res
-    .status(status)
-    .set({
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
-    })
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        '<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}td,th{padding:.3rem .6rem;text-align:left;border-bottom:1px solid #ccc}pre{white-space:pre-wrap;background:#f4f4f4;padding:1rem}</style>' +
-        `</head><body>${body}</body></html>`,
-    );
-}
+// Mail is shown as text and links, never as its own HTML: no script, style or frame of a message runs here.
 
 const links = (mail: CaughtMail) =>
   mail.links.length === 0

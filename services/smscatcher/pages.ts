@@ -1,24 +1,6 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
+import { escapeHtml, sendCatcherPage as page } from '../kit/catcher-page.js';
 import type { SmsInbox } from './inbox.js';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ?? character);
-
-function page(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .set({
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
-    })
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        '<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}td,th{padding:.3rem .6rem;text-align:left;border-bottom:1px solid #ccc}pre{white-space:pre-wrap;background:#f4f4f4;padding:1rem}</style>' +
-        `</head><body>${body}</body></html>`,
-    );
-}
 
 /** The inbox in the browser: `GET /` lists the texts (they are short: shown whole), `GET /messages/<id>` one of them. */
 export function smsPages(inbox: SmsInbox): Router {
