@@ -136,3 +136,29 @@ export const SubjectSessions = z.object({
   ),
 });
 export type SubjectSessions = z.output<typeof SubjectSessions>;
+
+/** One controller connection's cumulative counters, as the gateway service last stored them. */
+export const UsageReport = z.strictObject({
+  connectionKey: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .describe('Names one controller connection for good (a NAS reusing its Acct-Session-Id after a reboot is a new key).'),
+  sessionId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+  at: dateTime.describe('When the latest counted packet happened (its arrival less Acct-Delay-Time).'),
+  octets: z.number().int().nonnegative().describe('Input and output octets with their gigawords, since the connection began.'),
+  sessionTime: z.number().int().nonnegative().describe('Acct-Session-Time: seconds since the connection began.'),
+});
+export type UsageReport = z.output<typeof UsageReport>;
+
+/** The gateway service's usage of connections, added to their persons' allowance counters (extension). */
+export const UsageReportRequest = z.strictObject({ reports: z.array(UsageReport).min(1).max(500) });
+
+export const UsageReported = z.object({
+  counted: z.number().int().describe('Reports that added to a counter, or found everything already counted (a replay).'),
+  refused: z.number().int().describe('Reports refused with nothing changed: counters going backwards, absurd values.'),
+  ignored: z.number().int().describe('Reports of sessions unknown, or granted without an allowance (nothing to count against).'),
+  exhausted: z
+    .array(z.string())
+    .describe('Reported sessions whose person has nothing left (time or data) in the current period: the gateway ends their connections.'),
+});
+export type UsageReported = z.output<typeof UsageReported>;

@@ -78,6 +78,8 @@ export const ciscoWlc: ControllerProfile = {
     'Airespace-Data-Bandwidth-Average-Contract': Math.floor(limits.downBitsPerSecond / 1000),
     'Airespace-Data-Bandwidth-Average-Contract-Upstream': Math.floor(limits.upBitsPerSecond / 1000),
   }),
+  // No volume attribute is declared for AireOS web authentication: a data allowance ends by Disconnect.
+  volume: null,
   disconnect: ['Calling-Station-Id', 'User-Name', 'Acct-Session-Id', 'Event-Timestamp'],
   // AireOS applies its bandwidth contracts at authentication; new limits come with the next one.
   coa: false,

@@ -84,6 +84,8 @@ export const mikrotik: ControllerProfile = {
     ...sessionAttributes(limits),
     'Mikrotik-Rate-Limit': `${limits.upBitsPerSecond}/${limits.downBitsPerSecond}`,
   }),
+  // RouterOS hotspot: Mikrotik-Total-Limit (14988, 17) and Mikrotik-Total-Limit-Gigawords (18), bytes in and out together.
+  volume: { octets: 'Mikrotik-Total-Limit', gigawords: 'Mikrotik-Total-Limit-Gigawords' },
   disconnect: ['User-Name', 'Framed-IP-Address', 'Acct-Session-Id', 'Event-Timestamp'],
   // RouterOS: `/radius incoming accept=yes` applies Mikrotik-Rate-Limit and Session-Timeout from a CoA-Request.
   coa: true,

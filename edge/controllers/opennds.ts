@@ -168,6 +168,8 @@ export const opennds: ControllerProfile = {
   grant: 'queued',
   login: { method: 'GET', chap: 'none', fields: () => ({}) },
   replyAttributes: () => ({}),
+  // openNDS takes its quota from the authmon list (upload and download quotas), not from RADIUS.
+  volume: null,
   disconnect: [],
   coa: false,
 };

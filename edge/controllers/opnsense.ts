@@ -85,6 +85,8 @@ export const opnsense: ControllerProfile = {
     fields: (credential) => ({ user: credential.username, password: credential.password }),
   },
   replyAttributes: opnsenseAttributes,
+  // No volume attribute is declared for OPNsense's captive portal: a data allowance is checked at its next login.
+  volume: null,
   disconnect: [],
   disconnectListener: false,
   // No RFC 5176 listener at all: no CoA either; a new Session-Timeout comes with the next login.

@@ -66,6 +66,8 @@ export const pfsense: ControllerProfile = {
     }),
   },
   replyAttributes: wisprAttributes,
+  // pfSense's captive portal reads pfSense-Max-Total-Octets (13644, 3) as its per-session traffic quota.
+  volume: { octets: 'pfSense-Max-Total-Octets', gigawords: null },
   disconnect: ['User-Name', 'Calling-Station-Id', 'Acct-Session-Id', 'Event-Timestamp'],
   // Its captive portal applies limits at authentication, which it repeats every minute: new limits come then.
   coa: false,

@@ -134,6 +134,12 @@ export interface ControllerProfile {
   };
   /** The Access-Accept's attributes for these limits (FreeRADIUS names, `reply:` added by the service). */
   replyAttributes(limits: SessionLimits): Record<string, number | string>;
+  /**
+   * The Access-Accept attribute that caps the session's traffic (input and output together, in
+   * octets), with its gigawords companion where the vendor has one; null: the controller has none,
+   * and a data allowance ends its sessions by Disconnect when the counters say it is used up.
+   */
+  readonly volume: VolumeAttribute | null;
   /** What its Disconnect-Request must carry for the controller to find the session. */
   readonly disconnect: readonly SessionAttribute[];
   /**
@@ -153,6 +159,25 @@ export interface ControllerProfile {
    * while the session lives.
    */
   readonly reauthenticates?: boolean;
+}
+
+/** A controller's volume cap: a 32-bit octets attribute, and the count of 2^32 octets where the vendor has one. */
+export interface VolumeAttribute {
+  readonly octets: string;
+  readonly gigawords: string | null;
+}
+
+const GIGAWORD = 2 ** 32;
+
+/**
+ * A volume cap of `bytes` in the controller's attributes. Without a gigawords attribute a cap
+ * past 4 GiB is sent as the largest 32-bit value: the controller ends the session early, never late.
+ */
+export function volumeAttributes(volume: VolumeAttribute | null, bytes: number): Record<string, number> {
+  if (volume === null) return {};
+  if (volume.gigawords === null) return { [volume.octets]: Math.min(bytes, GIGAWORD - 1) };
+  const gigawords = Math.floor(bytes / GIGAWORD);
+  return { [volume.octets]: bytes % GIGAWORD, ...(gigawords > 0 ? { [volume.gigawords]: gigawords } : {}) };
 }
 
 export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

@@ -1,4 +1,5 @@
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import { volumeAttributes } from '../../edge/controllers/types.js';
 import type { Reply } from '../kit/index.js';
 import { deviceRefFor, normalizeMac, venueOf, type Gateway, type GatewayRegistry } from '../../edge/index.js';
 import type { CredentialStore } from './credential-store.js';
@@ -30,6 +31,9 @@ const NOT_VALID = 'The sign-in code is not valid; sign in again at the portal.';
 const SIGN_IN_AGAIN = 'This device has no live sign-in; sign in again at the portal.';
 const MAC_AUTH_OFF = 'This gateway does not let devices back in by MAC address; sign in at the portal.';
 const CONNECTED_ELSEWHERE = 'This sign-in is connected on another device or gateway; sign in again at the portal.';
+/** The Reply-Message of a sign-in with nothing left: it names the renewal (UTC), never a silent failure. */
+const allowanceUsed = (renewsAt: string) => `Your allowance for this period is used up; it renews at ${renewsAt}.`;
+const ALLOWANCE_USED = /^Your allowance for this period is used up;/;
 
 /** A reject's Reply-Message as the bounded reason its metric counts. */
 const REJECT_REASONS: Readonly<Record<string, string>> = {
@@ -43,8 +47,10 @@ const REJECT_REASONS: Readonly<Record<string, string>> = {
   [MAC_AUTH_OFF]: 'mac-auth-off',
   [CONNECTED_ELSEWHERE]: 'connected-elsewhere',
 };
-export const rejectReasonOf = (reply: Reply): string =>
-  REJECT_REASONS[String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message'])] ?? 'other';
+export const rejectReasonOf = (reply: Reply): string => {
+  const message = String((reply.body as Record<string, unknown> | undefined)?.['reply:Reply-Message']);
+  return REJECT_REASONS[message] ?? (ALLOWANCE_USED.test(message) ? 'allowance-used' : 'other');
+};
 
 /** The password presented, PAP or CHAP, checked against the one derived for `username`. */
 function passwordMatches(attributes: RadiusAttributes, expected: string): boolean | undefined {
@@ -84,6 +90,10 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const session = lookup.session;
   const seconds = secondsLeft(session, now);
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
+  const left = session.remaining ?? null;
+  // Nothing left of the allowance: refused before the credential is used up, so the same sign-in
+  // works again once the period renews.
+  if (left !== null && (left.secondsRemaining === 0 || left.bytesRemaining === 0)) return reject(allowanceUsed(left.renewsAt));
   const profile = CONTROLLER_PROFILES[gateway.profile];
   // A controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
@@ -104,12 +114,19 @@ export function limitAttributesOf(settings: AccessDeps['settings'], gateway: Gat
   });
 }
 
-/** The Access-Accept: the session's limits as the gateway's controller reads them, and the session as Class. */
+/**
+ * The Access-Accept: the session's limits as the gateway's controller reads them, and the session
+ * as Class. With an allowance, Session-Timeout is no longer than the time left of it, and the
+ * controller's volume attribute (where its profile has one) carries the data left.
+ */
 function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
+  const left = session.remaining ?? null;
+  const capped = left?.secondsRemaining == null ? seconds : Math.min(seconds, left.secondsRemaining);
+  const volume = left?.bytesRemaining == null ? {} : volumeAttributes(CONTROLLER_PROFILES[gateway.profile].volume, left.bytesRemaining);
   return {
     status: 200,
     body: {
-      ...replyOf(limitAttributesOf(deps.settings, gateway, session, seconds)),
+      ...replyOf({ ...limitAttributesOf(deps.settings, gateway, session, capped), ...volume }),
       'reply:Class': session.sessionId,
     },
   };
@@ -148,6 +165,8 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   const session = lookup.session;
   const seconds = secondsLeft(session, deps.now());
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef === null || !refs.includes(session.deviceRef)) return reject(SIGN_IN_AGAIN);
+  const left = session.remaining ?? null;
+  if (left !== null && (left.secondsRemaining === 0 || left.bytesRemaining === 0)) return reject(allowanceUsed(left.renewsAt));
   const here = deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac) as string;
   await deps.credentials.acceptedAt(
     { usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId },

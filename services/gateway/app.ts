@@ -17,6 +17,7 @@ import { openndsRoutes } from './opennds-routes.js';
 import { gatewayRetention } from './retention.js';
 import { portalRoutes } from './routes.js';
 import { sessionPeer, type SessionPeer } from './session-client.js';
+import { createUsageFeedStore, pushUsage } from './usage-feed.js';
 
 export interface GatewayDeps {
   /** An open, migrated database; opened from the configuration when absent. */
@@ -98,7 +99,37 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
       sweeper.kick();
     },
   );
-  const accounting = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
+  // The usage feed looks for new usage only after accounting or an openNDS report (and once at
+  // start, for what an earlier run left unsent): an idle gateway runs no statement for it.
+  let usageWaiting = true;
+  const usageStore = createUsageFeedStore(db);
+  const usageFeed = every(
+    config.USAGE_PUSH_MS,
+    async () => {
+      if (!usageWaiting) return undefined;
+      usageWaiting = false;
+      const outcome = await pushUsage(
+        { store: usageStore, peer, flush: () => connections.flush(), now, onDisconnectQueued: () => sender.kick(), logger },
+        `usage-${now().getTime()}`,
+      );
+      if (outcome !== 'done') usageWaiting = true;
+      return outcome === 'more' ? 0 : undefined;
+    },
+    logger,
+    'usage',
+  );
+  const recordAccountingOf = accountingHandler(access, connections, (text) => sealer.seal(text), logger, config.ACCT_DELAY_MAX_SECONDS);
+  const accounting: typeof recordAccountingOf = async (context) => {
+    await recordAccountingOf(context);
+    usageWaiting = true;
+  };
+  const openndsStore = createOpenndsStore(db);
+  const deauthed = openndsStore.deauthed.bind(openndsStore);
+  openndsStore.deauthed = async (...args) => {
+    const sessionId = await deauthed(...args);
+    usageWaiting = true;
+    return sessionId;
+  };
   const app = createServiceApp({
     service: 'gateway',
     logger,
@@ -123,7 +154,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
       ...openndsRoutes({
         apiKeys: config.GATEWAY_API_KEYS,
         gateways,
-        store: createOpenndsStore(db),
+        store: openndsStore,
         ended: (sessionId) => credentials.ended(sessionId),
         peer,
         now,
@@ -140,7 +171,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     // FreeRADIUS's accounting (every Interim-Update) skips the Express stack.
     fastPath: accountingFastPath(config.RADIUS_API_KEY, accounting, logger),
     async close() {
-      await Promise.all([follower.stop(), sender.stop(), sweeper.stop(), purge.stop()]);
+      await Promise.all([follower.stop(), sender.stop(), sweeper.stop(), purge.stop(), usageFeed.stop()]);
       await connections.flush();
       countOpenConnectionsWith(undefined);
       if (!deps.db) await db.close();

@@ -42,7 +42,9 @@ export const GatewayConfig = z.object({
     .string()
     .min(8)
     .default('dev-session-gateway-key')
-    .describe("The gateway service's own key to the session service (scopes read, changes, and revoke: a person logging off at the gateway ends the session)."),
+    .describe(
+      "The gateway service's own key to the session service (scopes read, changes, revoke: a person logging off at the gateway ends the session, and usage: accounting feeds the allowance counters).",
+    ),
   SESSION_TIMEOUT_MS: envInt(2000, 100, 15000).describe('Timeout of one call to the session service.'),
   ACCT_INTERIM_SECONDS: envInt(300, 60, 86_400).describe('Acct-Interim-Interval in every Access-Accept.'),
   IDLE_TIMEOUT_SECONDS: envInt(600, 0, 86_400).describe('Idle-Timeout in every Access-Accept (0: not sent).'),
@@ -60,6 +62,9 @@ export const GatewayConfig = z.object({
   ),
   INTERIM_FLUSH_MS: envInt(5000, 0, 60_000).describe(
     "The Interim-Updates of running connections are kept in memory and written together this often (0: each at once); a Stop, a read of connection state and shutdown write them first. A crash loses only their freshness (the NAS's counters are cumulative).",
+  ),
+  USAGE_PUSH_MS: envInt(5000, 20, 600_000).describe(
+    "How often the connections' new usage (accounting and openNDS's reports) is sent to the session service's allowance counters, in one call; a failed call is retried this often. A person whose allowance is used up is disconnected after at most an interim interval and this long.",
   ),
   STALE_CHECK_MS: envInt(300_000, 20, 3_600_000).describe('How often stale connections are looked for.'),
   QOS_TABLE: z

@@ -9,10 +9,34 @@ import { authmonSignature } from './authmon-signature.js';
 import { hidOfToken, rhidOf } from '../../edge/opennds-crypto.js';
 import type { GatewayScope } from './config.js';
 import type { OpenndsStore } from './opennds-store.js';
-import { limitsFor, type QosTable } from './qos.js';
+import { limitsFor, type Limits, type QosTable } from './qos.js';
+import type { AllowanceLeft } from '../../contract/session.js';
 import type { SessionPeer } from './session-client.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
+
+/** What a person's allowance leaves an openNDS client: its time, its quota in kB (Infinity: no limit), or nothing. */
+export function allowanceLimits(left: AllowanceLeft | null): { usedUp: boolean; renewsAt: string | null; seconds: number; quotaKB: number } {
+  if (left === null) return { usedUp: false, renewsAt: null, seconds: Number.POSITIVE_INFINITY, quotaKB: Number.POSITIVE_INFINITY };
+  return {
+    usedUp: left.secondsRemaining === 0 || left.bytesRemaining === 0,
+    renewsAt: left.renewsAt,
+    seconds: left.secondsRemaining ?? Number.POSITIVE_INFINITY,
+    // openNDS counts in kB and reads 0 as no quota: less than 1 kB left is 1 kB.
+    quotaKB: left.bytesRemaining === null ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(left.bytesRemaining / 1024)),
+  };
+}
+
+/**
+ * openNDS quotas are per direction (0: none); the data allowance counts both together, so each
+ * direction is capped at all that is left: neither alone passes it, and the counters, fed when the
+ * client ends, refuse the next sign-in once it is used up.
+ */
+export function withQuota(limits: Limits, quotaKB: number): Limits {
+  if (quotaKB === Number.POSITIVE_INFINITY) return limits;
+  const cap = (quota: number) => (quota === 0 ? quotaKB : Math.min(quota, quotaKB));
+  return { ...limits, upQuotaKB: cap(limits.upQuotaKB), downQuotaKB: cap(limits.downQuotaKB) };
+}
 
 export const OpenndsAuthorisationBody = z.strictObject({
   sessionId: z.string().regex(PATH_ID_PATTERN).describe('The GRANTED network session the device signed in under.'),
@@ -200,7 +224,10 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
           schema: z.object({ nasId: z.string(), state: z.literal('PENDING'), sessionSeconds: z.number().int() }),
         },
         400: { description: 'INVALID_REQUEST: no such openNDS gateway.' },
-        403: { description: 'FORBIDDEN: the session belongs to another device, or this hid was authorised already.' },
+        403: {
+          description:
+            "FORBIDDEN: the session belongs to another device, this hid was authorised already, or the person's allowance for the period is used up (the message says when it renews).",
+        },
         404: { description: 'NOT_FOUND: no such session.' },
         409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired.' },
         502: {
@@ -224,8 +251,10 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
           deps.logger.warn({ nasId: gateway.nasId }, "openNDS client not queued: the gateway's authmon is not polling");
           throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The openNDS gateway is not polling the platform.' });
         }
-        const limits = limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass);
-        const sessionSeconds = Math.floor((end - now.getTime()) / 1000);
+        const left = allowanceLimits(lookup.session.remaining ?? null);
+        if (left.usedUp) throw new ApiError('FORBIDDEN', { message: `The allowance for this period is used up; it renews at ${left.renewsAt}.` });
+        const limits = withQuota(limitsFor(deps.qos, lookup.session.tier, lookup.session.qosClass), left.quotaKB);
+        const sessionSeconds = Math.min(Math.floor((end - now.getTime()) / 1000), left.seconds);
         const queued = await deps.store.queue(
           {
             rhid: rhidOf(body.hid, gateway.faskey),

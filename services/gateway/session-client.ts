@@ -1,3 +1,4 @@
+import type { AllowanceLeft, UsageReport, UsageReported } from '../../contract/session.js';
 import { callJson, OutboundError } from '../kit/index.js';
 
 /** The fields of a session (spec 2.7) the gateway decides on. */
@@ -8,6 +9,8 @@ export interface SessionView {
   tier: string | null;
   qosClass: string | null;
   expiresAt: string | null;
+  /** What the person has left of the session's allowance now; null or absent: no limit. */
+  remaining?: AllowanceLeft | null;
 }
 
 export type SessionLookup = { kind: 'found'; session: SessionView } | { kind: 'not-found' } | { kind: 'unavailable' };
@@ -23,6 +26,8 @@ export interface SessionPeer {
   ): Promise<{ changes: { sessionId: string; state: string; fromState?: string | null }[]; next: string } | undefined>;
   /** Ends a session (the person logged off at the gateway); false when the session service did not. */
   revoke(sessionId: string, correlationId: string): Promise<boolean>;
+  /** Adds connections' usage to the allowance counters; undefined when the session service did not answer. */
+  reportUsage?(reports: UsageReport[], correlationId: string): Promise<UsageReported | undefined>;
 }
 
 /** The session service over HTTP (spec 4.4 and its change feed); no answer is `unavailable`, never a grant. */
@@ -64,6 +69,24 @@ export function sessionPeer(config: { SESSION_URL: string; GATEWAY_SESSION_KEY: 
         return answer.status === 200;
       } catch (error) {
         if (error instanceof OutboundError) return false;
+        throw error;
+      }
+    },
+    async reportUsage(reports, correlationId) {
+      try {
+        const answer = await callJson({
+          method: 'POST',
+          url: `${config.SESSION_URL}/api/v1/usage`,
+          headers,
+          body: { reports },
+          correlationId,
+          timeoutMs: config.SESSION_TIMEOUT_MS,
+        });
+        const body = answer.body as Partial<UsageReported> | undefined;
+        if (answer.status !== 200 || !Array.isArray(body?.exhausted)) return undefined;
+        return body as UsageReported;
+      } catch (error) {
+        if (error instanceof OutboundError) return undefined;
         throw error;
       }
     },

@@ -7,6 +7,7 @@ import { sessionRetention } from './retention.js';
 import { sessionRoutes } from './routes.js';
 import { createSessionStore } from './session-store.js';
 import { createUsageCounters } from './usage-counters.js';
+import { usageRoutes } from './usage-routes.js';
 
 export interface SessionDeps {
   /** An open, migrated database; opened from the configuration when absent. */
@@ -22,17 +23,19 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
   const now = deps.now ?? (() => new Date());
   const store = createSessionStore(db, now);
   const wake = await createFeedWake(db);
+  const usage = createUsageCounters(db, config.VENUE_TIME_ZONE);
   const purge = startPurgeJob({ db, service: 'session', rules: sessionRetention(config), settings: config, now, logger });
   const app = createServiceApp({
     service: 'session',
     logger,
     routes: [
       healthRoute('session', storeReadiness(db, 'session')),
-      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, createUsageCounters(db, config.VENUE_TIME_ZONE)),
+      ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, usage),
+      ...usageRoutes(db, usage, config.SESSION_API_KEYS, now),
       ...copyRoutes(db, config.SESSION_API_KEYS, now),
     ],
     // The gateway service follows the change feed, asking again after each answer.
-    quietPaths: ['/api/v1/sessions/changes'],
+    quietPaths: ['/api/v1/sessions/changes', '/api/v1/usage'],
   });
   return {
     app,
