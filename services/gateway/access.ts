@@ -90,16 +90,22 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const session = lookup.session;
   const seconds = secondsLeft(session, now);
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef !== credential.deviceRef) return reject('The session has ended.');
-  const left = session.remaining ?? null;
-  // Nothing left of the allowance: refused before the credential is used up, so the same sign-in
-  // works again once the period renews.
-  if (left !== null && (left.secondsRemaining === 0 || left.bytesRemaining === 0)) return reject(allowanceUsed(left.renewsAt));
+  // Nothing left of the allowance: refused before the credential is used up.
+  const usedUp = allowanceRefusal(session);
+  if (usedUp !== undefined) return usedUp;
   const profile = CONTROLLER_PROFILES[gateway.profile];
   // A controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
   if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash))))
     return reject(NOT_VALID);
   return accept(deps, gateway, session, seconds);
+}
+
+/** The refusal of a sign-in whose person has nothing left of the session's allowance (time or data); undefined otherwise. */
+function allowanceRefusal(session: SessionView): Reply | undefined {
+  const left = session.remaining ?? null;
+  if (left === null || (left.secondsRemaining !== 0 && left.bytesRemaining !== 0)) return undefined;
+  return reject(allowanceUsed(left.renewsAt));
 }
 
 /** A session's limits as the gateway's controller reads them (Access-Accept and CoA-Request alike). */
@@ -165,8 +171,8 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
   const session = lookup.session;
   const seconds = secondsLeft(session, deps.now());
   if (session.state !== 'GRANTED' || !(seconds > 0) || session.deviceRef === null || !refs.includes(session.deviceRef)) return reject(SIGN_IN_AGAIN);
-  const left = session.remaining ?? null;
-  if (left !== null && (left.secondsRemaining === 0 || left.bytesRemaining === 0)) return reject(allowanceUsed(left.renewsAt));
+  const nothingLeft = allowanceRefusal(session);
+  if (nothingLeft !== undefined) return nothingLeft;
   const here = deviceRefFor(deps.settings.DEVICE_REF_KEY, gateway.nasId, mac) as string;
   await deps.credentials.acceptedAt(
     { usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId },
