@@ -81,5 +81,6 @@ export const CaptiveState = z.object({
   captive: z.boolean(),
   'user-portal-url': z.string(),
   'seconds-remaining': z.number().int().optional(),
+  'bytes-remaining': z.number().int().optional(),
   'can-extend-session': z.boolean().optional(),
 });

@@ -4,7 +4,7 @@ import { clearFormMessages, wireForms } from './forms.js';
 import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
 import type { PortalSession, SessionState } from './portal-session.js';
-import { renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
+import { renderAllowance, renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
 
 type View = 'signin' | 'register' | 'employee';
 const VIEWS: readonly View[] = ['signin', 'register', 'employee'];
@@ -133,6 +133,7 @@ function start(): void {
       event.preventDefault();
       switchLanguage(link.dataset.lang as Language);
       renderExpiry();
+      renderAllowance();
     });
   }
   // Spec 4.1: the session read always answers 200; signed in shows the signed-in page at once.

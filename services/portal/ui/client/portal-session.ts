@@ -7,11 +7,18 @@ export interface PortalSession {
     entitlementType: string;
     permission?: { tier?: string; qosClass?: string; deviceSlots?: number };
   };
-  session: { state: string; tier: string | null; qosClass: string | null; expiresAt: string | null };
+  session: { state: string; tier: string | null; qosClass: string | null; expiresAt: string | null; remaining?: AllowanceLeft | null };
   /** On a sign-in through a gateway, how to log the device in there. */
   gateway?: { loginUrl: string; method: 'GET' | 'POST'; fields: Record<string, string>; handOff?: 'script' };
   /** Whether the gateway confirmed the device, and what it used. */
   connection?: { state: string; connected: boolean; inputOctets: number; outputOctets: number; sessionTime: number };
+}
+
+/** What the person has left of their allowance in the current period (a null amount: no limit). */
+export interface AllowanceLeft {
+  bytesRemaining: number | null;
+  secondsRemaining: number | null;
+  renewsAt: string;
 }
 
 export type SessionState = PortalSession | { authenticated: false };

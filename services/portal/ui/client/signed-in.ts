@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { callApi } from './api.js';
 import { language, setText, type MessageKey } from './i18n.js';
-import { needsEmailVerification, type PortalSession, type SessionState } from './portal-session.js';
+import { allowanceFacts, formatBytes, formatLeft } from './allowance.js';
+import { needsEmailVerification, type AllowanceLeft, type PortalSession, type SessionState } from './portal-session.js';
 
 const PACKAGES: Record<string, MessageKey> = {
   WIFI_CUSTOMER_BASIC: 'package.WIFI_CUSTOMER_BASIC',
@@ -29,29 +30,9 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let clockOffset = 0;
 let expiresAt: number | null = null;
 
-function formatLeft(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  return `${hours}:${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
-}
-
 export function stopCountdown(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
-}
-
-/** Bytes as a person reads them (1,000-based, as operators bill). */
-function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /**
@@ -73,6 +54,22 @@ function renderConnection(session: PortalSession): void {
   }
 }
 
+let shownAllowance: AllowanceLeft | null | undefined;
+
+/** The allowance's rows (called again on a language switch, for the renewal's wording). */
+export function renderAllowance(): void {
+  const facts = allowanceFacts(shownAllowance, language());
+  byId('allowance').hidden = facts === undefined;
+  if (facts === undefined) return;
+  byId('allowance-time-row').hidden = facts.time === null;
+  byId('allowance-time').textContent = facts.time ?? '';
+  byId('allowance-data-row').hidden = facts.data === null;
+  byId('allowance-data').textContent = facts.data ?? '';
+  const renews = byId('allowance-renews');
+  renews.setAttribute('datetime', shownAllowance?.renewsAt ?? '');
+  renews.textContent = facts.renews;
+}
+
 /** Fills the signed-in page from a PortalSession (spec 2.4); `serverTime` is the answer's Date. */
 export function renderSignedIn(session: PortalSession, serverTime: number, onEnded: (state: SessionState, serverTime: number) => void): void {
   const permission = session.entitlement.permission ?? {};
@@ -90,6 +87,8 @@ export function renderSignedIn(session: PortalSession, serverTime: number, onEnd
   expiresAt = session.session.expiresAt === null ? null : Date.parse(session.session.expiresAt);
   setText(byId('time-note'), 'signedIn.atZero');
   renderConnection(session);
+  shownAllowance = session.session.remaining;
+  renderAllowance();
   renderExpiry();
   stopCountdown();
   tick(onEnded);
