@@ -108,10 +108,14 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     async () => {
       if (!usageWaiting) return undefined;
       usageWaiting = false;
+      // A pass that failed (its store, a broken answer) leaves the usage waiting for the next.
       const outcome = await pushUsage(
         { store: usageStore, peer, flush: () => connections.flush(), now, onDisconnectQueued: () => sender.kick(), logger },
         `usage-${now().getTime()}`,
-      );
+      ).catch((error: unknown) => {
+        usageWaiting = true;
+        throw error;
+      });
       if (outcome !== 'done') usageWaiting = true;
       return outcome === 'more' ? 0 : undefined;
     },
