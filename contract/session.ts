@@ -136,3 +136,10 @@ export const SubjectSessions = z.object({
   ),
 });
 export type SubjectSessions = z.output<typeof SubjectSessions>;
+
+/**
+ * A subject erased at the session service: the sessions this call revoked and those it
+ * anonymised (none when an earlier call already did: erasing again changes nothing).
+ */
+export const SubjectErased = z.object({ subjectId: z.string(), revoked: z.array(z.string()), anonymised: z.array(z.string()) });
+export type SubjectErased = z.output<typeof SubjectErased>;
