@@ -56,7 +56,7 @@ export const SessionChange = z.object({
   sessionId: z.string(),
   fromState: z.enum(SESSION_STATES).nullable(),
   state: z.enum(SESSION_STATES).describe('The state the session entered.'),
-  reason: z.string().nullable().describe('Why it ended: REVOKED, DEVICE_SLOTS, EXPIRES_AT_PASSED; null otherwise.'),
+  reason: z.string().nullable().describe('Why it ended: REVOKED, DEVICE_SLOTS, EXPIRES_AT_PASSED, ERASED (the person deleted their account); null otherwise.'),
   at: dateTime,
 });
 export type SessionChange = z.output<typeof SessionChange>;
