@@ -50,3 +50,6 @@ export const EvaluateRequest = z.strictObject({
   sessionId: z.string().regex(PATH_ID_PATTERN).nullable().optional(),
 });
 export type EvaluateRequest = z.output<typeof EvaluateRequest>;
+
+/** A subject erased at the entitlement service: how many entitlements and requests went (0 when an earlier call already erased them). */
+export const EntitlementsErased = z.object({ subjectId: z.string(), entitlements: z.number().int(), requests: z.number().int() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PATH_ID_PATTERN } from './ids.js';
 
 /**
  * What the portal and the gateway service say to each other and to the page about a
@@ -134,3 +135,11 @@ export type ConnectionHistory = z.output<typeof ConnectionHistory>;
  * services/gateway/accounting.ts.
  */
 export const BUFFERED_USERNAME_HASH = 'Wifi-User-Name-Hash';
+
+/** The network sessions of one person whose traces the gateway service erases (the portal lists them from the session service). */
+export const ConnectionErasureRequest = z.strictObject({
+  sessionIds: z.array(z.string().regex(PATH_ID_PATTERN)).max(10_000),
+});
+/** What the erasure did: sessions ended here, and connections still waiting for their Disconnect (they keep the sealed identity it needs until answered). */
+export const ConnectionErasure = z.object({ sessions: z.number().int(), disconnectsPending: z.number().int() });
+export type ConnectionErasure = z.output<typeof ConnectionErasure>;

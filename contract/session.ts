@@ -56,7 +56,7 @@ export const SessionChange = z.object({
   sessionId: z.string(),
   fromState: z.enum(SESSION_STATES).nullable(),
   state: z.enum(SESSION_STATES).describe('The state the session entered.'),
-  reason: z.string().nullable().describe('Why it ended: REVOKED, DEVICE_SLOTS, EXPIRES_AT_PASSED; null otherwise.'),
+  reason: z.string().nullable().describe('Why it ended: REVOKED, DEVICE_SLOTS, EXPIRES_AT_PASSED, ERASED (the person deleted their account); null otherwise.'),
   at: dateTime,
 });
 export type SessionChange = z.output<typeof SessionChange>;
@@ -162,3 +162,9 @@ export const UsageReported = z.object({
     .describe('Reported sessions whose person has nothing left (time or data) in the current period: the gateway ends their connections.'),
 });
 export type UsageReported = z.output<typeof UsageReported>;
+/**
+ * A subject erased at the session service: the sessions this call revoked and those it
+ * anonymised (none when an earlier call already did: erasing again changes nothing).
+ */
+export const SubjectErased = z.object({ subjectId: z.string(), revoked: z.array(z.string()), anonymised: z.array(z.string()) });
+export type SubjectErased = z.output<typeof SubjectErased>;

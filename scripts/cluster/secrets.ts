@@ -25,6 +25,8 @@ const GENERATED = {
   SESSION_PORTAL_KEY: word,
   SESSION_GATEWAY_KEY: word,
   GATEWAY_API_KEY: word,
+  // The portal's key to the entitlement service's erase route.
+  ENTITLEMENT_PORTAL_KEY: word,
   RADIUS_API_KEY: word,
   GATEWAY_SEAL_KEY: base64Key,
   DEVICE_REF_KEY: word,

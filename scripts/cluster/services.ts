@@ -23,8 +23,8 @@ export interface ServiceContext {
 /** The session service's key list: the portal, the gateway service and Keycloak's svc-admin, each with its scopes. */
 export function sessionKeys(secrets: ClusterSecrets): string {
   return [
-    `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read,copy`,
-    `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes,revoke`,
+    `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read,copy,erase`,
+    `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes,revoke,usage`,
     `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
   ].join(';');
 }
@@ -52,7 +52,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
     case 'gateway':
       return {
         ...common,
-        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections`,
+        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections,erase`,
         RADIUS_API_KEY: secrets.RADIUS_API_KEY,
         GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         GATEWAYS_FILE: ctx.gatewaysFile,
@@ -69,6 +69,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         DECISION_URL: balancedUrl(ports, 'decision'),
         LOYALTY_URL: balancedUrl(ports, 'loyalty'),
         LOYALTY_API_KEY: secrets.LOYALTY_API_KEY,
+        ENTITLEMENT_API_KEYS: `portal:${secrets.ENTITLEMENT_PORTAL_KEY}:erase`,
         DMN_DIR: ctx.dmnDir,
       };
     case 'portal':
@@ -84,6 +85,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         ENTITLEMENT_URL: balancedUrl(ports, 'entitlement'),
         SESSION_URL: balancedUrl(ports, 'session'),
         PORTAL_SESSION_KEY: secrets.SESSION_PORTAL_KEY,
+        PORTAL_ENTITLEMENT_KEY: secrets.ENTITLEMENT_PORTAL_KEY,
         GATEWAY_URL: balancedUrl(ports, 'gateway'),
         GATEWAY_API_KEY: secrets.GATEWAY_API_KEY,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,

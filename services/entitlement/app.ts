@@ -4,6 +4,7 @@ import type { EntitlementConfig } from './config.js';
 import { createDecisionClient, type DecisionClient } from './decision-client.js';
 import { createEntitlementStore } from './entitlement-store.js';
 import { createLoyaltyClient, type LoyaltyClient } from './loyalty-client.js';
+import { eraseRoutes } from './erase-routes.js';
 import { entitlementRetention } from './retention.js';
 import { entitlementRoutes } from './routes.js';
 import { createTokenVerifier, type TokenVerifier } from './token-verifier.js';
@@ -29,7 +30,11 @@ export async function createApp(config: EntitlementConfig, logger: Logger, deps:
     'entitlement',
     storeReadiness(db, 'entitlement', () => ({ loyaltyBreaker: loyalty.breakerState(), policyFallback: config.POLICY_FALLBACK })),
   );
-  const routes = [health, ...entitlementRoutes(deps.verify ?? createTokenVerifier(config), evaluateDeps, store)];
+  const routes = [
+    health,
+    ...entitlementRoutes(deps.verify ?? createTokenVerifier(config), evaluateDeps, store),
+    ...eraseRoutes(db, config.ENTITLEMENT_API_KEYS),
+  ];
   const app = createServiceApp({ service: 'entitlement', logger, routes });
   const purge = startPurgeJob({ db, service: 'entitlement', rules: entitlementRetention(config), settings: config, now, logger });
   return {

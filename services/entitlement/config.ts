@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonSettings, envInt } from '../kit/index.js';
+import { apiKeyList, commonSettings, envInt } from '../kit/index.js';
 import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.js';
 
 const list = z
@@ -12,11 +12,19 @@ const list = z
   )
   .pipe(z.array(z.string().min(1)).min(1));
 
+/** What an entitlement-service key may do (the evaluate and read routes take a person's bearer token instead). */
+export const ENTITLEMENT_SCOPES = ['erase'] as const;
+export type EntitlementScope = (typeof ENTITLEMENT_SCOPES)[number];
+
 export const EntitlementConfig = z.object({
   ...commonSettings,
   ...storeSettings,
   ...purgeSettings,
   RETENTION_ENTITLEMENTS_DAYS: retentionDays(90).describe('Days an entitlement (and the request answered with it) is kept after it was granted; 0: for ever.'),
+  // One key per caller: the portal erases the signed-in person, svc-admin (Keycloak) the person an operator erases.
+  ENTITLEMENT_API_KEYS: apiKeyList(ENTITLEMENT_SCOPES, 'portal:dev-entitlement-portal-key:erase;keycloak:dev-entitlement-keycloak-key:erase').describe(
+    'Keys callers of the erase route send in X-API-Key: name:key:scope entries separated by ; or spaces (scope: erase).',
+  ),
   RETENTION_IDEMPOTENCY_DAYS: retentionDays(2).describe('Days an Idempotency-Key record is kept after its claim; 0: for ever.'),
   // Spec 5 rule 1: the accepted issuer (the browser-facing name in tokens) and the key-set
   // location (reached over the internal network) are separate settings on purpose.

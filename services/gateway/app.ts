@@ -5,6 +5,7 @@ import { every } from './background.js';
 import type { GatewayConfig } from './config.js';
 import { createConnectionStore } from './connection-store.js';
 import { copyRoutes } from './copy-routes.js';
+import { eraseRoutes } from './erase-routes.js';
 import { createCredentialStore } from './credential-store.js';
 import { sendCoa, sendDisconnect } from './disconnect.js';
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
@@ -145,6 +146,13 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
         storeReadiness(db, 'gateway', () => ({ gateways: gateways.size })),
       ),
       ...copyRoutes(config.GATEWAY_API_KEYS, connections),
+      ...eraseRoutes(
+        config.GATEWAY_API_KEYS,
+        db,
+        () => connections.flush(),
+        () => sender.kick(),
+        now,
+      ),
       ...portalRoutes({
         apiKeys: config.GATEWAY_API_KEYS,
         gateways,

@@ -4,7 +4,7 @@ import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.
 import { QosTable, DEFAULT_QOS_TABLE } from './qos.js';
 
 /** What a key of the portal API may do: issue one-time credentials, read connection state. */
-export const GATEWAY_SCOPES = ['credentials', 'connections'] as const;
+export const GATEWAY_SCOPES = ['credentials', 'connections', 'erase'] as const;
 export type GatewayScope = (typeof GATEWAY_SCOPES)[number];
 
 const base64Key = (fallback: string) =>
@@ -25,8 +25,11 @@ export const GatewayConfig = z.object({
   ),
   RETENTION_CREDENTIALS_DAYS: retentionDays(30).describe('Days a one-time credential (and the device it was used from) is kept after it expired; 0: for ever.'),
   // One key per caller of the portal API (the portal; tools), several during a rotation.
-  GATEWAY_API_KEYS: apiKeyList(GATEWAY_SCOPES, 'portal:dev-gateway-key:credentials,connections;tools:dev-gateway-tools-key:credentials,connections').describe(
-    'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections).',
+  GATEWAY_API_KEYS: apiKeyList(
+    GATEWAY_SCOPES,
+    'portal:dev-gateway-key:credentials,connections,erase;tools:dev-gateway-tools-key:credentials,connections',
+  ).describe(
+    'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections, erase).',
   ),
   RADIUS_API_KEY: z.string().min(8).default('dev-radius-rest-key').describe("Key FreeRADIUS's rest module sends in X-API-Key."),
   GATEWAYS_FILE: z

@@ -8,9 +8,29 @@ import { CUSTOMER_CLIENT } from './idp-client.js';
  */
 export type CreateAccountOutcome = { kind: 'created'; verifyMail: 'sent' | 'not-sent' } | { kind: 'exists' } | { kind: 'rejected' } | { kind: 'unreachable' };
 
+/**
+ * An account held for its erasure: disabled and signed out everywhere, so it cannot sign in
+ * (nor look whole) while the services erase it; `gone` when an earlier attempt removed it
+ * already; `employee` for an account HR imported, which its company's HR process removes.
+ */
+export type HoldOutcome = { kind: 'held' } | { kind: 'gone' } | { kind: 'employee' } | { kind: 'unreachable' };
+
 export interface AccountAdmin {
   /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
   createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
+  /** First step of an erasure: the account disabled and its Keycloak sessions ended, unless it is an imported employee's. */
+  holdForErasure(subjectId: string): Promise<HoldOutcome>;
+  /** Last step of an erasure: the Keycloak user removed (true also when it was gone already). */
+  removeAccount(subjectId: string): Promise<boolean>;
+}
+
+/** An account that HR's import made (it carries the employee reference or the employee type): its company's HR process owns it. */
+export function isImportedEmployee(attributes: Record<string, unknown> | undefined): boolean {
+  const values = (name: string) => {
+    const value = attributes?.[name];
+    return Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
+  };
+  return values('employee_ref').some((value) => value !== '') || values('user_type').includes('EMPLOYEE');
 }
 
 /** Spec 2.3: `displayName` split on whitespace; the first word is the first name, the rest the last name. */
@@ -50,7 +70,34 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
       return 'not-sent';
     }
   };
+  const statusOf = (error: unknown): number | undefined => (error instanceof NetworkError ? (error.response as Response | undefined)?.status : undefined);
   return {
+    async holdForErasure(subjectId) {
+      try {
+        await authenticate();
+        const user = await admin.users.findOne({ id: subjectId });
+        if (user === undefined || user === null) return { kind: 'gone' };
+        if (isImportedEmployee(user.attributes)) return { kind: 'employee' };
+        // The whole representation goes back: a partial one would drop what it leaves out.
+        if (user.enabled !== false) await admin.users.update({ id: subjectId }, { ...user, enabled: false });
+        await admin.users.logout({ id: subjectId });
+        return { kind: 'held' };
+      } catch (error) {
+        if (statusOf(error) === 404) return { kind: 'gone' };
+        if (statusOf(error) === 401) validUntil = 0;
+        return { kind: 'unreachable' };
+      }
+    },
+    async removeAccount(subjectId) {
+      try {
+        await authenticate();
+        await admin.users.del({ id: subjectId });
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 401) validUntil = 0;
+        return statusOf(error) === 404;
+      }
+    },
     async createAccount(email, password, displayName) {
       try {
         await authenticate();

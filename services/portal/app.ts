@@ -8,6 +8,7 @@ import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
 import { dataCopyRoutes } from './data-copy.js';
 import { readGatewayCookie } from './cookies.js';
+import { eraseAccountRoutes } from './erase-account.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
 import { gatewayArrivalRouter } from './gateway-route.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
@@ -41,6 +42,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000, config.GATEWAY_ARRIVAL_GLOBAL_LIMIT);
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
+  const accounts = deps.accounts ?? createAccountAdmin(config);
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
     ...signInRoutes({
@@ -50,12 +52,13 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       registry,
       upstreams,
       idp,
-      accounts: deps.accounts ?? createAccountAdmin(config),
+      accounts,
       readClaims: deps.readClaims ?? createClaimsReader(config),
     }),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
     ...dataCopyRoutes(sessions, upstreams, now),
+    ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

@@ -23,6 +23,11 @@ export const PortalConfig = z.object({
     .default('dev-portal-phone-api-secret')
     .describe('Secret of client wifi-portal-phone-api (phone number and SMS code).'),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
+  PORTAL_ENTITLEMENT_KEY: z
+    .string()
+    .min(8)
+    .default('dev-entitlement-portal-key')
+    .describe("The portal's key to the entitlement service's erase route (an entry of its ENTITLEMENT_API_KEYS with scope erase)."),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
   PORTAL_SESSION_KEY: z
     .string()

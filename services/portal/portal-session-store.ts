@@ -37,6 +37,8 @@ export interface PortalSessionStore {
   noteNetworkSession(sid: string, session: Session): Promise<void>;
   drop(sid: string): Promise<void>;
   dropByKey(key: string): Promise<void>;
+  /** Every portal session of a subject (an erased person's, in every browser); how many there were. */
+  dropSubject(subjectId: string): Promise<number>;
 }
 
 interface Row {
@@ -89,6 +91,9 @@ export function createPortalSessionStore(db: Database, cipher: Sealer, now: () =
     };
   };
   return {
+    async dropSubject(subjectId) {
+      return (await db.query('DELETE FROM portal_sessions WHERE subject_id = $1 RETURNING 1 AS gone', [subjectId])).length;
+    },
     async put(sid, data, expiresAt) {
       await db.query(
         `INSERT INTO portal_sessions (sid_hash, subject_id, client, access_token_enc, refresh_token_enc, claims, entitlement,

@@ -56,11 +56,18 @@ export interface Upstreams {
   subjectSessions(subjectId: string, correlationId: string): Promise<PeerAnswer>;
   /** A person's copy of their data: every connection of one network session at the gateways. */
   connectionHistory(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** Erasure: the person's traces at the gateways, by their network sessions. */
+  eraseConnections(sessionIds: readonly string[], correlationId: string): Promise<PeerAnswer>;
+  /** Erasure: the person's network sessions revoked and anonymised, their allowance counters deleted. */
+  eraseSessions(subjectId: string, correlationId: string): Promise<PeerAnswer>;
+  /** Erasure: the person's entitlements and their requests deleted. */
+  eraseEntitlements(subjectId: string, correlationId: string): Promise<PeerAnswer>;
 }
 
 export function createUpstreams(config: PortalConfig): Upstreams {
   const sessionKey = { 'X-API-Key': config.PORTAL_SESSION_KEY };
   const gatewayKey = { 'X-API-Key': config.GATEWAY_API_KEY };
+  const entitlementKey = { 'X-API-Key': config.PORTAL_ENTITLEMENT_KEY };
   const sessions = `${config.SESSION_URL}/api/v1/sessions`;
   return {
     evaluate: (accessToken, subjectId, idempotencyKey, correlationId) =>
@@ -116,6 +123,26 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({
         url: `${config.GATEWAY_URL}/api/v1/connections/${encodeURIComponent(sessionId)}/history`,
         headers: gatewayKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
+    eraseConnections: (sessionIds, correlationId) =>
+      ask({ url: `${config.GATEWAY_URL}/api/v1/connections/erase`, body: { sessionIds }, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    eraseSessions: (subjectId, correlationId) =>
+      ask({
+        url: `${config.SESSION_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/erase`,
+        method: 'POST',
+        body: {},
+        headers: sessionKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
+    eraseEntitlements: (subjectId, correlationId) =>
+      ask({
+        url: `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/erase`,
+        method: 'POST',
+        body: {},
+        headers: entitlementKey,
         correlationId,
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),

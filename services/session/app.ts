@@ -2,6 +2,7 @@ import { createServiceApp, healthRoute, type Logger, type ServiceInstance } from
 import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import type { SessionConfig } from './config.js';
 import { copyRoutes } from './copy-routes.js';
+import { eraseRoutes } from './erase-routes.js';
 import { createFeedWake } from './feed-wake.js';
 import { sessionRetention } from './retention.js';
 import { sessionRoutes } from './routes.js';
@@ -33,6 +34,7 @@ export async function createApp(config: SessionConfig, logger: Logger, deps: Ses
       ...sessionRoutes(store, db, wake, config.SESSION_API_KEYS, now, usage),
       ...usageRoutes(db, usage, config.SESSION_API_KEYS, now),
       ...copyRoutes(db, config.SESSION_API_KEYS, now),
+      ...eraseRoutes(db, store, config.SESSION_API_KEYS),
     ],
     // The gateway service follows the change feed, asking again after each answer.
     quietPaths: ['/api/v1/sessions/changes', '/api/v1/usage'],

@@ -4,13 +4,13 @@ import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.
 import { isTimeZone } from './allowance-period.js';
 
 /** What a session-service key may do: one scope per kind of route. */
-export const SESSION_SCOPES = ['create', 'grant', 'revoke', 'read', 'changes', 'revoke-subject', 'copy', 'usage'] as const;
+export const SESSION_SCOPES = ['create', 'grant', 'revoke', 'read', 'changes', 'revoke-subject', 'copy', 'usage', 'erase'] as const;
 export type SessionScope = (typeof SESSION_SCOPES)[number];
 
 // Development keys of `make up`: the portal, the gateway service, Keycloak's svc-admin and the tools
 // (scripts/radius-try.ts, benchmarks, end-to-end tests) each send their own.
 const DEVELOPMENT_KEYS =
-  'portal:dev-session-portal-key:create,grant,revoke,read,copy;gateway:dev-session-gateway-key:read,changes,revoke,usage;keycloak:dev-session-keycloak-key:revoke-subject;tools:dev-session-tools-key:create,grant,revoke,read,changes';
+  'portal:dev-session-portal-key:create,grant,revoke,read,copy,erase;gateway:dev-session-gateway-key:read,changes,revoke,usage;keycloak:dev-session-keycloak-key:revoke-subject,erase;tools:dev-session-tools-key:create,grant,revoke,read,changes';
 
 export const SessionConfig = z.object({
   ...commonSettings,
@@ -27,7 +27,7 @@ export const SessionConfig = z.object({
   RETENTION_SESSION_EVENTS_DAYS: retentionDays(90).describe('Days a session event (the change feed, the operator log) is kept; 0: for ever.'),
   // One key per caller, each with only what that caller does.
   SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe(
-    'Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject, copy, usage); several entries per caller during a rotation.',
+    'Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject, copy, usage, erase); several entries per caller during a rotation.',
   ),
 });
 export type SessionConfig = z.output<typeof SessionConfig>;

@@ -13,7 +13,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
   ['hr', HrConfig, ['HR_API_KEYS', 'HR_CITIZEN_HASH_KEY']],
   ['loyalty', LoyaltyConfig, ['LOYALTY_API_KEYS']],
   ['session', SessionConfig, ['SESSION_API_KEYS']],
-  ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY']],
+  ['entitlement', EntitlementConfig, ['LOYALTY_API_KEY', 'ENTITLEMENT_API_KEYS']],
   [
     'portal',
     PortalConfig,
@@ -22,6 +22,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
       'PORTAL_EMPLOYEE_CLIENT_SECRET',
       'PORTAL_PHONE_CLIENT_SECRET',
       'PORTAL_SESSION_KEY',
+      'PORTAL_ENTITLEMENT_KEY',
       'PORTAL_TOKEN_KEY',
       'GATEWAY_API_KEY',
       'DEVICE_REF_KEY',
@@ -37,6 +38,7 @@ const OWN_KEY_LISTS: Record<string, string> = {
   LOYALTY_API_KEYS: 'entitlement:loyalty-key-of-this-site:lookup',
   SESSION_API_KEYS: 'portal:session-portal-key-of-this-site:create,grant,revoke,read',
   GATEWAY_API_KEYS: 'portal:gateway-key-of-this-site:credentials,connections',
+  ENTITLEMENT_API_KEYS: 'portal:entitlement-key-of-this-site:erase',
 };
 const ownValue = (name: string) =>
   OWN_KEY_LISTS[name] ??

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
-import type { AccountAdmin, CreateAccountOutcome } from '../../../services/portal/account-admin.js';
+import type { AccountAdmin, CreateAccountOutcome, HoldOutcome } from '../../../services/portal/account-admin.js';
 import { createApp, MIGRATIONS } from '../../../services/portal/app.js';
 import { PortalConfig } from '../../../services/portal/config.js';
 import type { GrantOutcome, IdpClient } from '../../../services/portal/idp-client.js';
@@ -54,6 +54,14 @@ export interface Fakes {
   /** The session service's and the gateway service's parts of a person's copy of their data. */
   subjectSessions: (subjectId: string) => PeerAnswer;
   connectionHistory: (sessionId: string) => PeerAnswer;
+  /** An erasure's steps: Keycloak's hold and removal, and each service's erase answer. */
+  hold: HoldOutcome;
+  removed: boolean;
+  eraseConnections: PeerAnswer;
+  eraseSessions: PeerAnswer;
+  eraseEntitlements: PeerAnswer;
+  /** The user_type claim of every sign-in. */
+  userType: string;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -138,6 +146,12 @@ export function defaultFakes(): Fakes {
     openndsGateway: answer(200, { nasId: 'nds-1', polling: true, polledAt: new Date().toISOString() }),
     subjectSessions: (subjectId) => answer(200, { subjectId, sessions: [] }),
     connectionHistory: (sessionId) => answer(200, { sessionId, connections: [] }),
+    hold: { kind: 'held' },
+    removed: true,
+    eraseConnections: answer(200, { sessions: 0, disconnectsPending: 0 }),
+    eraseSessions: answer(200, { subjectId: SUBJECT, revoked: [], anonymised: [] }),
+    eraseEntitlements: answer(200, { subjectId: SUBJECT, entitlements: 0, requests: 0 }),
+    userType: 'CUSTOMER',
   };
 }
 
@@ -191,6 +205,9 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     subjectSessions: async (subjectId) => (calls.push(`session.subject-sessions ${subjectId}`), fakes.subjectSessions(subjectId)),
     connectionHistory: async (sessionId) => (calls.push(`gateway.connection-history ${sessionId}`), fakes.connectionHistory(sessionId)),
+    eraseConnections: async (sessionIds) => (calls.push(`gateway.erase ${sessionIds.join(',')}`), fakes.eraseConnections),
+    eraseSessions: async (subjectId) => (calls.push(`session.erase ${subjectId}`), fakes.eraseSessions),
+    eraseEntitlements: async (subjectId) => (calls.push(`entitlement.erase ${subjectId}`), fakes.eraseEntitlements),
     readSession: async (id) => (
       calls.push('session.read'),
       fakes.read ??
@@ -205,7 +222,11 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
         )
     ),
   };
-  const accounts: AccountAdmin = { createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account) };
+  const accounts: AccountAdmin = {
+    createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account),
+    holdForErasure: async (subjectId) => (calls.push(`accounts.hold ${subjectId}`), fakes.hold),
+    removeAccount: async (subjectId) => (calls.push(`accounts.remove ${subjectId}`), fakes.removed),
+  };
   const { logger, lines } = capturingLogger('portal');
   const config = PortalConfig.parse({ LOGIN_FAILURE_FLOOR_MS: '0', GATEWAYS_FILE: TEST_GATEWAYS, ...env });
   const { app } = await createApp(config, logger, {
@@ -214,7 +235,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     upstreams,
     accounts,
     ...(now === undefined ? {} : { now }),
-    readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
+    readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: fakes.userType }),
   });
   const booted = await boot(t, app);
   return {

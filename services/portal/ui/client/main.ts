@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { callApi } from './api.js';
+import { renderErase, wireErase } from './erase.js';
 import { clearFormMessages, wireForms } from './forms.js';
 import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
@@ -45,6 +46,7 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   byId('signed-in').hidden = false;
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
+  renderErase(session);
   // Until the gateway confirms the device, ask again now and then.
   if (connectionPoll !== undefined) clearTimeout(connectionPoll);
   if (session.connection !== undefined && !session.connection.connected) {
@@ -122,6 +124,7 @@ function start(): void {
     if (session.gateway !== undefined) logInAtGateway(session.gateway);
   });
   byId('sign-out').addEventListener('click', () => void signOut());
+  wireErase(() => signedOut('status.erased'));
   window.addEventListener('hashchange', () => {
     if (!byId('auth').hidden) {
       showStatus(null);

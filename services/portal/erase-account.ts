@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { SubjectSessions } from '../../contract/session.js';
+import { ApiError, route, type Route } from '../kit/index.js';
+import type { AccountAdmin } from './account-admin.js';
+import type { PortalConfig } from './config.js';
+import { sidCookie } from './cookies.js';
+import { crossSiteGuard } from './cross-site.js';
+import type { PortalSessions } from './portal-session.js';
+import type { PortalSessionStore } from './portal-session-store.js';
+import { type PeerAnswer, replyOf, type Upstreams } from './upstreams.js';
+
+export const EraseRequest = z.strictObject({
+  confirm: z.literal(true).describe('The person confirmed the deletion (the page asks a second time).'),
+});
+export const EraseReply = z.object({ erased: z.literal(true), correlationId: z.string() });
+
+const incomplete = () =>
+  new ApiError('UPSTREAM_UNAVAILABLE', {
+    message: 'Your account could not be deleted completely just now; it stays disabled. Try again to finish the deletion.',
+  });
+const employer = () => new ApiError('ACCOUNT_MANAGED_BY_EMPLOYER');
+
+const done = (answer: PeerAnswer): boolean => answer.kind === 'answer' && answer.status === 200;
+
+export interface EraseDeps {
+  config: PortalConfig;
+  sessions: PortalSessions;
+  store: PortalSessionStore;
+  upstreams: Upstreams;
+  accounts: AccountAdmin;
+}
+
+/**
+ * A person deletes their account. The account is disabled first (it can no longer sign in, so
+ * a deletion that stops part-way never leaves an account that looks whole), then each service
+ * erases its part, then Keycloak's user goes, and last the portal sessions in every browser.
+ * Every step is idempotent, and the portal session that asked stays until the end, so the same
+ * person can repeat the request until it completes. The gateway goes before the session service:
+ * once the session service anonymised the sessions, their ids can no longer be listed by subject.
+ */
+export function eraseAccountRoutes(deps: EraseDeps): Route[] {
+  const { sessions, store, upstreams, accounts } = deps;
+  const { sameOrigin } = crossSiteGuard(deps.config.PORTAL_PUBLIC_URL);
+  const cookie = sidCookie(deps.config.PORTAL_PUBLIC_URL);
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/me/erase',
+      summary:
+        'The signed-in person deletes their account: network sessions revoked and disconnected, their records erased or anonymised in every service, the Keycloak user removed, every portal session ended.',
+      steps: [sameOrigin],
+      body: EraseRequest,
+      responses: {
+        200: { description: 'Deleted; the cookie is cleared.', schema: EraseReply },
+        400: { description: 'INVALID_REQUEST: the deletion is not confirmed.' },
+        401: { description: 'UNAUTHORIZED: nobody is signed in.' },
+        403: { description: "ACCOUNT_MANAGED_BY_EMPLOYER: an imported employee's account, left to its company's HR; FORBIDDEN: a cross-site request." },
+        502: { description: 'UPSTREAM_UNAVAILABLE: a step could not be done; the account stays disabled and the same request finishes it.' },
+      },
+      handle: async ({ req, res, correlationId }) => {
+        const found = await sessions.current(req, correlationId);
+        if (found === undefined) throw new ApiError('UNAUTHORIZED', { message: 'Sign in to delete your account.' });
+        const { subjectId } = found.stored;
+        if (found.stored.claims['user_type'] === 'EMPLOYEE') throw employer();
+        const held = await accounts.holdForErasure(subjectId);
+        if (held.kind === 'employee') throw employer();
+        if (held.kind === 'unreachable') throw incomplete();
+        const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(subjectId, correlationId), [200]);
+        if (listed === undefined || listed.subjectId !== subjectId) throw incomplete();
+        const sessionIds = listed.sessions.map((session) => session.sessionId);
+        if (!done(await upstreams.eraseConnections(sessionIds, correlationId))) throw incomplete();
+        if (!done(await upstreams.eraseSessions(subjectId, correlationId))) throw incomplete();
+        if (!done(await upstreams.eraseEntitlements(subjectId, correlationId))) throw incomplete();
+        if (!(await accounts.removeAccount(subjectId))) throw incomplete();
+        await store.dropSubject(subjectId);
+        cookie.clear(req, res);
+        return { status: 200, body: { erased: true, correlationId } };
+      },
+    }),
+  ];
+}
