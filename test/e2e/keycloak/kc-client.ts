@@ -14,6 +14,7 @@ export const EMPLOYEE_API = {
 };
 
 export const PHONE_API = { id: 'wifi-portal-phone-api', secret: process.env['WIFI_PORTAL_PHONE_API_SECRET'] ?? 'dev-portal-phone-api-secret' };
+export const VOUCHER_API = { id: 'wifi-portal-voucher-api', secret: process.env['WIFI_PORTAL_VOUCHER_API_SECRET'] ?? 'dev-portal-voucher-api-secret' };
 export const SMS_URL = process.env['SMS_URL'] ?? 'http://127.0.0.1:8026';
 
 export interface TokenReply {
