@@ -131,6 +131,8 @@ test('codes: 12 signs of a 32-sign alphabet without 0/O and 1/I, 60 bits, read b
   t.is(seen.size, 200);
   t.is(voucherCodeFromHex('0000000000000000'), 'AAAAAAAAAAAA');
   t.is(voucherCodeFromHex('0fffffffffffffff'), '999999999999', 'every 5 bits reach the last sign');
+  // The lowest 5 bits make the first sign, the next 5 the second: 0x...ef is 0b01111 (15) first, R.
+  t.is(voucherCodeFromHex('0123456789abcdef'), 'RRVZ4E8NF4JC');
   t.is(normalizeVoucherCode('ABCD2345EFGO'), undefined);
   t.is(normalizeVoucherCode(`${CODE}A`), undefined);
 });
