@@ -4,7 +4,6 @@ import { companiesContract } from '../../kc-extension/svc-admin/contract/compani
 import { dmnContract } from '../../kc-extension/svc-admin/contract/dmn-contract.js';
 import { guiContract } from '../../kc-extension/svc-admin/contract/gui-contract.js';
 import { importContract } from '../../kc-extension/svc-admin/contract/import-contract.js';
-import { vouchersContract } from '../../kc-extension/svc-admin/contract/vouchers-contract.js';
 import { webhookContract } from '../../kc-extension/svc-admin/contract/webhook-contract.js';
 import { kcDriver } from './kc-driver.js';
 
@@ -21,4 +20,3 @@ webhookContract(test, driver);
 importContract(test, driver);
 dmnContract(test, driver);
 guiContract(test, driver);
-vouchersContract(test, driver);
