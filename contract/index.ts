@@ -21,3 +21,15 @@ export type { DenialReason, ErrorBody, ErrorCode, ErrorFields } from './errors.j
 export { BUFFERED_USERNAME_HASH } from './gateway.js';
 export type { CredentialRequest, GatewayContext, GatewayLogin, OpenndsAuthorisationRequest } from './gateway.js';
 export { E164_PATTERN, ONE_TIME_CODE_PATTERN, normalizePhone } from './phone.js';
+export {
+  VOUCHER_ALPHABET,
+  VOUCHER_CODE_BITS,
+  VOUCHER_CODE_IN_TEXT,
+  VOUCHER_CODE_LENGTH,
+  VOUCHER_CODE_PATTERN,
+  VOUCHER_USERNAME_PREFIX,
+  formatVoucherCode,
+  normalizeVoucherCode,
+  voucherCodeFromHex,
+  voucherHashInput,
+} from './voucher.js';

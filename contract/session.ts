@@ -109,7 +109,7 @@ export type GrantRequest = z.input<typeof GrantRequest>;
 
 /** Why a subject's sessions end (recorded as each session's revoke reason). */
 export const RevokeSubjectRequest = z.strictObject({
-  reason: z.enum(['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'SUBJECT_REVOKED']).default('SUBJECT_REVOKED'),
+  reason: z.enum(['EMPLOYEE_TERMINATED', 'EMPLOYEE_SUSPENDED', 'VOUCHER_REVOKED', 'SUBJECT_REVOKED']).default('SUBJECT_REVOKED'),
 });
 export const SubjectRevoked = z.object({ subjectId: z.string(), revoked: z.array(z.string()) });
 

@@ -8,6 +8,8 @@ import { SETTINGS } from './employee-auth/settings.js';
 import { adaptAuthHost, outcomeToJava, type JavaAuthHost } from './host/java-auth-host.js';
 import { authenticatePhone as authenticateByPhone } from './phone-auth/authenticate.js';
 import { PHONE_SETTINGS } from './phone-auth/settings.js';
+import { authenticateVoucher as authenticateByVoucher } from './voucher-auth/authenticate.js';
+import { VOUCHER_SETTINGS } from './voucher-auth/settings.js';
 import { adaptAdminHost, replyToJava, type JavaAdminHost } from './host/java-admin-host.js';
 import { warmUpHost } from './host/warm-up-host.js';
 import { startRefusal, type StartFacts } from './start-check.js';
@@ -20,6 +22,10 @@ export function authenticateEmployee(raw: JavaAuthHost): string {
 
 export function authenticatePhone(raw: JavaAuthHost): string {
   return outcomeToJava(authenticateByPhone(adaptAuthHost(raw)));
+}
+
+export function authenticateVoucher(raw: JavaAuthHost): string {
+  return outcomeToJava(authenticateByVoucher(adaptAuthHost(raw)));
 }
 
 type ListedSetting = { name: string; label: string; help: string; kind: string; default?: string };
@@ -46,6 +52,11 @@ export function authenticatorSettings(): string {
 /** The phone authenticator's settings, likewise (phone-auth/settings.ts). */
 export function phoneAuthenticatorSettings(): string {
   return listSettings(PHONE_SETTINGS);
+}
+
+/** The voucher authenticator's settings, likewise (voucher-auth/settings.ts). */
+export function voucherAuthenticatorSettings(): string {
+  return listSettings(VOUCHER_SETTINGS);
 }
 
 /**

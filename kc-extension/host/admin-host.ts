@@ -104,6 +104,8 @@ export interface AdminCrypto {
   hmac(sealedKey: string, text: string): string | undefined;
   /** The same over `prefix` followed by the request's raw body bytes. */
   hmacOverBody(sealedKey: string, prefix: string): string | undefined;
+  /** Lower-case hex HMAC-SHA256 under Keycloak's WIFI_VOUCHER_HASH_KEY: the voucher authenticator finds codes with the same key. */
+  voucherHashHex(data: string): string;
 }
 
 /** Node-local memory shared by all script contexts of this realm; lost on restart. */

@@ -3,6 +3,8 @@
  * are adapted to it in java-auth-host.ts; unit tests pass a fake with the same shape.
  */
 
+import type { VoucherAttribute } from '../voucher-auth/voucher-state.js';
+
 export interface TokenRequest {
   /** A decoded form field of the token request, or undefined when absent. */
   formParam(name: string): string | undefined;
@@ -24,8 +26,8 @@ export interface HttpPort {
 /** The attributes the employee flow reads and writes (they become token claims). */
 export type EmploymentAttribute = 'user_type' | 'employee_verified' | 'employee_ref' | 'company' | 'wifi_eligible';
 
-/** The attributes the flows read and write: the employee flow's and the phone flow's verified number. */
-export type AccountAttribute = EmploymentAttribute | 'phone_number' | 'phone_number_verified';
+/** The attributes the flows read and write: the employee flow's, the phone flow's verified number, a voucher's state. */
+export type AccountAttribute = EmploymentAttribute | 'phone_number' | 'phone_number_verified' | VoucherAttribute;
 
 export interface UserView {
   id: string;
@@ -77,6 +79,8 @@ export interface AuthHost {
   values: ValueStore;
   /** Lower-case hex HMAC-SHA256 of `data` (UTF-8) under `key` (UTF-8). */
   hmacHex(key: string, data: string): string;
+  /** The same under Keycloak's WIFI_VOUCHER_HASH_KEY, which svc-admin hashes new codes with too. */
+  voucherHashHex(data: string): string;
   log: Log;
   /** Adds a detail to Keycloak's login event for this request. */
   eventDetail(key: string, value: string): void;

@@ -19,6 +19,7 @@ export interface JavaAdminHost {
   newSealedKey(): string;
   hmac(sealedKey: string, text: string): string | null;
   hmacOverBody(sealedKey: string, prefix: string): string | null;
+  voucherHashHex(data: string): string;
   ringAppend(ring: string, entryJson: string, capacity: number): void;
   ringRead(ring: string, limit: number): string;
   onceSeen(key: string): boolean;
@@ -87,6 +88,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       newSealedKey: () => raw.newSealedKey(),
       hmac: (key, text) => orUndefined(raw.hmac(key, text)),
       hmacOverBody: (key, prefix) => orUndefined(raw.hmacOverBody(key, prefix)),
+      voucherHashHex: (data) => raw.voucherHashHex(data),
     },
     memory: {
       append: (ring, entry, capacity) => raw.ringAppend(ring, entry, capacity),

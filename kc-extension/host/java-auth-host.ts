@@ -25,6 +25,7 @@ export interface JavaAuthHost {
   valueGet(key: string): string | null;
   valueTake(key: string): string | null;
   hmacSha256Hex(key: string, data: string): string;
+  voucherHashHex(data: string): string;
 }
 
 interface JavaUser {
@@ -86,6 +87,7 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
       take: (key) => raw.valueTake(key) ?? undefined,
     },
     hmacHex: (key, data) => raw.hmacSha256Hex(key, data),
+    voucherHashHex: (data) => raw.voucherHashHex(data),
     log: {
       info: (message) => raw.log('info', message),
       warn: (message) => raw.log('warn', message),

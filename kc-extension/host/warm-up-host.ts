@@ -27,6 +27,7 @@ export function warmUpHost(round: number): AuthHost {
     counters: { claim: () => true, exists: () => false, remove: () => undefined },
     values: { put: () => undefined, get: () => undefined, take: () => undefined },
     hmacHex: () => '0'.repeat(64),
+    voucherHashHex: () => '0'.repeat(64),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     eventDetail: () => undefined,
     newUuid: () => '00000000-0000-4000-8000-000000000000',

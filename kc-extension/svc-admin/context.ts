@@ -11,6 +11,10 @@ export interface RouteResult {
   status: number;
   body: unknown;
   rollback?: boolean;
+  /** A document rather than JSON (a voucher batch's CSV or printable sheet): `body` is its text. */
+  contentType?: string;
+  /** Offered for download under this name. */
+  filename?: string;
 }
 
 export const ok = (body: unknown): RouteResult => ({ status: 200, body });

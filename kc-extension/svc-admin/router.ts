@@ -10,7 +10,8 @@ import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
 import { webhookRoute } from './webhook.js';
-import { AdminError, errorReply, jsonReply } from './wire-error.js';
+import { createBatchRoute, getBatchRoute, listBatchesRoute, revokeBatchRoute, revokeByCodeRoute, revokeVoucherRoute } from './vouchers.js';
+import { AdminError, documentReply, errorReply, jsonReply } from './wire-error.js';
 
 interface Route {
   method: string;
@@ -31,6 +32,12 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: getModelRoute },
   { method: 'PUT', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: putModelRoute },
   { method: 'POST', pattern: new RegExp(`^/api/dmn/evaluate/${SEGMENT}$`), handle: evaluateRoute },
+  { method: 'POST', pattern: /^\/api\/vouchers\/batches$/, handle: createBatchRoute },
+  { method: 'GET', pattern: /^\/api\/vouchers\/batches$/, handle: listBatchesRoute },
+  { method: 'GET', pattern: new RegExp(`^/api/vouchers/batches/${SEGMENT}$`), handle: getBatchRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/vouchers/batches/${SEGMENT}/revoke$`), handle: revokeBatchRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/vouchers/batches/${SEGMENT}/vouchers/${SEGMENT}/revoke$`), handle: revokeVoucherRoute },
+  { method: 'POST', pattern: /^\/api\/vouchers\/revoke$/, handle: revokeByCodeRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
@@ -60,7 +67,8 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
   }
   const context: AdminContext = { host, correlationId: acceptCorrelationId(host.request.header(CORRELATION_HEADER), () => host.newUuid()) };
   const finish = (result: RouteResult): AdminReply => {
-    const reply = jsonReply(result.status, result.body, context.correlationId);
+    const reply =
+      result.contentType === undefined ? jsonReply(result.status, result.body, context.correlationId) : documentReply(result, context.correlationId);
     return result.rollback === true ? { ...reply, rollback: true } : reply;
   };
   const fail = (error: unknown): AdminReply => {

@@ -38,7 +38,7 @@ ${body}
 `;
 }
 
-const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button></nav>
+const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button><button type="button" data-page="vouchers">Vouchers</button></nav>
 <main id="svc-admin">
 <div id="message" role="alert" aria-live="assertive" hidden></div>
 <section id="page-companies" hidden><h2>Companies</h2><table id="companies" class="plain"></table>
@@ -52,6 +52,17 @@ const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" dat
 <label>Company <select id="import-company"></select></label><label>CSV file (header: employeeId,citizenId,email,fullName) <input id="import-file" type="file" accept=".csv,text/csv"></label>
 <button id="import-preview" type="button">Preview</button> <button id="import-commit" type="button" disabled>Commit</button>
 <p id="import-counts"></p><table id="import-outcomes" class="plain"></table></section>
+<section id="page-vouchers" hidden><h2>Vouchers</h2>
+<form id="voucher-form"><fieldset><legend>Create a batch (the codes are shown or downloaded once)</legend>
+<label>Count <input name="count" type="number" min="1" max="500" value="10" required></label>
+<label>Valid from (empty: now) <input name="validFrom" type="datetime-local"></label><label>Valid until <input name="validUntil" type="datetime-local" required></label>
+<label>Lasts after the first sign-in (minutes) <input name="durationMinutes" type="number" min="1" value="120" required></label>
+<label><input type="checkbox" name="shared"> Shared by several devices</label><label>Device slots (shared only) <input name="deviceSlots" type="number" min="1" max="16" value="2"></label>
+<label>Note <input name="note" maxlength="200"></label>
+<button type="submit">Create and show codes</button> <button id="voucher-csv" type="button">Create as CSV</button> <button id="voucher-sheet" type="button">Create as printable sheet</button></fieldset></form>
+<ol id="voucher-codes" class="codes" aria-label="Codes of the batch just created"></ol>
+<h3>Batches</h3><table id="voucher-batches" class="plain"></table>
+<label>Revoke a lost card by its code <input id="voucher-lost-code" autocomplete="off" spellcheck="false"></label> <button id="voucher-revoke-code" type="button">Revoke</button></section>
 <section id="page-events" hidden><h2>Event log</h2><button id="events-refresh" type="button">Refresh</button><table id="events" class="plain"></table></section>
 <section id="page-dmn" hidden><h2>Decision tables</h2>
 <div class="row"><label>Model <select id="dmn-model"></select></label><label>Decision table <select id="dmn-view"></select></label></div>

@@ -152,13 +152,17 @@ const SESSIONS_TIMEOUT_MS = 2000;
 const SESSIONS_ATTEMPTS = 2;
 
 /**
- * A terminated or suspended employee's network sessions end with the account: the
+ * A terminated or suspended employee's (or a revoked voucher's) network sessions end with the account: the
  * session service revokes every open one (the gateways hear of it through its change feed and
  * disconnect the devices). Revoking is idempotent, so one retry is safe. When the service cannot
  * be reached the account change still stands and the operator's event log says the network
  * sessions will end only at their expiry; answers that review note, or undefined.
  */
-function endNetworkSessions(context: AdminContext, userId: string, reason: 'EMPLOYEE_TERMINATED' | 'EMPLOYEE_SUSPENDED'): string | undefined {
+export function endNetworkSessions(
+  context: AdminContext,
+  userId: string,
+  reason: 'EMPLOYEE_TERMINATED' | 'EMPLOYEE_SUSPENDED' | 'VOUCHER_REVOKED',
+): string | undefined {
   let last = 'unreachable';
   for (let attempt = 0; attempt < SESSIONS_ATTEMPTS; attempt += 1) {
     const reply = context.host.http.postToSessions(`/api/v1/subjects/${encodeURIComponent(userId)}/revoke`, JSON.stringify({ reason }), SESSIONS_TIMEOUT_MS);

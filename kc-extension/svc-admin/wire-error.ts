@@ -26,6 +26,26 @@ export function jsonReply(status: number, body: unknown, correlationId: string):
   };
 }
 
+/**
+ * A document answer (a voucher batch's CSV or printable sheet): never cached, never framed, and
+ * the sheet runs no script and loads nothing (its style is inline).
+ */
+export function documentReply(result: { status: number; body: unknown; contentType?: string; filename?: string }, correlationId: string): AdminReply {
+  return {
+    status: result.status,
+    contentType: result.contentType ?? 'text/plain; charset=utf-8',
+    body: String(result.body),
+    headers: {
+      'X-Correlation-ID': correlationId,
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      ...(result.filename === undefined ? {} : { 'Content-Disposition': `attachment; filename="${result.filename}"` }),
+    },
+  };
+}
+
 /** spec 2.2 error object. */
 export function errorReply(error: AdminError, correlationId: string, nowMs: number): AdminReply {
   return jsonReply(error.status, errorBody({ code: error.code, message: error.message }, correlationId, new Date(nowMs)), correlationId);

@@ -82,6 +82,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         PORTAL_API_CLIENT_SECRET: secrets.WIFI_PORTAL_API_SECRET,
         PORTAL_EMPLOYEE_CLIENT_SECRET: secrets.WIFI_PORTAL_EMPLOYEE_API_SECRET,
         PORTAL_PHONE_CLIENT_SECRET: secrets.WIFI_PORTAL_PHONE_API_SECRET,
+        PORTAL_VOUCHER_CLIENT_SECRET: secrets.WIFI_PORTAL_VOUCHER_API_SECRET,
         ENTITLEMENT_URL: balancedUrl(ports, 'entitlement'),
         SESSION_URL: balancedUrl(ports, 'session'),
         PORTAL_SESSION_KEY: secrets.SESSION_PORTAL_KEY,

@@ -22,6 +22,7 @@ export const PortalConfig = z.object({
     .min(1)
     .default('dev-portal-phone-api-secret')
     .describe('Secret of client wifi-portal-phone-api (phone number and SMS code).'),
+  PORTAL_VOUCHER_CLIENT_SECRET: z.string().min(1).default('dev-portal-voucher-api-secret').describe('Secret of client wifi-portal-voucher-api (voucher code).'),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   PORTAL_ENTITLEMENT_KEY: z
     .string()

@@ -4,7 +4,8 @@ import type { PortalConfig } from './config.js';
 export const CUSTOMER_CLIENT = 'wifi-portal-api';
 export const EMPLOYEE_CLIENT = 'wifi-portal-employee-api';
 export const PHONE_CLIENT = 'wifi-portal-phone-api';
-export type PortalClient = typeof CUSTOMER_CLIENT | typeof EMPLOYEE_CLIENT | typeof PHONE_CLIENT;
+export const VOUCHER_CLIENT = 'wifi-portal-voucher-api';
+export type PortalClient = typeof CUSTOMER_CLIENT | typeof EMPLOYEE_CLIENT | typeof PHONE_CLIENT | typeof VOUCHER_CLIENT;
 
 export interface Tokens {
   accessToken: string;
@@ -20,7 +21,12 @@ export type GrantOutcome =
 
 // Spec 8 timeouts: customer grant 5000 ms, employee grant 12000 ms (above HR's 3000 ms x 2).
 // A phone code request waits for the SMS gateway (3000 ms x 2 attempts by default): as long as the employee grant.
-export const IDP_TIMEOUT_MS: Record<PortalClient, number> = { [CUSTOMER_CLIENT]: 5000, [EMPLOYEE_CLIENT]: 12_000, [PHONE_CLIENT]: 12_000 };
+export const IDP_TIMEOUT_MS: Record<PortalClient, number> = {
+  [CUSTOMER_CLIENT]: 5000,
+  [EMPLOYEE_CLIENT]: 12_000,
+  [PHONE_CLIENT]: 12_000,
+  [VOUCHER_CLIENT]: 5000,
+};
 
 export interface IdpClient {
   passwordGrant(username: string, password: string, correlationId: string): Promise<GrantOutcome>;
@@ -35,6 +41,8 @@ export interface IdpClient {
    * when it went out), `phone` and `code` sign in. `clientAddress` as for the employee grant.
    */
   phoneGrant(fields: { phone: string; code?: string }, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
+  /** The voucher authenticator: `code` as typed (Keycloak normalises it). `clientAddress` as for the employee grant: the per-address limit is Keycloak's. */
+  voucherGrant(code: string, correlationId: string, clientAddress?: string): Promise<GrantOutcome>;
   refresh(client: PortalClient, refreshToken: string, correlationId: string): Promise<GrantOutcome>;
   /** Back-channel logout of the Keycloak session behind a refresh token; true when it ended. */
   logout(client: PortalClient, refreshToken: string, correlationId: string): Promise<boolean>;
@@ -49,11 +57,13 @@ export function createIdpClient(config: PortalConfig): IdpClient {
     [CUSTOMER_CLIENT]: endpoints(config.IDP_URL),
     [EMPLOYEE_CLIENT]: endpoints(config.IDP_EMPLOYEE_URL ?? config.IDP_URL),
     [PHONE_CLIENT]: endpoints(config.IDP_URL),
+    [VOUCHER_CLIENT]: endpoints(config.IDP_URL),
   };
   const secrets: Record<PortalClient, string> = {
     [CUSTOMER_CLIENT]: config.PORTAL_API_CLIENT_SECRET,
     [EMPLOYEE_CLIENT]: config.PORTAL_EMPLOYEE_CLIENT_SECRET,
     [PHONE_CLIENT]: config.PORTAL_PHONE_CLIENT_SECRET,
+    [VOUCHER_CLIENT]: config.PORTAL_VOUCHER_CLIENT_SECRET,
   };
   const post = (
     client: PortalClient,
@@ -109,6 +119,8 @@ export function createIdpClient(config: PortalConfig): IdpClient {
       grant(EMPLOYEE_CLIENT, { grant_type: 'password', employeeId, citizenId, scope: 'openid' }, correlationId, forwardedFor(clientAddress)),
     phoneGrant: (fields, correlationId, clientAddress) =>
       grant(PHONE_CLIENT, { grant_type: 'password', ...fields, scope: 'openid' }, correlationId, forwardedFor(clientAddress)),
+    voucherGrant: (code, correlationId, clientAddress) =>
+      grant(VOUCHER_CLIENT, { grant_type: 'password', code, scope: 'openid' }, correlationId, forwardedFor(clientAddress)),
     refresh: (client, refreshToken, correlationId) => grant(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, correlationId),
     async logout(client, refreshToken, correlationId) {
       try {

@@ -45,3 +45,14 @@ const PHONE: Record<string, () => ApiError> = {
 export function phoneRefusal(error: string): ApiError {
   return (PHONE[error] ?? (() => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The sign-in could not be completed.' })))();
 }
+
+// The voucher authenticator's errors (docs/develop/keycloak-extension.md "Voucher authenticator"):
+// every code failure is its one invalid_grant.
+const VOUCHER: Record<string, () => ApiError> = {
+  invalid_grant: () => new ApiError('INVALID_CREDENTIALS'),
+  rate_limited: () => new ApiError('RATE_LIMITED'),
+};
+
+export function voucherRefusal(error: string): ApiError {
+  return (VOUCHER[error] ?? (() => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'The sign-in could not be completed.' })))();
+}

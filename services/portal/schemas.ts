@@ -31,6 +31,11 @@ const TypedPhone = z
 
 export const PhoneCodeRequest = z.strictObject({ phone: TypedPhone });
 export const PhoneSignInRequest = z.strictObject({ phone: TypedPhone, code: z.string().regex(ONE_TIME_CODE_PATTERN, 'must be six digits') });
+/**
+ * A voucher code as typed: any case, spaces and dashes allowed (Keycloak normalises it). Only an
+ * empty or overlong value is 400; a string that is no code is the same 401 as a wrong code.
+ */
+export const VoucherSignInRequest = z.strictObject({ code: z.string().trim().min(1, 'is required').max(64) });
 export const PhoneCodeSent = z.object({
   sent: z.literal(true),
   expiresInSeconds: z.number().int(),
@@ -63,7 +68,7 @@ export const ConnectionSchema = z.object({
 export const PortalSession = z.object({
   authenticated: z.literal(true),
   correlationId: z.string(),
-  client: z.enum(['wifi-portal-api', 'wifi-portal-employee-api', 'wifi-portal-phone-api']),
+  client: z.enum(['wifi-portal-api', 'wifi-portal-employee-api', 'wifi-portal-phone-api', 'wifi-portal-voucher-api']),
   claims: z.record(z.string(), z.unknown()),
   entitlement: Entitlement,
   session: Session,

@@ -8,11 +8,20 @@ import { deviceOf, readGatewayCookie, sidCookie } from './cookies.js';
 import { crossSiteGuard } from './cross-site.js';
 import type { GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
-import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, PHONE_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
+import { CUSTOMER_CLIENT, EMPLOYEE_CLIENT, PHONE_CLIENT, VOUCHER_CLIENT, type GrantOutcome, type PortalClient } from './idp-client.js';
 import type { PortalSessions } from './portal-session.js';
 import { createRefusalPace, PACE_DEFAULTS } from './refusal-pace.js';
-import { customerRefusal, employeeRefusal, phoneRefusal } from './refusals.js';
-import { EmployeeVerifyRequest, LoginRequest, PhoneCodeRequest, PhoneCodeSent, PhoneSignInRequest, PortalSession, RegisterRequest } from './schemas.js';
+import { customerRefusal, employeeRefusal, phoneRefusal, voucherRefusal } from './refusals.js';
+import {
+  EmployeeVerifyRequest,
+  LoginRequest,
+  PhoneCodeRequest,
+  PhoneCodeSent,
+  PhoneSignInRequest,
+  PortalSession,
+  RegisterRequest,
+  VoucherSignInRequest,
+} from './schemas.js';
 import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
 
 export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
@@ -33,12 +42,12 @@ const signInErrors = {
 /** Sign-ins by kind, outcome and the refusal's error code (never who). */
 const signIns = new Counter({
   name: 'portal_sign_ins_total',
-  help: 'Sign-ins by kind (customer, register, employee, phone), outcome (signed_in, refused) and refusal code.',
+  help: 'Sign-ins by kind (customer, register, employee, phone, voucher), outcome (signed_in, refused) and refusal code.',
   labelNames: ['kind', 'outcome', 'code'],
   registers: [metricsRegistry],
 });
 
-async function counted<T>(kind: 'customer' | 'register' | 'employee' | 'phone', work: Promise<T>): Promise<T> {
+async function counted<T>(kind: 'customer' | 'register' | 'employee' | 'phone' | 'voucher', work: Promise<T>): Promise<T> {
   try {
     const done = await work;
     signIns.inc({ kind, outcome: 'signed_in', code: '' });
@@ -48,6 +57,13 @@ async function counted<T>(kind: 'customer' | 'register' | 'employee' | 'phone', 
     throw error;
   }
 }
+
+const KIND_OF_CLIENT: Record<PortalClient, string> = {
+  [CUSTOMER_CLIENT]: 'customer',
+  [EMPLOYEE_CLIENT]: 'employee',
+  [PHONE_CLIENT]: 'phone',
+  [VOUCHER_CLIENT]: 'voucher',
+};
 
 /** A sign-in through a gateway answers the page how to log the device in there; it is connecting until the gateway confirms. */
 const gatewayFields = (login: GatewayLogin | null) =>
@@ -115,10 +131,7 @@ function signInPipeline(deps: SignInRouteDeps) {
   ) => {
     const log = res.locals.log;
     if (outcome.kind === 'refused')
-      log.info(
-        { idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description },
-        `${client === CUSTOMER_CLIENT ? 'customer' : client === PHONE_CLIENT ? 'phone' : 'employee'} sign-in refused`,
-      );
+      log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${KIND_OF_CLIENT[client]} sign-in refused`);
     const tokens = tokensOf(outcome, (error, status) => refusal(error, status), log);
     const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
@@ -221,6 +234,50 @@ function phoneRoutes(
   ];
 }
 
+/** The voucher sign-in: the code is checked by the identity provider, then completes as every other sign-in. */
+function voucherRoutes(
+  deps: SignInRouteDeps,
+  sameOriginJson: ReturnType<typeof crossSiteGuard>['sameOriginJson'],
+  pipeline: Pick<ReturnType<typeof signInPipeline>, 'signingDevice' | 'atThePace' | 'signIn'>,
+): Route[] {
+  const { signingDevice, atThePace, signIn } = pipeline;
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/auth/voucher',
+      summary:
+        'Voucher sign-in with a printed code (any case, spaces and dashes allowed): the same entitlement, network session and gateway hand-off as a password sign-in.',
+      body: VoucherSignInRequest,
+      steps: [sameOriginJson],
+      responses: {
+        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+        400: { description: 'INVALID_REQUEST: no code, or one longer than 64 characters' },
+        401: { description: 'INVALID_CREDENTIALS: identical for a wrong, malformed, not yet valid, expired, revoked or used-up code' },
+        403: { description: "FORBIDDEN (cross-site request, or a gateway context used from outside its gateway's network) or ENTITLEMENT_DENIED with reason" },
+        429: { description: 'RATE_LIMITED: too many codes tried from this client address' },
+        502: signInErrors[502],
+      },
+      handle: ({ body, req, res, correlationId }) =>
+        counted(
+          'voucher',
+          atThePace(
+            Date.now(),
+            (async () =>
+              signIn(
+                req,
+                res,
+                await signingDevice(req),
+                VOUCHER_CLIENT,
+                await deps.idp.voucherGrant(body.code, correlationId, clientAddress(req)),
+                voucherRefusal,
+                correlationId,
+              ))(),
+          ),
+        ),
+    }),
+  ];
+}
+
 /** Spec 4.1: the three ways to sign in (customer password, registration, employee), one pipeline each; the phone sign-in beside them. */
 export function signInRoutes(deps: SignInRouteDeps): Route[] {
   const { sameOriginJson } = crossSiteGuard(deps.config.PORTAL_PUBLIC_URL);
@@ -270,6 +327,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
         ),
     }),
     ...phoneRoutes(deps, sameOriginJson, { signingDevice, atThePace, signIn }),
+    ...voucherRoutes(deps, sameOriginJson, { signingDevice, atThePace, signIn }),
     route({
       method: 'post',
       path: '/api/v1/auth/employee',

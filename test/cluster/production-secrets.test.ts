@@ -16,6 +16,8 @@ const DEVELOPMENT: [string, string][] = [
   ['WIFI_PORTAL_EMPLOYEE_API_SECRET', 'dev-portal-employee-api-secret'],
   ['WIFI_PORTAL_PHONE_API_SECRET', 'dev-portal-phone-api-secret'],
   ['WIFI_PHONE_CODE_HASH_KEY', 'dev-phone-code-hash-key'],
+  ['WIFI_PORTAL_VOUCHER_API_SECRET', 'dev-portal-voucher-api-secret'],
+  ['WIFI_VOUCHER_HASH_KEY', 'dev-voucher-hash-key'],
   ['SVC_OPERATOR_PASSWORD', 'operator-demo-pass'],
   ['HR_API_KEY', 'dev-hr-key'],
   ['SESSION_API_KEY', 'dev-session-keycloak-key'],

@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { AuthHost, HttpReply, UserView } from '../../kc-extension/host/auth-host.js';
 
+/** The development WIFI_VOUCHER_HASH_KEY (spi-wrapper's fallback): the fake hashes codes as Keycloak's test run does. */
+export const VOUCHER_HASH_KEY = 'dev-voucher-hash-key';
+
 export interface HttpCall {
   url: string;
   headers: Record<string, string>;
@@ -136,6 +139,7 @@ export function fakeHost(
     },
     valueEntries,
     hmacHex: (key, data) => createHmac('sha256', key).update(data, 'utf8').digest('hex'),
+    voucherHashHex: (data) => createHmac('sha256', VOUCHER_HASH_KEY).update(data, 'utf8').digest('hex'),
     log: {
       info: (m) => void logs.push(`info ${m}`),
       warn: (m) => void logs.push(`warn ${m}`),

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { SETTINGS } from '../../kc-extension/employee-auth/settings.js';
-import { authenticatorSettings, phoneAuthenticatorSettings } from '../../kc-extension/main.js';
+import { authenticatorSettings, phoneAuthenticatorSettings, voucherAuthenticatorSettings } from '../../kc-extension/main.js';
 import { PHONE_SETTINGS, readPhoneSettings } from '../../kc-extension/phone-auth/settings.js';
+import { readVoucherSettings, VOUCHER_SETTINGS } from '../../kc-extension/voucher-auth/settings.js';
 import { HR_CONFIG } from './fake-host.js';
 
 // Item 3 of the quality issue: settings.ts is the one source; every other place is checked here.
@@ -51,4 +52,16 @@ test('the phone authenticator: the bundle hands the factory every setting of pho
     ok: true,
     settings: { smsUrl: 'http://localhost:8026/api/v1/sms', codeHashKey: 'dev-phone-code-hash-key', smsBasicAuth: false },
   });
+});
+
+test('the voucher authenticator: the bundle hands the factory every setting of voucher-auth/settings.ts; the realm import names only these, at their defaults, and reads as usable', (t) => {
+  t.deepEqual(
+    JSON.parse(voucherAuthenticatorSettings()),
+    VOUCHER_SETTINGS.map((s) => ({ name: s.name, label: s.label, help: s.help, default: s.default, secret: false })),
+  );
+  const realm = JSON.parse(readFileSync('realm-export.json', 'utf8')) as { authenticatorConfig: Array<{ alias: string; config: Record<string, string> }> };
+  const config = realm.authenticatorConfig.find((c) => c.alias === 'voucher')?.config ?? {};
+  t.deepEqual(Object.keys(config).sort(), VOUCHER_SETTINGS.map((s) => s.name).sort());
+  for (const setting of VOUCHER_SETTINGS) t.is(config[setting.name], setting.default, setting.name);
+  t.true(readVoucherSettings(config).ok);
 });

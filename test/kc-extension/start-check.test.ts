@@ -63,7 +63,7 @@ test('the values Keycloak checks (RealmFacts.java) are the ones the realm files 
   const java = readFileSync('spi-wrapper/src/main/java/wifi/kc/RealmFacts.java', 'utf8');
   const production = readFileSync('realm-export.json', 'utf8');
   const shipped = [...production.matchAll(/"secret": "\$\{[A-Z_]+:([^}]*)\}"/g)].map((match) => match[1]!);
-  t.deepEqual(shipped, ['dev-portal-api-secret', 'dev-portal-employee-api-secret', 'dev-portal-phone-api-secret']);
+  t.deepEqual(shipped, ['dev-portal-api-secret', 'dev-portal-employee-api-secret', 'dev-portal-phone-api-secret', 'dev-portal-voucher-api-secret']);
   for (const value of shipped) t.true(java.includes(`"${value}"`), value);
   const development = JSON.parse(readFileSync('realm-dev.json', 'utf8')) as { users: Array<{ username: string; credentials?: Array<{ value: string }> }> };
   const operator = development.users.find((user) => user.username === 'svc-operator');

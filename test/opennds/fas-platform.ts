@@ -94,6 +94,7 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
       passwordGrant: async () => ({ kind: 'tokens', tokens: { accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN } }),
       employeeGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
       phoneGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
+      voucherGrant: async () => ({ kind: 'refused', error: 'invalid_grant', status: 401, description: '' }),
       refresh: async () => ({ kind: 'refused', error: 'invalid_grant', status: 400, description: '' }),
       logout: async () => true,
     },

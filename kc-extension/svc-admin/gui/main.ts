@@ -6,6 +6,7 @@ import { byId, guarded, say } from './dom.js';
 import { loadEvents, wireEvents } from './events-page.js';
 import { wireImport } from './import-page.js';
 import { finishSignIn, startSignIn } from './sign-in.js';
+import { loadVouchers, wireVouchers } from './vouchers-page.js';
 import { adoptStyleNonce } from './style-nonce.js';
 
 /**
@@ -14,7 +15,7 @@ import { adoptStyleNonce } from './style-nonce.js';
  */
 adoptStyleNonce();
 
-const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn } as const;
+const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn, vouchers: loadVouchers } as const;
 type Page = keyof typeof PAGES;
 const isPage = (name: string | undefined): name is Page => name !== undefined && name in PAGES;
 
@@ -55,6 +56,7 @@ wireCompanies();
 wireImport();
 wireEvents();
 wireDmn();
+wireVouchers();
 
 const params = new URLSearchParams(location.search);
 const signIn = params.has('code') || params.has('error') ? finishSignIn(params).then(session.keep) : Promise.resolve();

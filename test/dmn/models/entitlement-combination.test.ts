@@ -58,6 +58,11 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ],
   ['a customer with no tier (lookup failed) gets the baseline', { ...customer, ...none }, { entitlementType: 'WIFI_CUSTOMER_BASIC', ttlSeconds: 3600 }],
   [
+    'a voucher (no loyalty is looked up for it) gets the voucher row: the baseline with its allowance',
+    { userType: 'VOUCHER', employeeVerified: null, company: null, ...none },
+    { entitlementType: 'WIFI_CUSTOMER_BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', ttlSeconds: 3600, dataAllowanceMb: 1024, timeAllowanceMinutes: 120 },
+  ],
+  [
     'a freshly registered account (empty userType) gets the baseline',
     { userType: '', employeeVerified: null, company: null, ...none },
     { entitlementType: 'WIFI_CUSTOMER_BASIC' },

@@ -1,5 +1,5 @@
 /**
- * The rows of spec 4.5 (WifiEntitlement, five rules) and spec 4.6 (LoyaltyTier), as inputs and
+ * The rows of spec 4.5 (WifiEntitlement, five rules, and the voucher row before the last) and spec 4.6 (LoyaltyTier), as inputs and
  * the outputs of spec 2.8 each must produce. Shared by the engine and the HTTP tests.
  */
 export interface RowCase {
@@ -95,6 +95,24 @@ export const WIFI_ENTITLEMENT_RULES: readonly RowCase[] = [
     outputs: CUSTOMER_BASELINE,
   },
   { title: 'rule 4: a null user type gets the baseline', decision: 'WifiEntitlement', inputs: token(null, null, null), outputs: CUSTOMER_BASELINE },
+  {
+    title: 'the voucher row: a VOUCHER gets the customer baseline (the spec rules keep their answers)',
+    decision: 'WifiEntitlement',
+    inputs: token('VOUCHER', null, null),
+    outputs: CUSTOMER_BASELINE,
+  },
+  {
+    title: 'the voucher row: a voucher claiming to be a verified employee still gets only the voucher baseline',
+    decision: 'WifiEntitlement',
+    inputs: token('VOUCHER', true, 'MEMBER_A'),
+    outputs: CUSTOMER_BASELINE,
+  },
+  {
+    title: 'rule 5: the voucher type is case-sensitive and fails closed',
+    decision: 'WifiEntitlement',
+    inputs: token('voucher', null, null),
+    outputs: denied('UNKNOWN_USER_TYPE'),
+  },
   {
     title: 'rule 5: any other user type is denied UNKNOWN_USER_TYPE',
     decision: 'WifiEntitlement',

@@ -14,6 +14,7 @@ export const EMPLOYEE_API = {
 };
 
 export const PHONE_API = { id: 'wifi-portal-phone-api', secret: process.env['WIFI_PORTAL_PHONE_API_SECRET'] ?? 'dev-portal-phone-api-secret' };
+export const VOUCHER_API = { id: 'wifi-portal-voucher-api', secret: process.env['WIFI_PORTAL_VOUCHER_API_SECRET'] ?? 'dev-portal-voucher-api-secret' };
 export const SMS_URL = process.env['SMS_URL'] ?? 'http://127.0.0.1:8026';
 
 export interface TokenReply {
@@ -54,6 +55,13 @@ export const employeeGrant = (employeeId: string, citizenId: string, headers: Re
 export const phoneGrant = (fields: { phone: string; code?: string }, headers: Record<string, string> = {}): Promise<TokenReply> =>
   tokenRequest(
     { grant_type: 'password', client_id: PHONE_API.id, client_secret: PHONE_API.secret, scope: 'openid', ...fields },
+    { 'X-Forwarded-For': testAddress(), ...headers },
+  );
+
+/** A voucher grant straight at Keycloak, from an address of its own unless the headers name one. */
+export const voucherGrant = (code: string, headers: Record<string, string> = {}): Promise<TokenReply> =>
+  tokenRequest(
+    { grant_type: 'password', client_id: VOUCHER_API.id, client_secret: VOUCHER_API.secret, scope: 'openid', code },
     { 'X-Forwarded-For': testAddress(), ...headers },
   );
 

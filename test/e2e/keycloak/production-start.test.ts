@@ -35,7 +35,14 @@ test('kc.sh start with the development keys, TEST_HARNESS on and the development
     KC_BOOTSTRAP_ADMIN_USERNAME: 'admin',
     KC_BOOTSTRAP_ADMIN_PASSWORD: 'a-password-of-this-test',
   };
-  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'WIFI_PORTAL_API_SECRET', 'WIFI_PORTAL_EMPLOYEE_API_SECRET', 'SVC_OPERATOR_PASSWORD'])
+  for (const name of [
+    'SVC_ADMIN_SEAL_KEY',
+    'SESSION_API_KEY',
+    'WIFI_VOUCHER_HASH_KEY',
+    'WIFI_PORTAL_API_SECRET',
+    'WIFI_PORTAL_EMPLOYEE_API_SECRET',
+    'SVC_OPERATOR_PASSWORD',
+  ])
     delete env[name];
   const child = spawn(
     join(home, 'bin', 'kc.sh'),
@@ -62,7 +69,8 @@ test('kc.sh start with the development keys, TEST_HARNESS on and the development
   t.not(code, 0, 'Keycloak exits with a failure');
   t.not(code, null, `Keycloak exited by itself within ${START_LIMIT_MS} ms; output:\n${output.slice(-3000)}`);
   t.regex(output, /wifi extension: a production Keycloak \(kc\.sh start\) refuses to start: /);
-  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'TEST_HARNESS']) t.true(output.includes(`${name} is`), `${name} is named`);
+  for (const name of ['SVC_ADMIN_SEAL_KEY', 'SESSION_API_KEY', 'WIFI_VOUCHER_HASH_KEY', 'TEST_HARNESS'])
+    t.true(output.includes(`${name} is`), `${name} is named`);
   for (const client of ['wifi-portal-api', 'wifi-portal-employee-api'])
     t.true(output.includes(`client wifi/${client} still has its shipped development secret`), client);
   t.true(output.includes('user wifi/svc-operator still signs in with the demo password'));

@@ -50,6 +50,7 @@ export class PortalBrowser {
     this.call('POST', '/api/v1/auth/employee', { employeeId, citizenId }, headers);
   register = (email: string, password: string, displayName?: string) =>
     this.call('POST', '/api/v1/auth/register', { email, password, ...(displayName === undefined ? {} : { displayName }) });
+  voucher = (code: string) => this.call('POST', '/api/v1/auth/voucher', { code });
   session = () => this.call('GET', '/api/v1/auth/session');
   refresh = () => this.call('POST', '/api/v1/auth/refresh');
   logout = () => this.call('POST', '/api/v1/auth/logout');

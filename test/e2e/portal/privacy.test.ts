@@ -10,8 +10,10 @@ import { freshEmail, PortalBrowser } from './portal-client.js';
 // then every log, store file, token and response is searched.
 const CANARY_CITIZEN = '987650001234';
 const CANARY_PASSWORD = `canary-pw-${Date.now().toString(36)}`;
+// A voucher code's shape (contract/voucher.ts), tried as typed in three spellings: no voucher has it.
+const CANARY_VOUCHER = 'CANA-RY23-VCHR';
 
-test('a canary citizen number and password appear in no response, token, log or store file', async (t) => {
+test('a canary citizen number, password and voucher code appear in no response, token, log or store file', async (t) => {
   const texts: string[] = [];
   const keep = <R extends { text: string }>(reply: R): R => {
     texts.push(reply.text);
@@ -32,6 +34,8 @@ test('a canary citizen number and password appear in no response, token, log or 
   keep(await new PortalBrowser().login(email, CANARY_PASSWORD));
   keep(await new PortalBrowser().login(email, `${CANARY_PASSWORD}-wrong`));
   keep(await customer.logout());
+  for (const typed of [CANARY_VOUCHER, CANARY_VOUCHER.toLowerCase(), CANARY_VOUCHER.replace(/-/g, ' ')])
+    t.is(keep(await new PortalBrowser().voucher(typed)).status, 401);
 
   const token = await employeeGrant('CANARY-01', CANARY_CITIZEN);
   t.is(token.status, 200);
@@ -40,6 +44,7 @@ test('a canary citizen number and password appear in no response, token, log or 
   for (const text of texts) {
     t.false(text.includes(CANARY_CITIZEN), 'citizen number in a response or token');
     t.false(text.includes(CANARY_PASSWORD), 'password in a response or token');
+    t.false(text.toUpperCase().includes(CANARY_VOUCHER.replace(/-/g, '')) || text.toUpperCase().includes(CANARY_VOUCHER), 'voucher code in a response');
   }
   const logs = [KC_LOG, ...(await readdir('.run/logs')).map((name) => join('.run/logs', name))];
   t.true(logs.length >= 7, "every service's log and Keycloak's are searched");
@@ -48,5 +53,7 @@ test('a canary citizen number and password appear in no response, token, log or 
   t.not((await filesContaining(stores, email)).length, 0, "positive control: the stores hold this run's writes");
   t.deepEqual(await filesContaining([...logs, ...stores], CANARY_CITIZEN), []);
   t.deepEqual(await filesContaining([...logs, ...stores], CANARY_PASSWORD), []);
+  for (const shape of [CANARY_VOUCHER, CANARY_VOUCHER.toLowerCase(), CANARY_VOUCHER.replace(/-/g, ''), CANARY_VOUCHER.replace(/-/g, ' ')])
+    t.deepEqual(await filesContaining([...logs, ...stores], shape), [], shape);
   t.true((await readFile(logs[0] ?? '', 'utf8')).length > 0);
 });

@@ -34,6 +34,7 @@ function rawHost(overrides: Partial<JavaAuthHost> = {}): JavaAuthHost & { calls:
     valueGet: () => null,
     valueTake: (key) => (key === 'held' ? 'v' : null),
     hmacSha256Hex: (key, data) => `hmac(${key},${data})`,
+    voucherHashHex: (data) => `voucher(${data})`,
     ...overrides,
   };
 }

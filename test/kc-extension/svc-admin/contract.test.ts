@@ -4,6 +4,7 @@ import { companiesContract } from './contract/companies-contract.js';
 import { dmnContract } from './contract/dmn-contract.js';
 import { guiContract } from './contract/gui-contract.js';
 import { importContract } from './contract/import-contract.js';
+import { vouchersContract } from './contract/vouchers-contract.js';
 import { webhookContract } from './contract/webhook-contract.js';
 import { memoryDriver } from './memory-driver.js';
 
@@ -15,3 +16,4 @@ webhookContract(test, driver);
 importContract(test, driver);
 dmnContract(test, driver);
 guiContract(test, driver);
+vouchersContract(test, driver);

@@ -180,6 +180,8 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
       newSealedKey: () => SEALED + randomBytes(32).toString('base64'),
       hmac: (key, text) => hmac(key, Buffer.from(text, 'utf8')),
       hmacOverBody: (key, prefix) => hmac(key, Buffer.from(prefix, 'utf8'), rawBody ?? Buffer.alloc(0)),
+      // Keycloak's development WIFI_VOUCHER_HASH_KEY, so a code made here is found as the test run's Keycloak would.
+      voucherHashHex: (data) => createHmac('sha256', 'dev-voucher-hash-key').update(data, 'utf8').digest('hex'),
     },
     memory: {
       append: (ring, entry, capacity) => {

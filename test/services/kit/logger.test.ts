@@ -83,3 +83,12 @@ test('beyond the depth limit a subtree is replaced whole, and scrubbing never th
   t.true(out.includes('[DEPTH]'));
   t.false(out.includes('sibling-kept'));
 });
+
+test('a voucher code is redacted in its printed form (dashes in any case, spaces in upper case) and as an upper-case run; UUIDs and words stay', (t) => {
+  for (const code of ['ABCD-2345-EFGH', 'abcd-2345-efgh', 'ABCD 2345 EFGH', 'ABCD2345EFGH']) {
+    t.is(scrub(`voucher ${code} tried`), 'voucher [REDACTED] tried', code);
+  }
+  t.deepEqual(scrub({ voucherCode: 'abcd2345efgh', code: 'INVALID_CREDENTIALS' }), { voucherCode: '[REDACTED]', code: 'INVALID_CREDENTIALS' });
+  for (const kept of ['3b8f6c1e-9d24-4a7b-b5e8-6f4c2d8a9e43', 'signed in successfully', 'that have been', 'RATE_LIMITED', 'UNAUTHORIZED'])
+    t.is(scrub(kept), kept);
+});

@@ -35,6 +35,8 @@ export interface Fakes {
   /** The employee grant instead of `grant`: a fake Keycloak asking a real HR. */
   employeeGrant?: (employeeId: string, citizenId: string) => Promise<GrantOutcome>;
   phoneGrant?: (fields: { phone: string; code?: string }) => Promise<GrantOutcome>;
+  /** The voucher grant instead of `grant`: gets the code as the portal sent it. */
+  voucherGrant?: (code: string, clientAddress?: string) => Promise<GrantOutcome>;
   refresh: GrantOutcome;
   account: CreateAccountOutcome;
   evaluate: PeerAnswer;
@@ -184,6 +186,9 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     phoneGrant: async (fields) => (
       calls.push(`idp.phone ${fields.code === undefined ? 'code-request' : 'sign-in'}`),
       fakes.phoneGrant !== undefined ? fakes.phoneGrant(fields) : fields.code === undefined ? CODE_SENT : fakes.grant
+    ),
+    voucherGrant: async (code, _correlationId, clientAddress) => (
+      calls.push('idp.voucher'), fakes.voucherGrant !== undefined ? fakes.voucherGrant(code, clientAddress) : fakes.grant
     ),
     refresh: async () => (calls.push('idp.refresh'), fakes.refresh),
     logout: async () => (calls.push('idp.logout'), true),

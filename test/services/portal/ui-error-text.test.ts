@@ -9,6 +9,8 @@ const CASES: Array<[string, FormName, Failure, MessageKey]> = [
   ['INVALID_CREDENTIALS', 'signin', { status: 401, code: 'INVALID_CREDENTIALS' }, 'error.INVALID_CREDENTIALS'],
   ['a 401 with another code', 'signin', { status: 401, code: 'UNAUTHORIZED' }, 'error.INVALID_CREDENTIALS'],
   ['an employee 401', 'employee', { status: 401, code: 'INVALID_CREDENTIALS' }, 'error.employeeCredentials'],
+  ['a voucher 401 (wrong, expired, revoked or used up alike)', 'voucher', { status: 401, code: 'INVALID_CREDENTIALS' }, 'error.voucherCredentials'],
+  ['a voucher 429', 'voucher', { status: 429, code: 'RATE_LIMITED' }, 'error.RATE_LIMITED'],
   ['ACCOUNT_EXISTS', 'register', { status: 409, code: 'ACCOUNT_EXISTS' }, 'error.ACCOUNT_EXISTS'],
   ['EMPLOYEE_INACTIVE', 'employee', { status: 403, code: 'EMPLOYEE_INACTIVE' }, 'error.EMPLOYEE_INACTIVE'],
   ['FORBIDDEN', 'employee', { status: 403, code: 'FORBIDDEN' }, 'error.FORBIDDEN'],

@@ -1,6 +1,6 @@
 import type { MessageKey } from './i18n.js';
 
-export type FormName = 'signin' | 'register' | 'employee';
+export type FormName = 'signin' | 'register' | 'employee' | 'voucher';
 
 const BY_CODE: Record<string, MessageKey> = {
   INVALID_REQUEST: 'error.INVALID_REQUEST',
@@ -26,7 +26,8 @@ const BY_REASON: Record<string, MessageKey> = {
  */
 export function errorText(form: FormName, failure: { status: number; code?: string; reason?: string }): MessageKey {
   if (failure.status === 0) return 'error.network';
-  if (failure.status === 401) return form === 'employee' ? 'error.employeeCredentials' : 'error.INVALID_CREDENTIALS';
+  if (failure.status === 401)
+    return form === 'employee' ? 'error.employeeCredentials' : form === 'voucher' ? 'error.voucherCredentials' : 'error.INVALID_CREDENTIALS';
   const byReason = failure.code === 'ENTITLEMENT_DENIED' && failure.reason !== undefined ? BY_REASON[failure.reason] : undefined;
   if (byReason !== undefined) return byReason;
   // Only the employee flow waits on HR (spec 4.1 rule 3); elsewhere a 504 is one more unavailable service.

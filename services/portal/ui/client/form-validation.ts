@@ -1,5 +1,6 @@
 import type { MessageKey } from './i18n.js';
 import { CITIZEN_ID_PATTERN as CITIZEN_ID, EMPLOYEE_ID_PATTERN as EMPLOYEE_ID } from '../../../../contract/ids.js';
+import { normalizeVoucherCode } from '../../../../contract/voucher.js';
 
 // Client-side checks mirror spec 2.3 and 8 so most mistakes are caught before a round trip;
 // the portal checks again.
@@ -23,4 +24,9 @@ export function checkEmployeeId(value: string): MessageKey | null {
 
 export function checkCitizenId(value: string): MessageKey | null {
   return CITIZEN_ID.test(value) ? null : 'invalid.citizenId';
+}
+
+/** A voucher code as printed: lower case, spaces and dashes are fine; the signs are checked here so a typo is named before a try is spent. */
+export function checkVoucherCode(value: string): MessageKey | null {
+  return normalizeVoucherCode(value) === undefined ? 'invalid.voucherCode' : null;
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { callApi, type ApiResult } from './api.js';
 import { errorText, type FormName } from './error-text.js';
-import { checkCitizenId, checkEmail, checkEmployeeId, checkNewPassword, checkPassword } from './form-validation.js';
+import { checkCitizenId, checkEmail, checkEmployeeId, checkNewPassword, checkPassword, checkVoucherCode } from './form-validation.js';
 import { setText, type MessageKey } from './i18n.js';
 import type { PortalSession } from './portal-session.js';
 
@@ -46,6 +46,13 @@ const FORMS: FormSpec[] = [
     },
     // The citizen number lives only in this input until it is sent, never in storage or the URL.
     clearAfter: ['employee-citizen'],
+  },
+  {
+    name: 'voucher',
+    path: '/api/v1/auth/voucher',
+    fields: { code: { id: 'voucher-code', check: checkVoucherCode, trim: true } },
+    // A voucher code is a credential: gone from the page once sent.
+    clearAfter: ['voucher-code'],
   },
 ];
 

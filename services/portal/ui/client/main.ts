@@ -7,8 +7,8 @@ import { setText, switchLanguage, type Language, type MessageKey } from './i18n.
 import type { PortalSession, SessionState } from './portal-session.js';
 import { renderAllowance, renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
 
-type View = 'signin' | 'register' | 'employee';
-const VIEWS: readonly View[] = ['signin', 'register', 'employee'];
+type View = 'signin' | 'register' | 'employee' | 'voucher';
+const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'voucher'];
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;

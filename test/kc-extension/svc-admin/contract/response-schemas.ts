@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Company, Probe } from '../../../../kc-extension/svc-admin/company-schemas.js';
+import { BatchView, StoredBatch, VoucherView } from '../../../../kc-extension/svc-admin/voucher-schemas.js';
 
 /** spec 2.2 */
 export const ErrorBody = z
@@ -28,3 +29,11 @@ export const EventLogEntry = z
   })
   .strict();
 export const EventList = z.object({ events: z.array(EventLogEntry) }).strict();
+
+/** Voucher batches (docs/operate/keycloak.md "Vouchers"): the codes only in the creating answer. */
+export const CreatedBatch = z
+  .object({ batch: StoredBatch.strict(), codes: z.array(z.string().regex(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/)) })
+  .strict();
+export const BatchList = z.object({ batches: z.array(BatchView) }).strict();
+export const BatchDetail = z.object({ batch: BatchView, vouchers: z.array(VoucherView) }).strict();
+export const VouchersRevoked = z.object({ revoked: z.number().int(), voucherIds: z.array(z.string()), review: z.string().optional() }).strict();

@@ -21,7 +21,8 @@ import org.keycloak.models.UserModel;
 final class RealmFacts {
 
     /** The client secrets realm-export.json falls back to when its placeholders are unset. */
-    static final List<String> DEVELOPMENT_CLIENT_SECRETS = List.of("dev-portal-api-secret", "dev-portal-employee-api-secret", "dev-portal-phone-api-secret");
+    static final List<String> DEVELOPMENT_CLIENT_SECRETS = List.of("dev-portal-api-secret", "dev-portal-employee-api-secret", "dev-portal-phone-api-secret",
+            "dev-portal-voucher-api-secret");
     /** The demo operator of realm-dev.json. */
     static final String DEMO_OPERATOR = "svc-operator";
     static final String DEMO_OPERATOR_PASSWORD = "operator-demo-pass";

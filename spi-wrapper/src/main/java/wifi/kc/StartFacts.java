@@ -36,6 +36,9 @@ final class StartFacts {
         if (AdminHostFacade.isDevelopmentSessionKey(env.get(AdminHostFacade.SESSION_KEY_SETTING))) {
             developmentDefaults.add(AdminHostFacade.SESSION_KEY_SETTING);
         }
+        if (ScriptHostBasics.isDevelopmentVoucherKey(env.get(ScriptHostBasics.VOUCHER_KEY_SETTING))) {
+            developmentDefaults.add(ScriptHostBasics.VOUCHER_KEY_SETTING);
+        }
         List<String> switches = new ArrayList<>();
         if (testHarness(env)) {
             switches.add("TEST_HARNESS");

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { launchBrowser, SCREENSHOT_DIR } from '../../helpers/browser.js';
+import { IDP_URL } from '../keycloak/kc-client.js';
+import { MODULE_URL } from './kc-driver.js';
+
+// The GUI's Vouchers page in Debian's chromium: create a batch and see its codes once, create one
+// as a CSV download, revoke a batch; every request stays on Keycloak's origin, no CSP violation.
+const SHOTS = join(SCREENSHOT_DIR, 'svc-admin');
+const CODE = /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/;
+
+test('an operator creates a voucher batch, sees its codes once, downloads another as CSV and revokes a batch', async (t) => {
+  mkdirSync(SHOTS, { recursive: true });
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  const origin = new URL(IDP_URL).origin;
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin || url.startsWith('blob:')) return route.continue();
+    foreign.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Content-Security-Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('dialog', (dialog) => void dialog.accept());
+
+  await page.goto(`${MODULE_URL}/`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('#username').fill('svc-operator');
+  await page.locator('#password').fill(process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass');
+  await page.locator('#kc-login').click();
+  await page.getByRole('heading', { name: 'Companies' }).waitFor();
+  await page.getByRole('button', { name: 'Vouchers' }).click();
+  await page.getByRole('heading', { name: 'Vouchers' }).waitFor();
+
+  const until = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 16);
+  await page.getByLabel('Count').fill('3');
+  await page.getByLabel('Valid until').fill(until);
+  await page.getByLabel('Note').fill('GUI batch');
+  await page.getByRole('button', { name: 'Create and show codes' }).click();
+  const codes = page.getByRole('list', { name: 'Codes of the batch just created' }).getByRole('listitem');
+  await codes.nth(2).waitFor();
+  const shown = await codes.allInnerTexts();
+  t.is(shown.length, 3);
+  for (const code of shown) t.regex(code, CODE);
+  await page.getByRole('cell', { name: 'GUI batch' }).first().waitFor();
+  await page.screenshot({ path: join(SHOTS, 'vouchers.png'), fullPage: true });
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Create as CSV' }).click()]);
+  const csv = await readFile((await download.path()) ?? '', 'utf8');
+  t.regex(csv.split('\r\n')[1] ?? '', /^"[A-HJ-NP-Z2-9]{4}-/);
+  t.is(csv.trim().split('\r\n').length, 4, 'a header and three codes');
+
+  const table = await page.locator('#voucher-batches').innerText();
+  for (const code of shown) t.false(table.includes(code), 'the list never shows a code');
+  await page.getByRole('button', { name: 'Revoke batch' }).first().click();
+  await page
+    .getByRole('alert')
+    .getByText(/voucher\(s\) revoked/)
+    .waitFor();
+  t.deepEqual(foreign, []);
+  t.deepEqual(problems, []);
+});
