@@ -9,6 +9,7 @@ import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
+import { currentTermsRoute, listTermsRoute, publishTermsRoute } from './terms.js';
 import { webhookRoute } from './webhook.js';
 import { AdminError, errorReply, jsonReply } from './wire-error.js';
 
@@ -31,6 +32,8 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: getModelRoute },
   { method: 'PUT', pattern: new RegExp(`^/api/dmn/models/${SEGMENT}$`), handle: putModelRoute },
   { method: 'POST', pattern: new RegExp(`^/api/dmn/evaluate/${SEGMENT}$`), handle: evaluateRoute },
+  { method: 'GET', pattern: /^\/api\/terms$/, handle: listTermsRoute },
+  { method: 'POST', pattern: /^\/api\/terms$/, handle: publishTermsRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
@@ -72,6 +75,8 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
     // The GUI's files are public like the shell page: they carry no data (spec 4.7).
     const asset = ASSET.exec(path);
     if (method === 'GET' && asset !== null) return assetReply(host, asset[1] ?? '');
+    // Public like the shell page: the portal reads the current terms for its sign-in forms (public text).
+    if (method === 'GET' && path === '/terms/current') return finish(currentTermsRoute(context));
     const result = route(context);
     return result instanceof Promise ? result.then(finish, fail) : finish(result);
   } catch (error) {

@@ -16,6 +16,7 @@ import { createPortalSessionStore } from './portal-session-store.js';
 import { PORTAL_RETENTION } from './retention.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { createTermsAcceptances, createTermsSource, termsRoutes, type TermsSource } from './terms.js';
 import { createUiRouter } from './ui-router.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
@@ -25,6 +26,7 @@ export interface PortalDeps {
   upstreams?: Upstreams;
   accounts?: AccountAdmin;
   readClaims?: ClaimsReader;
+  terms?: TermsSource;
   now?: () => Date;
 }
 
@@ -41,6 +43,8 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000, config.GATEWAY_ARRIVAL_GLOBAL_LIMIT);
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
+  const terms = deps.terms ?? createTermsSource(config, now);
+  const acceptances = createTermsAcceptances(db, now);
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
     ...signInRoutes({
@@ -52,10 +56,13 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       idp,
       accounts: deps.accounts ?? createAccountAdmin(config),
       readClaims: deps.readClaims ?? createClaimsReader(config),
+      terms,
+      acceptances,
     }),
+    ...termsRoutes(terms, acceptances, sessions),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
-    ...dataCopyRoutes(sessions, upstreams, now),
+    ...dataCopyRoutes(sessions, upstreams, acceptances, now),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

@@ -5,6 +5,7 @@ import type { AccountAdmin, CreateAccountOutcome } from '../../../services/porta
 import { createApp, MIGRATIONS } from '../../../services/portal/app.js';
 import { PortalConfig } from '../../../services/portal/config.js';
 import type { GrantOutcome, IdpClient } from '../../../services/portal/idp-client.js';
+import type { CurrentTerms } from '../../../services/portal/terms.js';
 import type { PeerAnswer, Upstreams } from '../../../services/portal/upstreams.js';
 import { openTestDatabase } from '../../helpers/databases.js';
 import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
@@ -54,6 +55,8 @@ export interface Fakes {
   /** The session service's and the gateway service's parts of a person's copy of their data. */
   subjectSessions: (subjectId: string) => PeerAnswer;
   connectionHistory: (sessionId: string) => PeerAnswer;
+  /** The terms version in force as svc-admin answers it (none published by default). */
+  terms: CurrentTerms;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -138,6 +141,7 @@ export function defaultFakes(): Fakes {
     openndsGateway: answer(200, { nasId: 'nds-1', polling: true, polledAt: new Date().toISOString() }),
     subjectSessions: (subjectId) => answer(200, { subjectId, sessions: [] }),
     connectionHistory: (sessionId) => answer(200, { sessionId, connections: [] }),
+    terms: { kind: 'none' },
   };
 }
 
@@ -213,6 +217,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     idp,
     upstreams,
     accounts,
+    terms: { current: async () => fakes.terms },
     ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
   });
