@@ -9,7 +9,7 @@ import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
-import { currentTermsRoute, listTermsRoute, publishTermsRoute } from './terms.js';
+import { currentTermsRoute, listTermsRoute, publishTermsRoute, withdrawTermsRoute } from './terms.js';
 import { webhookRoute } from './webhook.js';
 import { AdminError, errorReply, jsonReply } from './wire-error.js';
 
@@ -34,6 +34,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`^/api/dmn/evaluate/${SEGMENT}$`), handle: evaluateRoute },
   { method: 'GET', pattern: /^\/api\/terms$/, handle: listTermsRoute },
   { method: 'POST', pattern: /^\/api\/terms$/, handle: publishTermsRoute },
+  { method: 'DELETE', pattern: new RegExp(`^/api/terms/${SEGMENT}$`), handle: withdrawTermsRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 

@@ -47,6 +47,17 @@ export function publishTermsRoute(context: AdminContext): RouteResult {
 }
 
 /**
+ * Operator: withdraws a version published by mistake; the one published before it is in force
+ * again. Acceptances of it stay on record in the portal (they name the label).
+ */
+export function withdrawTermsRoute(context: AdminContext, version: string): RouteResult {
+  if (!TERMS_VERSION.test(version)) throw new AdminError('INVALID_REQUEST', 'version: must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$');
+  const existed = context.host.store.get(KEY_PREFIX + version) !== undefined;
+  if (existed) context.host.store.remove(KEY_PREFIX + version);
+  return ok({ withdrawn: existed, version });
+}
+
+/**
  * Public (no token, as the shell page): the current version for the portal, which serves it to
  * the sign-in forms. Terms are public text; `current` is null while no version is published.
  */

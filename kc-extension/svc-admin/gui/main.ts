@@ -7,6 +7,7 @@ import { loadEvents, wireEvents } from './events-page.js';
 import { wireImport } from './import-page.js';
 import { finishSignIn, startSignIn } from './sign-in.js';
 import { adoptStyleNonce } from './style-nonce.js';
+import { loadTerms, wireTerms } from './terms-page.js';
 
 /**
  * The svc-admin GUI (spec 4.7), served from the module's own origin: it talks only to Keycloak
@@ -14,7 +15,7 @@ import { adoptStyleNonce } from './style-nonce.js';
  */
 adoptStyleNonce();
 
-const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn } as const;
+const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn, terms: loadTerms } as const;
 type Page = keyof typeof PAGES;
 const isPage = (name: string | undefined): name is Page => name !== undefined && name in PAGES;
 
@@ -55,6 +56,7 @@ wireCompanies();
 wireImport();
 wireEvents();
 wireDmn();
+wireTerms();
 
 const params = new URLSearchParams(location.search);
 const signIn = params.has('code') || params.has('error') ? finishSignIn(params).then(session.keep) : Promise.resolve();

@@ -48,3 +48,15 @@ test('a published version is never changed, a bad label or text is 400, and only
   t.like(await d.send({ method: 'POST', path: '/api/terms', headers: json, body: terms('v3') }), { status: 401 });
   t.like(await d.send({ method: 'GET', path: '/terms/current' }), { body: { current: { version: 'v1' } } });
 });
+
+test('an operator withdraws a version published by mistake: the one before is in force again', async (t) => {
+  const d = memoryDriver();
+  t.is((await d.send({ method: 'POST', path: '/api/terms', token: d.tokens.operator, headers: json, body: terms('v1') })).status, 201);
+  d.realm.clockMs += 1000;
+  t.is((await d.send({ method: 'POST', path: '/api/terms', token: d.tokens.operator, headers: json, body: terms('v2') })).status, 201);
+  t.like(await d.send({ method: 'DELETE', path: '/api/terms/v2', token: d.tokens.operator }), { status: 200, body: { withdrawn: true, version: 'v2' } });
+  t.like(await d.send({ method: 'GET', path: '/terms/current' }), { body: { current: { version: 'v1' } } });
+  t.like(await d.send({ method: 'DELETE', path: '/api/terms/v2', token: d.tokens.operator }), { status: 200, body: { withdrawn: false } });
+  t.like(await d.send({ method: 'DELETE', path: '/api/terms/v1', token: d.tokens.customer }), { status: 403 });
+  t.like(await d.send({ method: 'GET', path: '/terms/current' }), { body: { current: { version: 'v1' } } });
+});

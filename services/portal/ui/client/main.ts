@@ -5,9 +5,10 @@ import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
 import type { PortalSession, SessionState } from './portal-session.js';
 import { renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
+import { loadTerms, renderTerms, showAcceptances } from './terms.js';
 
-type View = 'signin' | 'register' | 'employee';
-const VIEWS: readonly View[] = ['signin', 'register', 'employee'];
+type View = 'signin' | 'register' | 'employee' | 'terms';
+const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'terms'];
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -45,6 +46,7 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   byId('signed-in').hidden = false;
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
+  void showAcceptances();
   // Until the gateway confirms the device, ask again now and then.
   if (connectionPoll !== undefined) clearTimeout(connectionPoll);
   if (session.connection !== undefined && !session.connection.connected) {
@@ -133,8 +135,10 @@ function start(): void {
       event.preventDefault();
       switchLanguage(link.dataset.lang as Language);
       renderExpiry();
+      renderTerms();
     });
   }
+  void loadTerms();
   // Spec 4.1: the session read always answers 200; signed in shows the signed-in page at once.
   void callApi<SessionState>('GET', '/api/v1/auth/session').then((answer) => {
     if (answer.ok && answer.data.authenticated) showSignedIn(answer.data, answer.serverTime);
