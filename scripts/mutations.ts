@@ -413,6 +413,11 @@ export const MUTATIONS: Mutation[] = [
   { rule: 'svc-admin terms: a published version is never changed', file: 'kc-extension/svc-admin/terms.ts', from: 'if (context.host.store.get(key) !== undefined)\n', to: 'if (context.host.store.get(key) === \'never\')\n', tests: ['test/kc-extension/svc-admin/terms.test.ts'] },
   { rule: 'svc-admin terms: the version published last is in force', file: 'kc-extension/svc-admin/terms.ts', from: 'export const currentTerms = (context: AdminContext): StoredTerms | undefined => listTerms(context)[0];', to: 'export const currentTerms = (context: AdminContext): StoredTerms | undefined => listTerms(context).at(-1);', tests: ['test/kc-extension/svc-admin/terms.test.ts'] },
   { rule: 'svc-admin terms: only an operator publishes', file: 'kc-extension/svc-admin/router.ts', from: "if (path.startsWith('/api/')) authorize(context);", to: "if (path.startsWith('/api/') && !path.startsWith('/api/terms')) authorize(context);", tests: ['test/kc-extension/svc-admin/terms.test.ts'] },
+  // Loyalty by a phone number an SMS code proved, as by a verified email.
+  { rule: 'loyalty by phone: a verified number is looked up', file: 'services/entitlement/evaluate-entitlement.ts', from: 'return facts.verifiedPhone === null ? null : { phone: facts.verifiedPhone };', to: 'return null;', tests: ['test/services/entitlement/evaluate.test.ts'] },
+  { rule: 'loyalty by phone: only the phone client\'s proof counts', file: 'services/entitlement/token-verifier.ts', from: "verifiedPhone: payload['azp'] === phoneClient && flag(", to: "verifiedPhone: flag(", tests: ['test/services/entitlement/evaluate.test.ts'] },
+  { rule: 'loyalty by phone: an unproved number is not looked up', file: 'services/entitlement/token-verifier.ts', from: "flag(payload['phone_number_verified']) === true ? text(payload['phone_number']) : null", to: "text(payload['phone_number'])", tests: ['test/services/entitlement/evaluate.test.ts'] },
+  { rule: 'loyalty by phone: the fixture\'s numbers compare in E.164', file: 'services/loyalty/members.ts', from: 'const e164 = normalizePhone(record.phone);', to: 'const e164 = record.phone;', tests: ['test/services/loyalty/lookup.test.ts'] },
 ];
 
 /** Runs the selected mutations (all, or those whose rule contains one of `only`); exits with the verdict. */
