@@ -10,6 +10,9 @@ import { URLS } from '../platform-urls.js';
 // The terms on the portal's forms, in a phone-sized Chromium against the running platform: while
 // a version is in force every form shows its link and a required tick box. The version is
 // withdrawn at the end so the run's other sign-ins need no tick.
+// The version in force is the platform's one shared state: with another file publishing at the
+// same time (test/e2e/svc-admin/terms.browser.test.ts, test/e2e/portal/terms.test.ts) the text read
+// is the other's, so these files run one at a time (scripts/test-run.ts; --concurrency=1 in a selection).
 test('while a version is in force the form asks for the tick, shows the terms in the page, and the signed-in page lists the acceptance', async (t) => {
   const operator = await operatorToken();
   const version = `ui-${randomUUID().slice(0, 8)}`;

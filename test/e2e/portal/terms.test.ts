@@ -7,6 +7,10 @@ import { PortalBrowser } from './portal-client.js';
 // Keycloak), the portal requires it at the next sign-in (the test run reads the terms uncached).
 // Serial, and the version withdrawn at the end: every other sign-in of the run needs no acceptance.
 
+// The version in force is the platform's one shared state: with another file publishing at the
+// same time (test/e2e/svc-admin/terms.browser.test.ts, test/e2e/portal/terms.test.ts) the text read
+// is the other's, so these files run one at a time (scripts/test-run.ts; --concurrency=1 in a selection).
+
 async function operatorCall(token: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${MODULE_URL}${path}`, {
     method,

@@ -7,6 +7,9 @@ import { kcDriver, MODULE_URL } from './kc-driver.js';
 // The operator's terms page: publish a version in both languages with the keyboard-usable form,
 // see it listed as the one in force and served publicly; withdrawn at the end so the run's other
 // sign-ins need no acceptance. Every request stays on Keycloak's origin.
+// The version in force is the platform's one shared state: with another file publishing at the
+// same time (test/e2e/svc-admin/terms.browser.test.ts, test/e2e/portal/terms.test.ts) the text read
+// is the other's, so these files run one at a time (scripts/test-run.ts; --concurrency=1 in a selection).
 test('an operator publishes a version of the terms in the GUI; it is in force and served publicly at once', async (t) => {
   const d = await kcDriver();
   t.teardown(() => d.close());
