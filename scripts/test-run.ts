@@ -51,10 +51,19 @@ const dataDir = mkdtempSync(join(tmpdir(), 'wifi-data-'));
 const operatorData = operatorDataFingerprint(ROOT);
 if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).status !== 0)
   throw new Error("scripts/kc.sh build failed for the test run's Keycloak");
+// TERMS_CACHE_SECONDS 0: the portal reads the terms in force at every sign-in, so a version an
+// end-to-end test publishes and withdraws is in force exactly while it runs.
 const platform = await startPlatform({
   keycloak: true,
   freshKeycloak: true,
-  env: { TEST_HARNESS: 'true', SVC_ADMIN_PROBE_ALLOW: '127.0.0.0/8, ::1/128', DMN_DIR: dmnDir, DATA_DIR: dataDir, RADIUS_RUN_DIR: join(dataDir, 'freeradius') },
+  env: {
+    TEST_HARNESS: 'true',
+    TERMS_CACHE_SECONDS: '0',
+    SVC_ADMIN_PROBE_ALLOW: '127.0.0.0/8, ::1/128',
+    DMN_DIR: dmnDir,
+    DATA_DIR: dataDir,
+    RADIUS_RUN_DIR: join(dataDir, 'freeradius'),
+  },
 });
 const selected = process.argv.length > 2;
 const phases = selected

@@ -9,6 +9,7 @@ import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
+import { currentTermsRoute, listTermsRoute, publishTermsRoute, withdrawTermsRoute } from './terms.js';
 import { webhookRoute } from './webhook.js';
 import { createBatchRoute, getBatchRoute, listBatchesRoute, revokeBatchRoute, revokeByCodeRoute, revokeVoucherRoute } from './vouchers.js';
 import { AdminError, documentReply, errorReply, jsonReply } from './wire-error.js';
@@ -38,6 +39,9 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`^/api/vouchers/batches/${SEGMENT}/revoke$`), handle: revokeBatchRoute },
   { method: 'POST', pattern: new RegExp(`^/api/vouchers/batches/${SEGMENT}/vouchers/${SEGMENT}/revoke$`), handle: revokeVoucherRoute },
   { method: 'POST', pattern: /^\/api\/vouchers\/revoke$/, handle: revokeByCodeRoute },
+  { method: 'GET', pattern: /^\/api\/terms$/, handle: listTermsRoute },
+  { method: 'POST', pattern: /^\/api\/terms$/, handle: publishTermsRoute },
+  { method: 'DELETE', pattern: new RegExp(`^/api/terms/${SEGMENT}$`), handle: withdrawTermsRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
@@ -80,6 +84,8 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
     // The GUI's files are public like the shell page: they carry no data (spec 4.7).
     const asset = ASSET.exec(path);
     if (method === 'GET' && asset !== null) return assetReply(host, asset[1] ?? '');
+    // Public like the shell page: the portal reads the current terms for its sign-in forms (public text).
+    if (method === 'GET' && path === '/terms/current') return finish(currentTermsRoute(context));
     const result = route(context);
     return result instanceof Promise ? result.then(finish, fail) : finish(result);
   } catch (error) {

@@ -38,7 +38,7 @@ ${body}
 `;
 }
 
-const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button><button type="button" data-page="vouchers">Vouchers</button></nav>
+const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button><button type="button" data-page="vouchers">Vouchers</button><button type="button" data-page="terms">Terms</button></nav>
 <main id="svc-admin">
 <div id="message" role="alert" aria-live="assertive" hidden></div>
 <section id="page-companies" hidden><h2>Companies</h2><table id="companies" class="plain"></table>
@@ -64,6 +64,12 @@ const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" dat
 <h3>Batches</h3><table id="voucher-batches" class="plain"></table>
 <label>Revoke a lost card by its code <input id="voucher-lost-code" autocomplete="off" spellcheck="false"></label> <button id="voucher-revoke-code" type="button">Revoke</button></section>
 <section id="page-events" hidden><h2>Event log</h2><button id="events-refresh" type="button">Refresh</button><table id="events" class="plain"></table></section>
+<section id="page-terms" hidden><h2>Terms and privacy notice</h2><table id="terms" class="plain"></table>
+<form id="terms-form"><fieldset><legend>Publish a new version (in force at once; a published version never changes)</legend>
+<label>Version <input name="version" required pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,31}" maxlength="32"></label>
+<label>Vietnamese text <textarea name="textVi" required maxlength="20000" rows="8" lang="vi"></textarea></label>
+<label>English text <textarea name="textEn" required maxlength="20000" rows="8" lang="en"></textarea></label>
+<button type="submit">Publish version</button></fieldset></form></section>
 <section id="page-dmn" hidden><h2>Decision tables</h2>
 <div class="row"><label>Model <select id="dmn-model"></select></label><label>Decision table <select id="dmn-view"></select></label></div>
 <div id="dmn-tabs" role="tablist" aria-label="Editor"><button type="button" role="tab" id="dmn-tab-table" aria-controls="dmn-panel-table" aria-selected="true">Table</button><button type="button" role="tab" id="dmn-tab-source" aria-controls="dmn-panel-source" aria-selected="false" tabindex="-1">Source (XML)</button></div>

@@ -36,6 +36,11 @@ export const EntitlementConfig = z.object({
     .min(1)
     .default('wifi-portal-employee-api')
     .describe('The client (token azp) whose tokens alone reach the employee rules: the HR-checked sign-in.'),
+  IDP_PHONE_CLIENT: z
+    .string()
+    .min(1)
+    .default('wifi-portal-phone-api')
+    .describe('The client (token azp) whose tokens carry a phone number an SMS code proved: loyalty is looked up by it.'),
   JWKS_TIMEOUT_MS: envInt(4000, 100, 60_000).describe('Key-set fetch timeout (spec 8: 4000 ms).'),
   JWKS_COOLDOWN_MS: envInt(5000, 0, 600_000).describe('Least time between two forced key-set refreshes for unknown key ids.'),
   DECISION_URL: z.url().default('http://127.0.0.1:3005').describe('Decision service base URL.'),

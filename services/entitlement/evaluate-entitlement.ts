@@ -4,6 +4,7 @@ import type { DecisionClient, DecisionOutputs } from './decision-client.js';
 import type { EntitlementBody, EntitlementStore, Prior } from './entitlement-store.js';
 import type { LoyaltyClient, LoyaltyVerdict } from './loyalty-client.js';
 import type { Allowance, EvaluateRequest } from '../../contract/entitlement.js';
+import type { LookupKey } from '../../contract/loyalty.js';
 import type { TokenFacts } from './token-verifier.js';
 
 export interface EvaluateDeps {
@@ -131,6 +132,12 @@ export async function evaluateEntitlement(
   return 'kind' in outcome ? answerPrior(outcome) : outcome;
 }
 
+/** Loyalty is asked by a verified email, else by a verified phone number, else not at all. */
+function loyaltyKey(facts: TokenFacts): LookupKey | null {
+  if (facts.emailVerified && facts.email !== null) return { email: facts.email };
+  return facts.verifiedPhone === null ? null : { phone: facts.verifiedPhone };
+}
+
 /** The work behind a claimed key (or none): the answer, or the key's earlier settlement. */
 async function decide(
   deps: EvaluateDeps,
@@ -148,7 +155,7 @@ async function decide(
     }
   }
   const loyalty = isCustomer(facts.userType)
-    ? await deps.loyalty.lookup(facts.emailVerified ? facts.email : null, correlationId, log)
+    ? await deps.loyalty.lookup(loyaltyKey(facts), correlationId, log)
     : { source: 'skipped' as const, memberTier: null, wifiBenefit: null, memberRef: null };
   // Every input the platform knows, so an operator can add a column without a code change.
   const decision = await deps.decisions.decide(

@@ -1,7 +1,7 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll } from 'cockatiel';
 import { breakerState, callJson, OutboundError, type Logger, type OutboundResponse } from '../kit/index.js';
 import type { EntitlementConfig } from './config.js';
-import { LookupResponse } from '../../contract/loyalty.js';
+import { LookupResponse, type LookupKey } from '../../contract/loyalty.js';
 
 /** Spec 4.6: how a lookup ended. The first three are normal; the rest are logged at warn. */
 export type LoyaltySource = 'loyalty' | 'not-a-member' | 'skipped' | 'timeout' | 'unreachable' | `http-${number}` | 'not-configured' | 'bad-response';
@@ -15,7 +15,7 @@ export interface LoyaltyVerdict {
 
 export interface LoyaltyClient {
   /** Never throws: every failure is a verdict with no tier (spec 4.6). */
-  lookup(email: string | null, correlationId: string, log: Logger): Promise<LoyaltyVerdict>;
+  lookup(key: LookupKey | null, correlationId: string, log: Logger): Promise<LoyaltyVerdict>;
   breakerState(): 'closed' | 'open' | 'half-open';
 }
 
@@ -53,12 +53,12 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
     breakerState.set({ breaker: 'loyalty' }, BREAKER_GAUGE[STATES[state]]);
   });
 
-  const ask = async (email: string, correlationId: string): Promise<LoyaltyVerdict> => {
+  const ask = async (key: LookupKey, correlationId: string): Promise<LoyaltyVerdict> => {
     let reply: OutboundResponse;
     try {
       reply = await callJson({
         url: `${config.LOYALTY_URL}/api/v1/members/lookup`,
-        body: { email },
+        body: key,
         headers: { 'X-API-Key': config.LOYALTY_API_KEY },
         correlationId,
         timeoutMs: config.LOYALTY_TIMEOUT_MS,
@@ -74,13 +74,13 @@ export function createLoyaltyClient(config: EntitlementConfig, logger: Logger): 
   };
 
   return {
-    async lookup(email, correlationId, log) {
+    async lookup(key, correlationId, log) {
       let verdict: LoyaltyVerdict;
       if (config.LOYALTY_URL === '') verdict = noTier('not-configured');
-      else if (email === null) verdict = noTier('skipped');
+      else if (key === null) verdict = noTier('skipped');
       else {
         try {
-          verdict = await breaker.execute(() => ask(email, correlationId));
+          verdict = await breaker.execute(() => ask(key, correlationId));
         } catch (error) {
           if (error instanceof LookupFailure) verdict = noTier(error.source);
           else if (error instanceof BrokenCircuitError) verdict = noTier('unreachable');

@@ -11,6 +11,11 @@ export interface TokenFacts {
   email: string | null;
   /** Keycloak's `email_verified`: only a verified address is looked up at loyalty (a member's address can be registered by anyone). */
   emailVerified: boolean;
+  /**
+   * The phone number an SMS code proved (E.164), from a token of the phone client only: that
+   * client's sign-in is the proof; elsewhere the attribute is just what an account carries.
+   */
+  verifiedPhone: string | null;
   employeeRef: string | null;
   wifiEligible: boolean | null;
 }
@@ -26,7 +31,7 @@ const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? v
  * reaches no employee rule, whatever attributes its account carries: an account an import or an
  * administrator wrongly marked must not turn a password into the employee package.
  */
-function facts(payload: JWTPayload, employeeClient: string): TokenFacts {
+function facts(payload: JWTPayload, employeeClient: string, phoneClient: string): TokenFacts {
   if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no sub');
   const employee = payload['azp'] === employeeClient;
   return {
@@ -36,6 +41,7 @@ function facts(payload: JWTPayload, employeeClient: string): TokenFacts {
     company: employee ? text(payload['company']) : null,
     email: text(payload['email']),
     emailVerified: payload['email_verified'] === true,
+    verifiedPhone: payload['azp'] === phoneClient && flag(payload['phone_number_verified']) === true ? text(payload['phone_number']) : null,
     employeeRef: employee ? text(payload['employee_ref']) : null,
     wifiEligible: employee ? flag(payload['wifi_eligible']) : null,
   };
@@ -61,7 +67,7 @@ export function createTokenVerifier(config: EntitlementConfig): TokenVerifier {
         audience: config.IDP_AUDIENCES,
         requiredClaims: ['exp', 'sub'],
       });
-      return facts(payload, config.IDP_EMPLOYEE_CLIENT);
+      return facts(payload, config.IDP_EMPLOYEE_CLIENT, config.IDP_PHONE_CLIENT);
     } catch {
       throw new ApiError('UNAUTHORIZED', { message: 'The access token could not be verified.' });
     }

@@ -36,7 +36,7 @@ export function createApp(config: LoyaltyConfig, logger: Logger, deps: LoyaltyDe
       },
       handle: async ({ body }) => {
         await faults.check();
-        return { status: 200, body: lookup(body.email) };
+        return { status: 200, body: lookup(body.email !== undefined ? { email: body.email } : { phone: body.phone ?? '' }) };
       },
     }),
   ];

@@ -17,6 +17,7 @@ import { createPortalSessionStore } from './portal-session-store.js';
 import { PORTAL_RETENTION } from './retention.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { createTermsAcceptances, createTermsSource, termsRoutes, type TermsSource } from './terms.js';
 import { createUiRouter } from './ui-router.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
@@ -26,6 +27,7 @@ export interface PortalDeps {
   upstreams?: Upstreams;
   accounts?: AccountAdmin;
   readClaims?: ClaimsReader;
+  terms?: TermsSource;
   now?: () => Date;
 }
 
@@ -43,6 +45,8 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
   const accounts = deps.accounts ?? createAccountAdmin(config);
+  const terms = deps.terms ?? createTermsSource(config, now);
+  const acceptances = createTermsAcceptances(db, now);
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
     ...signInRoutes({
@@ -54,11 +58,15 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       idp,
       accounts,
       readClaims: deps.readClaims ?? createClaimsReader(config),
+      terms,
+      acceptances,
     }),
+    ...termsRoutes(terms, acceptances, sessions),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
     ...dataCopyRoutes(sessions, upstreams, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
+    ...dataCopyRoutes(sessions, upstreams, acceptances, now),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

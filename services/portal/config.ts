@@ -83,6 +83,9 @@ export const PortalConfig = z.object({
     'Employee sign-in attempts per client address per window (the address as the trusted proxies report it); over it 429 RATE_LIMITED before any call.',
   ),
   PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS: envInt(60, 1, 86_400).describe('Window of the per-address employee sign-in limit.'),
+  TERMS_CACHE_SECONDS: envInt(30, 0, 3600).describe(
+    'How long the portal keeps the current terms version read from svc-admin: a newly published version is required at most this long after.',
+  ),
   LOGIN_FAILURE_FLOOR_MS: envInt(250, 0, 5000).describe('Least time a refused sign-in takes, so refusals cannot be told apart by timing.'),
 });
 export type PortalConfig = z.output<typeof PortalConfig>;

@@ -4,6 +4,7 @@ import { ConnectionHistory } from '../../contract/gateway.js';
 import { SubjectSessions } from '../../contract/session.js';
 import { ApiError, route, type Route } from '../kit/index.js';
 import type { PortalSessions } from './portal-session.js';
+import { TermsAcceptance, type TermsAcceptances } from './terms.js';
 import { replyOf, type Upstreams } from './upstreams.js';
 
 /**
@@ -18,13 +19,14 @@ export const DataCopy = z.object({
   account: z.record(z.string(), z.unknown()).describe("The account's claims as this sign-in received them (no citizen number is ever among them)."),
   entitlement: Entitlement.describe('What this sign-in was granted.'),
   networkSessions: z.array(SubjectSessions.shape.sessions.element.extend({ connections: ConnectionHistory.shape.connections })),
+  termsAcceptances: z.array(TermsAcceptance).describe('Every version of the terms and privacy notice the person accepted, newest first.'),
   correlationId: z.string(),
 });
 
 const unavailable = () => new ApiError('UPSTREAM_UNAVAILABLE', { message: 'Your data could not be gathered just now; try again later.' });
 
 /** The signed-in person's copy of their data, as a JSON download; the subject is the sign-in's own, never one the request names. */
-export function dataCopyRoutes(sessions: PortalSessions, upstreams: Upstreams, now: () => Date): Route[] {
+export function dataCopyRoutes(sessions: PortalSessions, upstreams: Upstreams, acceptances: TermsAcceptances, now: () => Date): Route[] {
   return [
     route({
       method: 'get',
@@ -57,6 +59,7 @@ export function dataCopyRoutes(sessions: PortalSessions, upstreams: Upstreams, n
             account: found.stored.claims,
             entitlement: found.stored.entitlement,
             networkSessions,
+            termsAcceptances: await acceptances.list(subjectId),
             correlationId,
           },
         };

@@ -3,16 +3,24 @@ import { z } from 'zod';
 import { Entitlement } from '../../contract/entitlement.js';
 import { Session } from '../../contract/session.js';
 
+/**
+ * The version of the terms and privacy notice the person ticked, on every sign-in; required only
+ * while they have not accepted the version in force (GET /api/v1/terms names it).
+ */
+const AcceptedTerms = z.string().min(1).max(32).optional();
+
 /** Spec 2.3. Passwords are checked for presence and length only; Keycloak judges them. */
 export const LoginRequest = z.strictObject({
   username: z.email(),
   password: z.string().min(1).max(1024),
+  acceptedTerms: AcceptedTerms,
 });
 
 export const RegisterRequest = z.strictObject({
   email: z.email().max(254),
   password: z.string().min(8, 'must be at least 8 characters').max(1024),
   displayName: z.string().max(200).optional(),
+  acceptedTerms: AcceptedTerms,
 });
 
 // Spec 4.1 rule 3: only presence is checked here; a malformed citizen number is Keycloak's
@@ -20,6 +28,7 @@ export const RegisterRequest = z.strictObject({
 export const EmployeeVerifyRequest = z.strictObject({
   employeeId: z.string().min(1, 'is required').max(256),
   citizenId: z.string().min(1, 'is required').max(256),
+  acceptedTerms: AcceptedTerms,
 });
 
 /** A phone number as typed (contract/phone.ts reads it); a malformed one is 400 before any call. */
@@ -30,12 +39,16 @@ const TypedPhone = z
   .transform((value) => normalizePhone(value) ?? value);
 
 export const PhoneCodeRequest = z.strictObject({ phone: TypedPhone });
-export const PhoneSignInRequest = z.strictObject({ phone: TypedPhone, code: z.string().regex(ONE_TIME_CODE_PATTERN, 'must be six digits') });
+export const PhoneSignInRequest = z.strictObject({
+  phone: TypedPhone,
+  code: z.string().regex(ONE_TIME_CODE_PATTERN, 'must be six digits'),
+  acceptedTerms: AcceptedTerms,
+});
 /**
  * A voucher code as typed: any case, spaces and dashes allowed (Keycloak normalises it). Only an
  * empty or overlong value is 400; a string that is no code is the same 401 as a wrong code.
  */
-export const VoucherSignInRequest = z.strictObject({ code: z.string().trim().min(1, 'is required').max(64) });
+export const VoucherSignInRequest = z.strictObject({ code: z.string().trim().min(1, 'is required').max(64), acceptedTerms: AcceptedTerms });
 export const PhoneCodeSent = z.object({
   sent: z.literal(true),
   expiresInSeconds: z.number().int(),

@@ -23,6 +23,7 @@ import {
   VoucherSignInRequest,
 } from './schemas.js';
 import { completeSignIn, tokensOf, type SignInDeps, type SigningDevice } from './sign-in.js';
+import type { TermsClaim } from './terms.js';
 
 export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
   config: PortalConfig;
@@ -127,22 +128,23 @@ function signInPipeline(deps: SignInRouteDeps) {
     client: PortalClient,
     outcome: GrantOutcome,
     refusal: (error: string, status: number) => ApiError,
+    terms: TermsClaim,
     correlationId: string,
   ) => {
     const log = res.locals.log;
     if (outcome.kind === 'refused')
       log.info({ idpError: outcome.error, idpStatus: outcome.status, idpErrorDescription: outcome.description }, `${KIND_OF_CLIENT[client]} sign-in refused`);
     const tokens = tokensOf(outcome, (error, status) => refusal(error, status), log);
-    const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, correlationId);
+    const signedIn = await completeSignIn({ ...deps, log }, client, tokens, device, terms, correlationId);
     await useUpGatewayContext(req, res, signedIn.gatewayLogin, device.gateway);
     await sessions.open(req, res, signedIn.data, device.handle, correlationId);
     return { status: 200, body: sessions.view(signedIn.data, signedIn.session, correlationId, gatewayFields(signedIn.gatewayLogin)) };
   };
 
   // The device (and its gateway context's network) is settled before the password leaves for the identity provider.
-  const customerSignIn = async (req: Request, res: Response, username: string, password: string, correlationId: string) => {
+  const customerSignIn = async (req: Request, res: Response, username: string, password: string, terms: TermsClaim, correlationId: string) => {
     const device = await signingDevice(req);
-    return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, correlationId);
+    return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, terms, correlationId);
   };
 
   return { signingDevice, atThePace, signIn, customerSignIn };
@@ -226,6 +228,7 @@ function phoneRoutes(
                 PHONE_CLIENT,
                 await deps.idp.phoneGrant({ phone: body.phone, code: body.code }, correlationId, clientAddress(req)),
                 phoneRefusal,
+                { channel: 'phone', acceptedTerms: body.acceptedTerms },
                 correlationId,
               ))(),
           ),
@@ -270,6 +273,7 @@ function voucherRoutes(
                 VOUCHER_CLIENT,
                 await deps.idp.voucherGrant(body.code, correlationId, clientAddress(req)),
                 voucherRefusal,
+                { channel: 'voucher', acceptedTerms: body.acceptedTerms },
                 correlationId,
               ))(),
           ),
@@ -295,7 +299,13 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
       steps: [sameOriginJson],
       responses: { 200: { description: 'Signed in; sets cookie sid.', schema: PortalSession }, ...signInErrors },
       handle: ({ body, req, res, correlationId }) =>
-        counted('customer', atThePace(Date.now(), customerSignIn(req, res, body.username, body.password, correlationId))),
+        counted(
+          'customer',
+          atThePace(
+            Date.now(),
+            customerSignIn(req, res, body.username, body.password, { channel: 'password', acceptedTerms: body.acceptedTerms }, correlationId),
+          ),
+        ),
     }),
     route({
       method: 'post',
@@ -322,7 +332,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
             // Never the address: the operator needs to know the mail server failed, not for whom.
             if (created.verifyMail === 'not-sent')
               res.locals.log.warn('the verify-email mail could not be sent (Keycloak smtpServer); the account signs in with the customer baseline');
-            return customerSignIn(req, res, body.email, body.password, correlationId);
+            return customerSignIn(req, res, body.email, body.password, { channel: 'register', acceptedTerms: body.acceptedTerms }, correlationId);
           })(),
         ),
     }),
@@ -355,6 +365,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
                 EMPLOYEE_CLIENT,
                 await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)),
                 employeeRefusal,
+                { channel: 'employee', acceptedTerms: body.acceptedTerms },
                 correlationId,
               ))(),
           ),

@@ -8,12 +8,16 @@ import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
 import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
 import type { PortalSessionData } from './portal-session-store.js';
+import { termsStep, type TermsAcceptances, type TermsClaim, type TermsSource } from './terms.js';
 import { replyOf, type PeerAnswer, type Upstreams } from './upstreams.js';
 
 export interface SignInDeps {
   idp: IdpClient;
   upstreams: Upstreams;
   readClaims: ClaimsReader;
+  /** The terms in force (svc-admin) and who accepted which version (the portal's database). */
+  terms: TermsSource;
+  acceptances: TermsAcceptances;
   log: Logger;
 }
 
@@ -169,18 +173,29 @@ async function handOff(deps: SignInDeps, device: SigningDevice, sessionId: strin
 /**
  * Spec 4.1 rule 1 after the credential check, as named steps in order. The whole sign-in reads:
  * guard (same-origin JSON, per-address limits: route steps in sign-in-routes.ts) → device
- * (signingDevice there) → credential (the identity provider's grant) → identity → entitlement →
- * session → gateway hand-off (here) → portal session (sessions.open there). Fail closed (spec 8):
+ * (signingDevice there) → credential (the identity provider's grant) → identity → terms →
+ * entitlement → session → gateway hand-off → terms recorded (here) → portal session
+ * (sessions.open there). Every way of signing in passes the terms step: its `claim` is required. Fail closed (spec 8):
  * on any failure nothing stays granted, the network session is revoked, the identity-provider
  * session logged out, and no portal session is kept.
  */
-export async function completeSignIn(deps: SignInDeps, client: PortalClient, tokens: Tokens, device: SigningDevice, correlationId: string): Promise<SignedIn> {
+export async function completeSignIn(
+  deps: SignInDeps,
+  client: PortalClient,
+  tokens: Tokens,
+  device: SigningDevice,
+  claim: TermsClaim,
+  correlationId: string,
+): Promise<SignedIn> {
   const held: { sessionId?: string } = {};
   try {
     const identity = await identityOf(deps, tokens);
+    const due = await termsStep(deps.terms, deps.acceptances, identity.subjectId, claim, correlationId, deps.log);
     const entitlement = await entitlementOf(deps, tokens, identity, correlationId);
     const granted = await grantedSession(deps, identity, device, entitlement, held, correlationId);
     const login = await handOff(deps, device, granted.sessionId, correlationId);
+    // Recorded only once everything else has succeeded: a refused sign-in leaves no acceptance behind.
+    if (due !== null) await deps.acceptances.record(identity.subjectId, due.version, claim.channel);
     deps.log.info({ sessionId: granted.sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
     const { subjectId, claims } = identity;
     const { accessToken, refreshToken } = tokens;

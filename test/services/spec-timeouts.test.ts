@@ -69,7 +69,7 @@ test('portal -> entitlement, session create and session grant: 5000 ms each, one
 test('entitlement -> loyalty: 2000 ms, no retry', async (t) => {
   const loyalty = await silentPeer(t);
   const client = createLoyaltyClient(EntitlementConfig.parse({ LOYALTY_URL: loyalty.url }), capturingLogger('entitlement').logger);
-  const verdict = await givesUpAfter(t, 2000, () => client.lookup('gold@demo.example', 'corr-4', capturingLogger('entitlement').logger));
+  const verdict = await givesUpAfter(t, 2000, () => client.lookup({ email: 'gold@demo.example' }, 'corr-4', capturingLogger('entitlement').logger));
   t.like(verdict, { source: 'timeout', memberTier: null });
   t.is(loyalty.requests(), 1);
 });

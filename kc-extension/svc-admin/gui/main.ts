@@ -8,6 +8,7 @@ import { wireImport } from './import-page.js';
 import { finishSignIn, startSignIn } from './sign-in.js';
 import { loadVouchers, wireVouchers } from './vouchers-page.js';
 import { adoptStyleNonce } from './style-nonce.js';
+import { loadTerms, wireTerms } from './terms-page.js';
 
 /**
  * The svc-admin GUI (spec 4.7), served from the module's own origin: it talks only to Keycloak
@@ -15,7 +16,7 @@ import { adoptStyleNonce } from './style-nonce.js';
  */
 adoptStyleNonce();
 
-const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn, vouchers: loadVouchers } as const;
+const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn, vouchers: loadVouchers, terms: loadTerms } as const;
 type Page = keyof typeof PAGES;
 const isPage = (name: string | undefined): name is Page => name !== undefined && name in PAGES;
 
@@ -57,6 +58,7 @@ wireImport();
 wireEvents();
 wireDmn();
 wireVouchers();
+wireTerms();
 
 const params = new URLSearchParams(location.search);
 const signIn = params.has('code') || params.has('error') ? finishSignIn(params).then(session.keep) : Promise.resolve();

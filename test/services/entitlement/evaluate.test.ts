@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { bootEntitlement, customerClaims, employeeClaims, loyaltyStub, sharedPeers } from './harness.js';
@@ -96,6 +97,38 @@ for (const [how, claims] of [
     const reply = await service.evaluate(await shared.keys.token(claims()), {});
     t.is(reply.status, 201, reply.text);
     t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { tier: 'BASIC', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null } });
+    t.is(loyalty.hits, 0);
+  });
+}
+
+// A guest who signed in with a phone and an SMS code: the phone client's token carries the proved number.
+const phoneClaims = (changes: Record<string, unknown> = {}) => ({
+  sub: randomUUID(),
+  azp: 'wifi-portal-phone-api',
+  user_type: 'CUSTOMER',
+  preferred_username: '+84900000001',
+  phone_number: '+84900000001',
+  phone_number_verified: true,
+  ...changes,
+});
+
+test('a guest signed in by phone is looked up at loyalty by the verified number: a GOLD member gets the plus package', async (t) => {
+  const { service, loyalty } = await setup(t);
+  const reply = await service.evaluate(await shared.keys.token(phoneClaims()), {});
+  t.is(reply.status, 201, reply.text);
+  t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_PLUS', permission: { sourceType: 'LOYALTY_TIER', sourceRef: 'LOY-GOLD-PHONE' } });
+  t.is(loyalty.hits, 1);
+});
+
+for (const [how, claims] of [
+  ['phone_number_verified false', () => phoneClaims({ phone_number_verified: false })],
+  ['a token of another client', () => phoneClaims({ azp: 'wifi-portal-api' })],
+] as const) {
+  test(`a number not proved by the phone sign-in (${how}) is not looked up at loyalty`, async (t) => {
+    const { service, loyalty } = await setup(t);
+    const reply = await service.evaluate(await shared.keys.token(claims()), {});
+    t.is(reply.status, 201, reply.text);
+    t.like(reply.body, { entitlementType: 'WIFI_CUSTOMER_BASIC', permission: { sourceType: 'IDP_ID_LOGIN' } });
     t.is(loyalty.hits, 0);
   });
 }

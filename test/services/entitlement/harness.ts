@@ -110,6 +110,7 @@ export async function loyaltyStub(t: ExecutionContext | undefined) {
   const members: Record<string, unknown> = {
     'gold@demo.example': { found: true, memberRef: 'LOY-GOLD-1', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true },
     'silver@demo.example': { found: true, memberRef: 'LOY-SILVER-1', tier: 'SILVER', status: 'ACTIVE', wifiBenefit: false },
+    '+84900000001': { found: true, memberRef: 'LOY-GOLD-PHONE', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true },
   };
   const control = { mode: 'normal' as 'normal' | 'hang' | 'unavailable' | 'garbage' };
   const server = await stubServer(t, (req, res) => {
@@ -119,8 +120,8 @@ export async function loyaltyStub(t: ExecutionContext | undefined) {
       if (control.mode === 'hang') return; // never answers
       if (control.mode === 'unavailable') return json(res, 503, { code: 'LOYALTY_SERVICE_UNAVAILABLE' });
       if (control.mode === 'garbage') return json(res, 200, { found: 'maybe' });
-      const email = String((JSON.parse(body || '{}') as { email?: string }).email);
-      json(res, 200, members[email] ?? { found: false });
+      const asked = JSON.parse(body || '{}') as { email?: string; phone?: string };
+      json(res, 200, members[String(asked.email ?? asked.phone)] ?? { found: false });
     });
   });
   return {

@@ -20,6 +20,7 @@ const facts: TokenFacts = {
   subjectId: 'sub-alone',
   userType: 'CUSTOMER',
   employeeVerified: null,
+  verifiedPhone: null,
   company: null,
   email: null,
   emailVerified: false,

@@ -40,7 +40,17 @@ test('a missing or wrong key gets 401 UNAUTHORIZED', async (t) => {
   assertError(t, await lookup({ email: 'gold@demo.example' }, { 'X-API-Key': 'dev-hr-key' }), 401, 'UNAUTHORIZED');
 });
 
+test('a member is found by a phone number in E.164, compared with the fixture as people write it; the answer has the five fields only', async (t) => {
+  const { lookup } = await loyalty(t);
+  const answer = await lookup({ phone: '+84900000001' });
+  t.is(answer.status, 200, answer.text);
+  t.deepEqual(answer.body, { found: true, memberRef: 'LOY-G-0001', tier: 'GOLD', status: 'ACTIVE', wifiBenefit: true });
+  t.deepEqual((await lookup({ phone: '+84911111111' })).body, { found: false });
+});
+
 for (const [what, body] of [
+  ['a phone number not in E.164', { phone: '0900 000 001' }],
+  ['both an email and a phone number', { email: 'gold@demo.example', phone: '+84900000001' }],
   ['a malformed email', { email: 'not-an-email' }],
   ['an email without a domain', { email: 'gold@' }],
   ['a missing email', {}],

@@ -5,6 +5,7 @@ import type { AccountAdmin, CreateAccountOutcome, HoldOutcome } from '../../../s
 import { createApp, MIGRATIONS } from '../../../services/portal/app.js';
 import { PortalConfig } from '../../../services/portal/config.js';
 import type { GrantOutcome, IdpClient } from '../../../services/portal/idp-client.js';
+import type { CurrentTerms } from '../../../services/portal/terms.js';
 import type { PeerAnswer, Upstreams } from '../../../services/portal/upstreams.js';
 import { openTestDatabase } from '../../helpers/databases.js';
 import { boot, capturingLogger, type Answer, type Booted } from '../../helpers/service.js';
@@ -64,6 +65,8 @@ export interface Fakes {
   eraseEntitlements: PeerAnswer;
   /** The user_type claim of every sign-in. */
   userType: string;
+  /** The terms version in force as svc-admin answers it (none published by default). */
+  terms: CurrentTerms;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -154,6 +157,7 @@ export function defaultFakes(): Fakes {
     eraseSessions: answer(200, { subjectId: SUBJECT, revoked: [], anonymised: [] }),
     eraseEntitlements: answer(200, { subjectId: SUBJECT, entitlements: 0, requests: 0 }),
     userType: 'CUSTOMER',
+    terms: { kind: 'none' },
   };
 }
 
@@ -239,6 +243,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     idp,
     upstreams,
     accounts,
+    terms: { current: async () => fakes.terms },
     ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: fakes.userType }),
   });

@@ -4,6 +4,7 @@ import { errorText, type FormName } from './error-text.js';
 import { checkCitizenId, checkEmail, checkEmployeeId, checkNewPassword, checkPassword, checkVoucherCode } from './form-validation.js';
 import { setText, type MessageKey } from './i18n.js';
 import type { PortalSession } from './portal-session.js';
+import { termsVersion } from './terms.js';
 
 interface Field {
   id: string;
@@ -79,6 +80,14 @@ function collect(spec: FormSpec): Record<string, string> | null {
     if (problem !== null) firstBad ??= element;
     if (value !== '') body[key] = value;
   }
+  // While a version is in force, the tick accepts it; without the tick the form is not sent.
+  const version = termsVersion();
+  if (version !== null) {
+    const box = input(`${spec.name}-terms`);
+    showFieldError(box.id, box.checked ? null : 'terms.required');
+    if (box.checked) body['acceptedTerms'] = version;
+    else firstBad ??= box;
+  }
   if (firstBad === null) return body;
   firstBad.focus();
   return null;
@@ -88,6 +97,7 @@ export function clearFormMessages(): void {
   for (const spec of FORMS) {
     setText(document.getElementById(`${spec.name}-error`) as HTMLElement, null);
     for (const field of Object.values(spec.fields)) if (field.check) showFieldError(field.id, null);
+    showFieldError(`${spec.name}-terms`, null);
   }
 }
 

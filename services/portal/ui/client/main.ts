@@ -6,9 +6,10 @@ import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
 import type { PortalSession, SessionState } from './portal-session.js';
 import { renderAllowance, renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
+import { loadTerms, renderTerms, showAcceptances } from './terms.js';
 
-type View = 'signin' | 'register' | 'employee' | 'voucher';
-const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'voucher'];
+type View = 'signin' | 'register' | 'employee' | 'voucher' | 'terms';
+const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'voucher', 'terms'];
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -47,6 +48,7 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
   renderErase(session);
+  void showAcceptances();
   // Until the gateway confirms the device, ask again now and then.
   if (connectionPoll !== undefined) clearTimeout(connectionPoll);
   if (session.connection !== undefined && !session.connection.connected) {
@@ -137,8 +139,10 @@ function start(): void {
       switchLanguage(link.dataset.lang as Language);
       renderExpiry();
       renderAllowance();
+      renderTerms();
     });
   }
+  void loadTerms();
   // Spec 4.1: the session read always answers 200; signed in shows the signed-in page at once.
   void callApi<SessionState>('GET', '/api/v1/auth/session').then((answer) => {
     if (answer.ok && answer.data.authenticated) showSignedIn(answer.data, answer.serverTime);
