@@ -64,7 +64,6 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     ...termsRoutes(terms, acceptances, sessions),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
-    ...dataCopyRoutes(sessions, upstreams, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
     ...dataCopyRoutes(sessions, upstreams, acceptances, now),
   ];
