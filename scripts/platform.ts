@@ -28,6 +28,9 @@ export const SERVICES = [
 
 export const KEYCLOAK_PORT = 8080;
 
+/** How long the co-host may take until every service answers /health. */
+const START_WITHIN_MS = 360_000;
+
 /** The service a log line of the co-host is from: pino writes its base field `service` first. */
 const SERVICE_OF_LINE = /^\{[^{]*?"service":"([a-z]+)"/;
 
@@ -105,10 +108,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     if (host.stdout !== null)
       createInterface({ input: host.stdout }).on('line', (line) => (logs.get(SERVICE_OF_LINE.exec(line)?.[1] ?? '') ?? hostOut).write(`${line}\n`));
     host.stderr?.pipe(hostOut);
+    // One budget for all: the host opens every store on one event loop (a first start on empty
+    // folders: four initdbs at once), which on a loaded 2-core machine took over two minutes.
+    const deadline = Date.now() + START_WITHIN_MS;
     for (const { name, port } of present) {
       const url = `http://127.0.0.1:${port}`;
       const log = join(LOG_DIR, `${name}.log`);
-      await waitHealthy(url, host, 120_000).catch((error: Error) => {
+      await waitHealthy(url, host, Math.max(deadline - Date.now(), 1_000)).catch((error: Error) => {
         throw new Error(`${name} did not start: ${error.message} (see ${log} and ${hostLog})`);
       });
       started.push({ name, url, log });
