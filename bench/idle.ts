@@ -1,5 +1,6 @@
 // `npm run bench:idle`: what the platform costs when nobody signs in. Every service
-// runs as `make up` runs it (its own process from dist/, compiled first, with SERVICE_NODE_FLAGS: bench/lib/load.ts; PGlite in a folder of the bench's own),
+// runs as `make up` runs it (co-hosted in one process from dist/, compiled first, with SERVICE_NODE_FLAGS: bench/lib/load.ts; PGlite in a folder of the bench's own;
+// BENCH_IDLE_COHOST=0: one process each, as the cluster),
 // with FreeRADIUS in front of the gateway service; after a settling time, the CPU all of them
 // spend over BENCH_IDLE_SECONDS (default 600) is read from /proc. Target: under 0.1 s of CPU per
 // minute for all our processes together. Keycloak is not ours and is left out.
@@ -10,6 +11,7 @@ import { createSealer } from '../services/kit/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { startFreeradius, writeFreeradiusConfig } from '../edge/freeradius-site.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
+import { waitHealthy } from '../scripts/child-process.js';
 import { cpuMeter } from './lib/cpu.js';
 import { machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
 
@@ -19,6 +21,8 @@ import { machine, startServer, writeResult, type ServerProcess } from './lib/loa
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 600);
 const SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 330);
 const TARGET_CPU_MS_PER_MINUTE = 100;
+/** The services co-hosted in one process as `make up` runs them (default), or one process each (BENCH_IDLE_COHOST=0, the cluster's way). */
+const COHOST = process.env.BENCH_IDLE_COHOST !== '0';
 const PORTS = { hr: 3961, entitlement: 3962, session: 3963, gateway: 3964, decision: 3965, loyalty: 3966, portal: 3960 };
 const url = (name: keyof typeof PORTS) => `http://127.0.0.1:${PORTS[name]}`;
 const NAS = 'bench-idle-nas';
@@ -55,19 +59,36 @@ writeFileSync(
 let radiusServer: Awaited<ReturnType<typeof startFreeradius>> | undefined;
 try {
   const pids: Record<string, number> = {};
-  pids['hr'] = await start('hr');
-  pids['decision'] = await start('decision');
-  pids['loyalty'] = await start('loyalty');
-  pids['session'] = await start('session');
-  pids['entitlement'] = await start('entitlement', { DECISION_URL: url('decision'), LOYALTY_URL: url('loyalty') });
-  pids['gateway'] = await start('gateway', { SESSION_URL: url('session'), GATEWAYS_FILE: gatewaysFile });
-  pids['portal'] = await start('portal', {
-    ENTITLEMENT_URL: url('entitlement'),
-    SESSION_URL: url('session'),
-    GATEWAY_URL: url('gateway'),
-    GATEWAYS_FILE: gatewaysFile,
-    PORTAL_PUBLIC_URL: url('portal'),
-  });
+  const extra: Record<keyof typeof PORTS, Record<string, string>> = {
+    hr: {},
+    decision: {},
+    loyalty: {},
+    session: {},
+    entitlement: { DECISION_URL: url('decision'), LOYALTY_URL: url('loyalty') },
+    gateway: { SESSION_URL: url('session'), GATEWAYS_FILE: gatewaysFile },
+    portal: {
+      ENTITLEMENT_URL: url('entitlement'),
+      SESSION_URL: url('session'),
+      GATEWAY_URL: url('gateway'),
+      GATEWAYS_FILE: gatewaysFile,
+      PORTAL_PUBLIC_URL: url('portal'),
+    },
+  };
+  const names = Object.keys(PORTS) as (keyof typeof PORTS)[];
+  if (COHOST) {
+    // As `make up` runs them: one co-host process, each service's settings in one environment.
+    const merged = Object.assign({ DATA_DIR: join(tmp, 'data') }, ...Object.values(extra)) as Record<string, string>;
+    const host = await startServer(
+      'services/kit/cohost.ts',
+      PORTS.portal,
+      merged,
+      300_000,
+      names.map((name) => `${name}:${PORTS[name]}`),
+    );
+    servers.push(host);
+    for (const name of names) await waitHealthy(url(name), host.child, 300_000);
+    pids['cohost'] = host.child.pid as number;
+  } else for (const name of names) pids[name] = await start(name, extra[name]);
   writeFreeradiusConfig({
     dir: join(tmp, 'freeradius'),
     role: 'server',
@@ -86,7 +107,7 @@ try {
   const perMinute = meter.perOperation(SECONDS / 60);
   const result = {
     machine: machine(),
-    method: `every service from dist/ on PGlite (as make up), FreeRADIUS in front of the gateway; ${SETTLE_SECONDS} s settling, then CPU from /proc over ${SECONDS} s with no traffic`,
+    method: `every service from dist/ on PGlite (${COHOST ? 'co-hosted in one process, as make up' : 'one process each'}), FreeRADIUS in front of the gateway; ${SETTLE_SECONDS} s settling, then CPU from /proc over ${SECONDS} s with no traffic`,
     cpuMsPerMinute: perMinute,
     targets: { allProcessesCpuMsPerMinuteAtMost: TARGET_CPU_MS_PER_MINUTE },
     met: { idle: perMinute.total <= TARGET_CPU_MS_PER_MINUTE },

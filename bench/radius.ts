@@ -5,11 +5,9 @@
 // services run as their own processes on in-memory stores; the packets are sent from this process
 // with the npm `radius` package, as a NAS would send them.
 import { randomUUID } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import radius from 'radius';
 import { createSealer } from '../services/kit/index.js';
 import { deviceRefFor } from '../edge/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
@@ -17,6 +15,7 @@ import { accountingBuffer, startFreeradius, writeFreeradiusConfig } from '../edg
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
 import { machine, startServer, writeResult } from './lib/load.js';
+import { radiusClient as sharedRadiusClient, type Attributes } from './lib/radius-client.js';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const AUTHS = Number(process.env.BENCH_AUTHS ?? 2400);
@@ -44,30 +43,7 @@ async function json(url: string, headers: Record<string, string>, body?: unknown
   return answer;
 }
 
-/** One RADIUS client socket: sends a packet and resolves with the decoded answer (one at a time). */
-function radiusClient(port: number) {
-  const socket = createSocket('udp4');
-  let pending: ((packet: Buffer) => void) | undefined;
-  socket.on('message', (message) => pending?.(message));
-  let identifier = 0;
-  return {
-    send(code: string, attributes: [string, string | number | Buffer][]): Promise<string> {
-      identifier = (identifier + 1) % 256;
-      // Access-Requests carry a Message-Authenticator (FreeRADIUS drops them otherwise: BlastRADIUS).
-      const packet = radius.encode({ code, secret: SECRET, identifier, attributes, add_message_authenticator: code === 'Access-Request' });
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no answer')), 5000);
-        pending = (message) => {
-          if (message.readUInt8(1) !== identifier) return;
-          clearTimeout(timer);
-          resolve(radius.decode({ packet: message, secret: SECRET }).code);
-        };
-        socket.send(packet, port, '127.0.0.1');
-      });
-    },
-    close: () => socket.close(),
-  };
-}
+const radiusClient = (port: number) => sharedRadiusClient(port, SECRET);
 
 const coaPort = await freeUdpPort();
 const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
@@ -151,8 +127,6 @@ const issue = async (sessionId: string, device: string) =>
   (await json(`${gateway.url}/api/v1/credentials`, gatewayHeaders, { sessionId, deviceRef: device, nasId: NAS })) as { username: string; password: string };
 
 const pids = { freeradius: server.child.pid!, gateway: gateway.child.pid!, session: session.child.pid!, benchClient: process.pid };
-
-type Attributes = [string, string | number | Buffer][];
 
 /** Each worker sends its Access-Requests one after another, all workers at once: accepts' latencies, throughput and the CPU each process spent per accept. */
 async function measureAccess(workers: { packets: Attributes[] }[]) {

@@ -1,9 +1,10 @@
 // Starts and stops the whole platform as local processes: Keycloak through scripts/kc.sh,
-// each built service with node. Used by `make up` (scripts/up.ts) and `make test`
+// every built service in one co-host process (services/kit/cohost.ts). Used by `make up` (scripts/up.ts) and `make test`
 // (scripts/test-run.ts). Only processes started here are stopped, by their pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from './child-process.js';
 import { startPlatformRadius, type PlatformRadius } from './platform-radius.js';
 
@@ -26,6 +27,12 @@ export const SERVICES = [
 ] as const;
 
 export const KEYCLOAK_PORT = 8080;
+
+/** How long the co-host may take until every service answers /health. */
+const START_WITHIN_MS = 360_000;
+
+/** The service a log line of the co-host is from: pino writes its base field `service` first. */
+const SERVICE_OF_LINE = /^\{[^{]*?"service":"([a-z]+)"/;
 
 export interface Started {
   name: string;
@@ -82,24 +89,33 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     if (keycloakStarted) keycloak('stop', false, {});
   };
   try {
-    // All at once: the services do not need each other to start, and three of them open a
-    // PGlite database first (initdb in WebAssembly: seconds, more on a busy machine).
-    const launched = present.map(({ name, port }) => {
-      const log = join(LOG_DIR, `${name}.log`);
-      const out = createWriteStream(log);
-      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'services', name, 'main.js')], {
+    // One co-host process for every service (services/kit/cohost.ts, docs/decisions/0088-co-hosting.md),
+    // each on its spec port with its own settings, keys and store; they start at once inside it.
+    // Its output is split by each line's service back into one log per service, as before.
+    const logs = new Map<string, WriteStream>(present.map(({ name }) => [name, createWriteStream(join(LOG_DIR, `${name}.log`))]));
+    const hostLog = join(LOG_DIR, 'cohost.log');
+    const hostOut = createWriteStream(hostLog);
+    const host = spawn(
+      process.execPath,
+      [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'services', 'kit', 'cohost.js'), ...present.map(({ name, port }) => `${name}:${port}`)],
+      {
         cwd: ROOT,
-        env: { ...process.env, ...options.env, PORT: String(port) },
+        env: { ...process.env, ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout?.pipe(out);
-      child.stderr?.pipe(out);
-      children.push(child);
-      return { name, log, child, url: `http://127.0.0.1:${port}` };
-    });
-    for (const { name, log, child, url } of launched) {
-      await waitHealthy(url, child, 120_000).catch((error: Error) => {
-        throw new Error(`${name} did not start: ${error.message} (see ${log})`);
+      },
+    );
+    children.push(host);
+    if (host.stdout !== null)
+      createInterface({ input: host.stdout }).on('line', (line) => (logs.get(SERVICE_OF_LINE.exec(line)?.[1] ?? '') ?? hostOut).write(`${line}\n`));
+    host.stderr?.pipe(hostOut);
+    // One budget for all: the host opens every store on one event loop (a first start on empty
+    // folders: four initdbs at once), which on a loaded 2-core machine took over two minutes.
+    const deadline = Date.now() + START_WITHIN_MS;
+    for (const { name, port } of present) {
+      const url = `http://127.0.0.1:${port}`;
+      const log = join(LOG_DIR, `${name}.log`);
+      await waitHealthy(url, host, Math.max(deadline - Date.now(), 1_000)).catch((error: Error) => {
+        throw new Error(`${name} did not start: ${error.message} (see ${log} and ${hostLog})`);
       });
       started.push({ name, url, log });
     }

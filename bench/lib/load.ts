@@ -24,7 +24,7 @@ let built = false;
  * from source with the same flags.
  */
 export function commandFor(entry: string): string[] {
-  if (!/^services\/[^/]+\/main\.ts$/.test(entry)) return [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(ROOT, entry)];
+  if (!/^services\/[^/]+\/(main|cohost)\.ts$/.test(entry)) return [...SERVICE_NODE_FLAGS, '--import', 'tsx', join(ROOT, entry)];
   if (!built) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
       cwd: ROOT,
@@ -39,7 +39,13 @@ export function commandFor(entry: string): string[] {
  * Starts a server process (`commandFor`) with env, waits for `GET /health` 200 (for `readyWithinMs`;
  * a first PGlite start runs initdb in WebAssembly, which takes longer on a busy machine).
  */
-export async function startServer(entry: string, port: number, env: Record<string, string> = {}, readyWithinMs = 20_000): Promise<ServerProcess> {
+export async function startServer(
+  entry: string,
+  port: number,
+  env: Record<string, string> = {},
+  readyWithinMs = 20_000,
+  args: string[] = [],
+): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   // Something already answering there would pass for the new server (which then fails to bind).
   if (
@@ -64,7 +70,7 @@ export async function startServer(entry: string, port: number, env: Record<strin
     mkdirSync(logDir, { recursive: true });
     output = openSync(join(logDir, `${name.replace(/[^A-Za-z0-9.-]/g, '_')}.log`), 'a');
   }
-  const child = spawn(process.execPath, [...profile, ...commandFor(entry)], {
+  const child = spawn(process.execPath, [...profile, ...commandFor(entry), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, ...logLevel, PORT: String(port) },
     stdio: ['ignore', output, output],

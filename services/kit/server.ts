@@ -62,48 +62,97 @@ export function listen(app: Express, port: number, host = '127.0.0.1', fastPath?
   });
 }
 
+/** A service started in this process: its port, and how to stop it (drain, stop listening, release its store). */
+export interface StartedService {
+  service: string;
+  port: number;
+  logger: Logger;
+  /** Answers requests held open (long polls) now; the first step of a stop. */
+  drain(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Validates a service's configuration from `env`, builds its app and listens. Throws ConfigError
+ * (a setting refused) or StoreError (its folder in use or damaged), having released what it took.
+ */
+export async function startService<S extends z.ZodType<BaseConfig>>(definition: ServiceDefinition<S>, env: NodeJS.ProcessEnv): Promise<StartedService> {
+  const config = loadConfig(definition.configSchema, env);
+  const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
+  const created = await definition.createApp(config, logger);
+  const { app, close, drain, fastPath } = 'app' in created ? created : { app: created, close: async () => undefined, drain: undefined, fastPath: undefined };
+  let server: Server;
+  try {
+    server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST, fastPath);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  logger.info({ port, host: config.HOST }, 'listening');
+  return {
+    service: definition.service,
+    port,
+    logger,
+    drain: () => drain?.(),
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close(() => close().then(resolve, reject));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Starts a service from its definition with the environment a host gives it. */
+export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<StartedService>;
+
+/**
+ * Set by the co-host (kit/cohost.ts) while it loads each service's main module: `runService`
+ * then hands the host the way to start that service instead of starting it as the process.
+ */
+let hostCollector: ((service: string, start: ServiceStarter) => void) | undefined;
+
+/** Calls `load` with `runService` collecting the definitions it is given; returns them by service name. */
+export async function collectServices(load: () => Promise<void>): Promise<Map<string, ServiceStarter>> {
+  const collected = new Map<string, ServiceStarter>();
+  hostCollector = (service, start) => collected.set(service, start);
+  try {
+    await load();
+  } finally {
+    hostCollector = undefined;
+  }
+  return collected;
+}
+
 /** Process entry shared by every service: validate config, build the app, listen, stop on signals. */
 export async function runService<S extends z.ZodType<BaseConfig>>(definition: ServiceDefinition<S>): Promise<void> {
-  let config: z.output<S>;
+  if (hostCollector !== undefined) {
+    hostCollector(definition.service, (env) => startService(definition, env));
+    return;
+  }
+  let started: StartedService;
   try {
-    config = loadConfig(definition.configSchema);
+    started = await startService(definition, process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    // A setting refused, or a folder in use or damaged: one plain line, no stack.
+    if (error instanceof ConfigError || error instanceof StoreError) {
+      if (error instanceof StoreError) createLogger({ service: definition.service }).fatal({ service: definition.service }, error.message);
       process.stderr.write(`${definition.service}: ${error.message}\n`);
       process.exit(1);
     }
     throw error;
   }
-  const logger = createLogger({ service: definition.service, level: config.LOG_LEVEL });
-  let created: Awaited<ReturnType<typeof definition.createApp>>;
-  try {
-    created = await definition.createApp(config, logger);
-  } catch (error) {
-    // A folder in use or damaged: one plain line naming the folder and what to do, no stack.
-    if (error instanceof StoreError) {
-      logger.fatal({ service: definition.service }, error.message);
-      process.stderr.write(`${definition.service}: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const { app, close, drain, fastPath } = 'app' in created ? created : { app: created, close: async () => undefined, drain: undefined, fastPath: undefined };
-  const server = await listen(app, config.PORT ?? definition.defaultPort, config.HOST, fastPath);
-  const address = server.address();
-  logger.info({ port: typeof address === 'object' && address !== null ? address.port : undefined, host: config.HOST }, 'listening');
   const stop = (signal: string) => {
-    logger.info({ signal }, 'stopping');
-    drain?.();
-    server.close(() => {
-      close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'close failed');
-          process.exit(1);
-        },
-      );
-    });
-    server.closeIdleConnections();
+    started.logger.info({ signal }, 'stopping');
+    started.drain();
+    started.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        started.logger.error({ err: error }, 'close failed');
+        process.exit(1);
+      },
+    );
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.once('SIGTERM', stop);
