@@ -25,6 +25,7 @@ export const ERROR_CATALOGUE = {
   IDENTITY_LINK_CONFLICT: { status: 403, message: 'The employee account cannot be linked; an administrator must fix it.' },
   // An imported employee's account is removed by its company's HR process, not by its holder.
   ACCOUNT_MANAGED_BY_EMPLOYER: { status: 403, message: "This account belongs to your employer's records; ask your company's HR to remove it." },
+  ACCOUNT_MANAGED_BY_VENUE: { status: 403, message: "This is the venue's voucher, not a personal account; the venue's staff end it." },
   NOT_FOUND: { status: 404, message: 'Nothing exists at this address.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This address does not answer that method; see the Allow header.' },
   // IETF httpapi Idempotency-Key draft: a key reused with another payload, or still in flight.

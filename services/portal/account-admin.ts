@@ -13,7 +13,7 @@ export type CreateAccountOutcome = { kind: 'created'; verifyMail: 'sent' | 'not-
  * (nor look whole) while the services erase it; `gone` when an earlier attempt removed it
  * already; `employee` for an account HR imported, which its company's HR process removes.
  */
-export type HoldOutcome = { kind: 'held' } | { kind: 'gone' } | { kind: 'employee' } | { kind: 'unreachable' };
+export type HoldOutcome = { kind: 'held' } | { kind: 'gone' } | { kind: 'employee' } | { kind: 'voucher' } | { kind: 'unreachable' };
 
 export interface AccountAdmin {
   /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
@@ -31,6 +31,15 @@ export function isImportedEmployee(attributes: Record<string, unknown> | undefin
     return Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
   };
   return values('employee_ref').some((value) => value !== '') || values('user_type').includes('EMPLOYEE');
+}
+
+/**
+ * A voucher's account: the venue's, shared by the guests its slots admit and holding no personal
+ * data of its own; deleting it would end other guests' sessions, so only svc-admin revokes it.
+ */
+export function isVoucherAccount(attributes: Record<string, unknown> | undefined): boolean {
+  const value = attributes?.['user_type'];
+  return (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]).includes('VOUCHER');
 }
 
 /** Spec 2.3: `displayName` split on whitespace; the first word is the first name, the rest the last name. */
@@ -78,6 +87,7 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
         const user = await admin.users.findOne({ id: subjectId });
         if (user === undefined || user === null) return { kind: 'gone' };
         if (isImportedEmployee(user.attributes)) return { kind: 'employee' };
+        if (isVoucherAccount(user.attributes)) return { kind: 'voucher' };
         // The whole representation goes back: a partial one would drop what it leaves out.
         if (user.enabled !== false) await admin.users.update({ id: subjectId }, { ...user, enabled: false });
         await admin.users.logout({ id: subjectId });

@@ -19,6 +19,7 @@ const incomplete = () =>
     message: 'Your account could not be deleted completely just now; it stays disabled. Try again to finish the deletion.',
   });
 const employer = () => new ApiError('ACCOUNT_MANAGED_BY_EMPLOYER');
+const venue = () => new ApiError('ACCOUNT_MANAGED_BY_VENUE');
 
 const done = (answer: PeerAnswer): boolean => answer.kind === 'answer' && answer.status === 200;
 
@@ -54,7 +55,10 @@ export function eraseAccountRoutes(deps: EraseDeps): Route[] {
         200: { description: 'Deleted; the cookie is cleared.', schema: EraseReply },
         400: { description: 'INVALID_REQUEST: the deletion is not confirmed.' },
         401: { description: 'UNAUTHORIZED: nobody is signed in.' },
-        403: { description: "ACCOUNT_MANAGED_BY_EMPLOYER: an imported employee's account, left to its company's HR; FORBIDDEN: a cross-site request." },
+        403: {
+          description:
+            "ACCOUNT_MANAGED_BY_EMPLOYER: an imported employee's account, left to its company's HR; ACCOUNT_MANAGED_BY_VENUE: a voucher's account (shared, the venue's), revoked in svc-admin; FORBIDDEN: a cross-site request.",
+        },
         502: { description: 'UPSTREAM_UNAVAILABLE: a step could not be done; the account stays disabled and the same request finishes it.' },
       },
       handle: async ({ req, res, correlationId }) => {
@@ -62,8 +66,10 @@ export function eraseAccountRoutes(deps: EraseDeps): Route[] {
         if (found === undefined) throw new ApiError('UNAUTHORIZED', { message: 'Sign in to delete your account.' });
         const { subjectId } = found.stored;
         if (found.stored.claims['user_type'] === 'EMPLOYEE') throw employer();
+        if (found.stored.claims['user_type'] === 'VOUCHER') throw venue();
         const held = await accounts.holdForErasure(subjectId);
         if (held.kind === 'employee') throw employer();
+        if (held.kind === 'voucher') throw venue();
         if (held.kind === 'unreachable') throw incomplete();
         const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(subjectId, correlationId), [200]);
         if (listed === undefined || listed.subjectId !== subjectId) throw incomplete();

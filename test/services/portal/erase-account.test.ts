@@ -126,3 +126,26 @@ test.serial('Keycloak unreachable before anything is erased is a 502 and erases 
     [`accounts.hold ${SUBJECT}`],
   );
 });
+
+test.serial("a voucher's account is the venue's: its guest cannot delete it, whether the sign-in or Keycloak says so", async (t) => {
+  const byClaims = defaultFakes();
+  byClaims.userType = 'VOUCHER';
+  const portal = await bootPortal(t, byClaims);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  assertError(t, await portal.post('/api/v1/me/erase', CONFIRM, { cookie }), 403, 'ACCOUNT_MANAGED_BY_VENUE');
+  t.deepEqual(
+    portal.fakes.calls.filter((call) => ERASE_STEPS.test(call)),
+    [],
+  );
+
+  const byAttributes = defaultFakes();
+  byAttributes.hold = { kind: 'voucher' };
+  const second = await bootPortal(t, byAttributes);
+  const other = cookieOf(await second.post('/api/v1/auth/login', BOB));
+  assertError(t, await second.post('/api/v1/me/erase', CONFIRM, { cookie: other }), 403, 'ACCOUNT_MANAGED_BY_VENUE');
+  t.deepEqual(
+    second.fakes.calls.filter((call) => ERASE_STEPS.test(call)),
+    [`accounts.hold ${SUBJECT}`],
+    'nothing erased',
+  );
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isImportedEmployee } from '../../../services/portal/account-admin.js';
+import { isImportedEmployee, isVoucherAccount } from '../../../services/portal/account-admin.js';
 
 // An account HR's import made is its company's HR's to remove, not its holder's: Keycloak's
 // attributes (as the admin API answers them, lists of strings) say so.
@@ -16,3 +16,10 @@ for (const [name, attributes, employee] of CASES) {
     t.is(isImportedEmployee(attributes), employee);
   });
 }
+
+test("a voucher's account (user type VOUCHER) is the venue's; a customer's and an employee's are not", (t) => {
+  t.true(isVoucherAccount({ user_type: ['VOUCHER'], voucher_batch: ['b-1'] }));
+  t.false(isVoucherAccount({ user_type: ['CUSTOMER'] }));
+  t.false(isVoucherAccount({ user_type: ['EMPLOYEE'] }));
+  t.false(isVoucherAccount(undefined));
+});

@@ -21,8 +21,11 @@ function confirming(open: boolean): void {
  */
 export function renderErase(session: PortalSession): void {
   const employee = session.claims.user_type === 'EMPLOYEE';
+  // A voucher's account is the venue's (shared, no personal data of its own): svc-admin revokes it.
+  const voucher = session.claims.user_type === 'VOUCHER';
   byId('erase-employee').hidden = !employee;
-  byId('erase-start').hidden = employee;
+  byId('erase-voucher').hidden = !voucher;
+  byId('erase-start').hidden = employee || voucher;
   byId('erase-confirm').hidden = true;
   byId('erase-start').setAttribute('aria-expanded', 'false');
   setText(byId('erase-error'), null);
@@ -44,9 +47,10 @@ export function wireErase(onErased: () => void): void {
         onErased();
         return;
       }
-      const employer = 'code' in answer && answer.code === 'ACCOUNT_MANAGED_BY_EMPLOYER';
-      setText(byId('erase-error'), answer.status === 0 ? 'error.network' : employer ? 'erase.employee' : 'error.erase');
-      if (employer) byId('erase-start').hidden = true;
+      const code = 'code' in answer ? answer.code : undefined;
+      const managed = code === 'ACCOUNT_MANAGED_BY_EMPLOYER' ? 'erase.employee' : code === 'ACCOUNT_MANAGED_BY_VENUE' ? 'erase.voucher' : 'error.erase';
+      setText(byId('erase-error'), answer.status === 0 ? 'error.network' : managed);
+      if (managed !== 'error.erase') byId('erase-start').hidden = true;
       byId('erase-confirm').hidden = true;
       byId('erase-start').setAttribute('aria-expanded', 'false');
       byId('erase-error').focus();
