@@ -35,12 +35,18 @@ export function documentReply(result: { status: number; body: unknown; contentTy
     status: result.status,
     contentType: result.contentType ?? 'text/plain; charset=utf-8',
     body: String(result.body),
+    // The whole set of security headers: Keycloak's realm defaults (a CSP that lets the sheet be
+    // framed by the realm's own pages) would otherwise replace them.
+    ownSecurityHeaders: true,
     headers: {
       'X-Correlation-ID': correlationId,
       'Cache-Control': 'no-store',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+      'X-Robots-Tag': 'none',
+      'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
       ...(result.filename === undefined ? {} : { 'Content-Disposition': `attachment; filename="${result.filename}"` }),
     },
   };
