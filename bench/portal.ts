@@ -420,7 +420,8 @@ try {
     // Other work on the machine slows every figure but the CPU per operation: read them with this.
     loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
     seconds: SECONDS,
-    method: 'closed loop, best of 3 alternating rounds; every service its own process, then all co-hosted in one (cohosting); Keycloak fresh on its own port; CPU from /proc per process tree',
+    method:
+      'closed loop, best of 3 alternating rounds; every service its own process, then all co-hosted in one (cohosting); Keycloak fresh on its own port; CPU from /proc per process tree',
     customer: { concurrency1: { keycloak: kc1, portal: portal1, msPerSignIn: hopsAt1 }, concurrency8: { keycloak: kc8, portal: portal8 } },
     employee: { concurrency1: { keycloak: kcEmployee, portal: portalEmployee } },
     cpu: { pglite: cpuPglite, postgresql: cpuPostgres, fastHash: { policy: FAST_HASH_POLICY, pglite: cpuPgliteFastHash, postgresql: cpuPostgresFastHash } },
