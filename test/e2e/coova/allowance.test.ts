@@ -194,6 +194,8 @@ for (const release of RELEASES) {
       t.is(first.status, 302);
       t.true(first.location.includes('res=success'), `logon went to ${first.location.replace(/mac=[^&]*/g, 'mac=<mac>')}`);
       t.true(await passes(chilli), 'traffic passes after the sign-in');
+      // Later steps need this one: a failure ends the test here, as an assertion.
+      if (!t.passed) return;
 
       // More than the allowance, from a server outside chilli's namespaces.
       const big = await get(chilli.client, `http://198.51.100.10/bytes/${4 * ALLOWANCE_BYTES}`);
@@ -209,6 +211,7 @@ for (const release of RELEASES) {
         200,
       ).catch(() => false);
       t.true(stopped, 'traffic past the allowance stops: captive again');
+      if (!t.passed) return;
       // The Stop's octets reach the person's counter for the day: nothing left.
       const counted = await waitFor(
         'the usage is counted',
@@ -217,10 +220,12 @@ for (const release of RELEASES) {
         200,
       ).catch(() => false);
       t.true(counted, 'the usage is counted: nothing left today');
+      if (!t.passed) return;
 
       // Signing in again the same day: chilli's /logon is refused (Access-Reject naming the renewal).
       const refused = await logon(place, sessionId, deviceRef);
       t.false(refused.location.includes('res=success'), 'a sign-in with nothing left is refused');
+      if (!t.passed) return;
       t.false(reachesInternet(await get(chilli.client, chilli.internetUrl)), 'still captive');
 
       // The next day (the services' clock past midnight): the allowance is whole again, traffic passes.
