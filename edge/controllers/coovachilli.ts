@@ -87,7 +87,9 @@ export const coovachilli: ControllerProfile = {
   replyAttributes: wisprAttributes,
   // coova-chilli reads ChilliSpot-Max-Total-Octets (vendor 14559, 3) from the Accept (radius.c); FreeRADIUS's
   // dictionary.chillispot has no gigawords companion.
-  volume: { octets: 'ChilliSpot-Max-Total-Octets', gigawords: null },
+  // A CoA-Request's session attributes replace the running session's (chilli.c hands a CoA to
+  // config_radius_session, as an Accept's), its octets so far still counted against the new cap.
+  volume: { octets: 'ChilliSpot-Max-Total-Octets', gigawords: null, byCoa: true },
   disconnect: ['User-Name', 'Acct-Session-Id', 'NAS-Identifier', 'Event-Timestamp'],
   // coova-chilli answers a CoA-Request by re-reading the session's parameters (chilli.c, its RADIUS CoA handler).
   coa: true,

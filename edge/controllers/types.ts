@@ -165,6 +165,12 @@ export interface ControllerProfile {
 export interface VolumeAttribute {
   readonly octets: string;
   readonly gigawords: string | null;
+  /**
+   * Whether a CoA-Request carrying the attribute lowers the cap of a running session (counted from
+   * the session's start). Absent: only an Access-Accept sets it, and a shrunk allowance ends a
+   * running session by Disconnect when the counters say it is used up.
+   */
+  readonly byCoa?: boolean;
 }
 
 const GIGAWORD = 2 ** 32;

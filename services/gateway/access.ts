@@ -121,6 +121,28 @@ export function limitAttributesOf(settings: AccessDeps['settings'], gateway: Gat
 }
 
 /**
+ * A running connection's limits for a CoA-Request: those of an Access-Accept, with the allowance
+ * applied to what the connection already used. A controller counts the caps of a CoA from the
+ * connection's start (CoovaChilli applies the CoA's session attributes to the running session,
+ * its octets and time so far included), so each cap is what the session service counted of this
+ * connection plus what the person has left now: a shrunk allowance ends the connection where
+ * the new one is used up, a person's other devices' usage included.
+ */
+export function runningLimitAttributes(
+  settings: AccessDeps['settings'],
+  gateway: Gateway,
+  session: SessionView,
+  seconds: number,
+  counted: { octets: number; seconds: number },
+): Record<string, number | string> {
+  const left = session.remaining ?? null;
+  const capped = left?.secondsRemaining == null ? seconds : Math.min(seconds, counted.seconds + left.secondsRemaining);
+  const declared = CONTROLLER_PROFILES[gateway.profile].volume;
+  const volume = left?.bytesRemaining == null || declared?.byCoa !== true ? {} : volumeAttributes(declared, counted.octets + left.bytesRemaining);
+  return { ...limitAttributesOf(settings, gateway, session, capped), ...volume };
+}
+
+/**
  * The Access-Accept: the session's limits as the gateway's controller reads them, and the session
  * as Class. With an allowance, Session-Timeout is no longer than the time left of it, and the
  * controller's volume attribute (where its profile has one) carries the data left.

@@ -69,6 +69,8 @@ export interface DueRequest {
   attempt: number;
   /** The sealed identifying attributes from accounting, if the connection still runs. */
   sealedIdentity: string | null;
+  /** The connection's totals the session service's allowance counters acknowledged (octets, seconds). */
+  counted: { octets: number; seconds: number };
 }
 
 export type CoaStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';

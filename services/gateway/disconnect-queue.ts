@@ -24,16 +24,31 @@ export interface DisconnectQueue {
 export function createDisconnectQueue(db: Database, buffer: CountersBuffer): DisconnectQueue {
   /** The due requests of one queue (its columns `<queue>_status`, `_next_at`, `_attempts`), each leased until `leaseUntil` (another sender, or a restart, takes it after). */
   const takeDueOf = async (queue: 'disconnect' | 'coa', now: Date, leaseUntil: Date, limit: number): Promise<DueRequest[]> => {
-    const rows = await db.query<{ nas_id: string; acct_session_id: string; session_id: string; attempts: number; identity: string | null }>(
+    const rows = await db.query<{
+      nas_id: string;
+      acct_session_id: string;
+      session_id: string;
+      attempts: number;
+      identity: string | null;
+      usage_sent_octets: string | number;
+      usage_sent_seconds: string | number;
+    }>(
       `UPDATE connections SET ${queue}_next_at = $2, ${queue}_attempts = ${queue}_attempts + 1
        WHERE (nas_id, acct_session_id) IN (
          SELECT nas_id, acct_session_id FROM connections
          WHERE ${queue}_status = 'PENDING' AND ${queue}_next_at <= $1
          ORDER BY ${queue}_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING nas_id, acct_session_id, session_id, ${queue}_attempts AS attempts, identity`,
+       RETURNING nas_id, acct_session_id, session_id, ${queue}_attempts AS attempts, identity, usage_sent_octets, usage_sent_seconds`,
       [now, leaseUntil, limit],
     );
-    return rows.map((r) => ({ nasId: r.nas_id, acctSessionId: r.acct_session_id, sessionId: r.session_id, attempt: r.attempts, sealedIdentity: r.identity }));
+    return rows.map((r) => ({
+      nasId: r.nas_id,
+      acctSessionId: r.acct_session_id,
+      sessionId: r.session_id,
+      attempt: r.attempts,
+      sealedIdentity: r.identity,
+      counted: { octets: Number(r.usage_sent_octets), seconds: Number(r.usage_sent_seconds) },
+    }));
   };
   return {
     /** Takes the due Disconnects, each leased until `leaseUntil`. */

@@ -1,7 +1,7 @@
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { newCorrelationId, type Logger } from '../kit/index.js';
 import type { Gateway, GatewayRegistry } from '../../edge/index.js';
-import { limitAttributesOf, secondsLeft, type AccessDeps } from './access.js';
+import { runningLimitAttributes, secondsLeft, type AccessDeps } from './access.js';
 import type { SessionIdentity } from './accounting.js';
 import type { ConnectionStore, DueRequest } from './connection-store.js';
 import { radiusCoas, radiusDisconnects } from './metrics.js';
@@ -139,7 +139,7 @@ export async function sendDueCoas(
       const identity = JSON.parse(open(item.sealedIdentity)) as SessionIdentity;
       const attributes: DisconnectAttributes = [
         ...disconnectAttributes(gateway, item, identity, at),
-        ...Object.entries(limitAttributesOf(settings, gateway, lookup.session, seconds)),
+        ...Object.entries(runningLimitAttributes(settings, gateway, lookup.session, seconds, item.counted)),
       ];
       const reply = await send({ address: gateway.address, port: gateway.coaPort, secret: gateway.secret }, attributes, settings.DISCONNECT_TIMEOUT_MS);
       log.info({ sessionId: item.sessionId, nasId: item.nasId, attempt: item.attempt, answer: reply.answer, errorCause: reply.errorCause }, 'coa');

@@ -13,7 +13,12 @@ export type ChangeKind = keyof typeof KINDS;
 // The vendors' attributes a CoA-Request may carry (the package knows only the RFC ones); each is
 // sent inside a Vendor-Specific attribute of its vendor.
 radius.add_dictionary(sourceDir(new URL('./dictionaries/dictionary.controllers', import.meta.url)));
-const VENDOR_OF: Readonly<Record<string, number>> = { 'WISPr-Bandwidth-Max-Up': 14122, 'WISPr-Bandwidth-Max-Down': 14122, 'Mikrotik-Rate-Limit': 14988 };
+const VENDOR_OF: Readonly<Record<string, number>> = {
+  'WISPr-Bandwidth-Max-Up': 14122,
+  'WISPr-Bandwidth-Max-Down': 14122,
+  'Mikrotik-Rate-Limit': 14988,
+  'ChilliSpot-Max-Total-Octets': 14559,
+};
 const MESSAGE_AUTHENTICATOR = 80;
 const ERROR_CAUSE = 101;
 

@@ -25,6 +25,9 @@ export const SessionConfig = z.object({
     'Days an ended (or never granted) network session and its events are kept after its last change; 0: for ever.',
   ),
   RETENTION_SESSION_EVENTS_DAYS: retentionDays(90).describe('Days a session event (the change feed, the operator log) is kept; 0: for ever.'),
+  RETENTION_USAGE_DAYS: retentionDays(35).describe(
+    "Days what a person used is kept: a connection's counted totals after its last counted packet, a period's counter after the period ended; 0: for ever.",
+  ),
   // One key per caller, each with only what that caller does.
   SESSION_API_KEYS: apiKeyList(SESSION_SCOPES, DEVELOPMENT_KEYS).describe(
     'Keys callers send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: create, grant, revoke, read, changes, revoke-subject, copy, usage, erase); several entries per caller during a rotation.',

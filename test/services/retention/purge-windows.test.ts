@@ -62,7 +62,7 @@ for (const backend of BACKENDS) {
 
     const removed = await purgeOnce(db, 'session', sessionRetention(SessionConfig.parse({})), NOW, 1);
 
-    t.deepEqual(removed, { network_sessions: 3, session_events: 1 });
+    t.deepEqual(removed, { network_sessions: 3, session_events: 1, usage_connections: 0, usage_counters: 0 });
     t.deepEqual(await ids(db, 'SELECT session_id AS id FROM sessions'), ['old-granted', 'recent-revoked']);
     t.deepEqual(await ids(db, 'SELECT session_id AS id FROM session_events'), ['recent-revoked']);
   });
@@ -71,10 +71,52 @@ for (const backend of BACKENDS) {
     const db = await open(backend, 'session', SESSION_MIGRATIONS);
     t.teardown(() => db.close());
     await addSession(db, 'ancient', 'REVOKED', daysAgo(3000));
-    const config = SessionConfig.parse({ RETENTION_NETWORK_SESSIONS_DAYS: '0', RETENTION_SESSION_EVENTS_DAYS: '0' });
+    const config = SessionConfig.parse({ RETENTION_NETWORK_SESSIONS_DAYS: '0', RETENTION_SESSION_EVENTS_DAYS: '0', RETENTION_USAGE_DAYS: '0' });
 
     t.deepEqual(await purgeOnce(db, 'session', sessionRetention(config), NOW, 10), {});
     t.deepEqual(await ids(db, 'SELECT session_id AS id FROM session_events'), ['ancient']);
+  });
+
+  test(`${backend}: the session service removes what a person used past its window: connections by their last packet, counters by their period's end, never a counter in force`, async (t) => {
+    const db = await open(backend, 'session', SESSION_MIGRATIONS);
+    t.teardown(() => db.close());
+    const addConnection = (key: string, at: Date) =>
+      db.query('INSERT INTO usage_connections (connection_key, subject_id, bytes, seconds, at) VALUES ($1, $2, 10, 5, $3)', [key, 'subject-u', at]);
+    const addCounter = (period: string, start: Date) =>
+      db.query('INSERT INTO usage_counters (subject_id, period, period_start, bytes, seconds) VALUES ($1, $2, $3, 10, 5)', ['subject-u', period, start]);
+    await addConnection('old', daysAgo(36));
+    await addConnection('recent', daysAgo(34));
+    // The window is 35 days (the default); a counter goes once its period ended that long ago.
+    await addCounter('DAY', daysAgo(38)); // ended 37 days ago: gone
+    await addCounter('DAY', daysAgo(36)); // ended 35 days ago at most a day's slack: kept
+    await addCounter('WEEK', daysAgo(44)); // ended 37 days ago: gone
+    await addCounter('WEEK', daysAgo(41)); // ended 34 days ago: kept
+    await addCounter('MONTH', daysAgo(68)); // ended at least 37 days ago: gone
+    // A month that began 60 days ago ended, at the latest, 28 days ago: kept. A month that began
+    // before the window and is still in force (a window shorter than a month) is kept below.
+    await addCounter('MONTH', daysAgo(60));
+
+    const removed = await purgeOnce(db, 'session', sessionRetention(SessionConfig.parse({})), NOW, 1);
+
+    t.like(removed, { usage_connections: 1, usage_counters: 3 });
+    t.deepEqual(await ids(db, 'SELECT connection_key AS id FROM usage_connections'), ['recent']);
+    t.deepEqual(await ids(db, "SELECT period || ':' || (extract(epoch FROM period_start)::bigint)::text AS id FROM usage_counters"), [
+      `DAY:${daysAgo(36).getTime() / 1000}`,
+      `MONTH:${daysAgo(60).getTime() / 1000}`,
+      `WEEK:${daysAgo(41).getTime() / 1000}`,
+    ]);
+
+    // A one-day window, shorter than the periods: the counters of ended periods go, but this
+    // month's (begun 20 days ago), this week's and today's stay: they are still in force.
+    await addCounter('MONTH', daysAgo(20));
+    await addCounter('WEEK', daysAgo(6));
+    await addCounter('DAY', hoursAgo(10));
+    await purgeOnce(db, 'session', sessionRetention(SessionConfig.parse({ RETENTION_USAGE_DAYS: '1' })), NOW, 10);
+    t.deepEqual(await ids(db, "SELECT period || ':' || (extract(epoch FROM period_start)::bigint)::text AS id FROM usage_counters"), [
+      `DAY:${hoursAgo(10).getTime() / 1000}`,
+      `MONTH:${daysAgo(20).getTime() / 1000}`,
+      `WEEK:${daysAgo(6).getTime() / 1000}`,
+    ]);
   });
 
   test(`${backend}: the entitlement service removes entitlements with their requests, and idempotency records past theirs`, async (t) => {
@@ -214,9 +256,9 @@ test('postgres: a purge waits for no lock a sign-in holds, and takes the locked 
   release();
   await holder;
   await purge;
-  t.deepEqual(outcome, { network_sessions: 1, session_events: 0 });
+  t.deepEqual(outcome, { network_sessions: 1, session_events: 0, usage_connections: 0, usage_counters: 0 });
   t.deepEqual(await ids(db, 'SELECT session_id AS id FROM sessions'), ['held']);
-  t.deepEqual(await purgeOnce(db, 'session', rules, NOW, 10), { network_sessions: 1, session_events: 0 });
+  t.deepEqual(await purgeOnce(db, 'session', rules, NOW, 10), { network_sessions: 1, session_events: 0, usage_connections: 0, usage_counters: 0 });
 });
 
 test('the session service runs its purge on its own clock', async (t) => {
