@@ -1,4 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
+import { readFileSync } from 'node:fs';
+import { wpaSupplicantProfile } from '../../../edge/device-profiles.js';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import { eapolTest, type Supplicant } from './eapol.js';
@@ -51,7 +53,7 @@ async function setup(t: ExecutionContext) {
     if (answer.status !== 201) throw new Error(answer.text);
     return answer.body as unknown as Issued;
   };
-  return { world, nas, gateway, radius, issue, issued, connect, advance: (ms: number) => (offsetMs += ms) };
+  return { world, nas, gateway, radius, certificates, issue, issued, connect, advance: (ms: number) => (offsetMs += ms) };
 }
 
 test.serial(
@@ -178,4 +180,22 @@ test.serial('accounting of an 802.1X connection reaches its sign-in by Class, an
     { timeoutMs: 15_000 },
   );
   t.pass();
+});
+
+test.serial('the generated wpa_supplicant profile, as eapol_test reads it, connects with the issued credential', async (t) => {
+  const { world, issued, connect, certificates } = await setup(t);
+  const phone = await issued(await grantedSession(world));
+  const profile = wpaSupplicantProfile(
+    {
+      ssid: 'Venue',
+      username: phone.username,
+      password: phone.password,
+      anonymousIdentity: phone.anonymousIdentity,
+      caPem: readFileSync(certificates.caFile, 'utf8'),
+      serverName: SERVER_NAME,
+    },
+    certificates.caFile,
+  );
+  const outcome = await connect({ identity: 'unused', password: 'unused', profile });
+  t.true(outcome.success, outcome.output.slice(-2000));
 });

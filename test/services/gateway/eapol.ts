@@ -28,6 +28,8 @@ export interface Supplicant {
   caFile: string;
   serverName: string;
   mac?: string;
+  /** A whole wpa_supplicant network block to use instead of one made of the fields above (a generated profile). */
+  profile?: string;
 }
 
 /** One full 802.1X authentication through eapol_test against `port`, as a NAS with `secret`. */
@@ -39,8 +41,9 @@ export async function eapolTest(port: number, secret: string, supplicant: Suppli
     const q = (value: string) => JSON.stringify(value);
     writeFileSync(
       conf,
-      `network={\n\tkey_mgmt=WPA-EAP\n\teap=${method}\n\tidentity=${q(supplicant.identity)}\n\tanonymous_identity=${q(supplicant.anonymousIdentity ?? supplicant.identity)}\n` +
-        `\tpassword=${q(supplicant.password)}\n\tphase2="auth=${method === 'TTLS' ? 'PAP' : 'MSCHAPV2'}"\n\tca_cert=${q(supplicant.caFile)}\n\tdomain_match=${q(supplicant.serverName)}\n}\n`,
+      supplicant.profile ??
+        `network={\n\tkey_mgmt=WPA-EAP\n\teap=${method}\n\tidentity=${q(supplicant.identity)}\n\tanonymous_identity=${q(supplicant.anonymousIdentity ?? supplicant.identity)}\n` +
+          `\tpassword=${q(supplicant.password)}\n\tphase2="auth=${method === 'TTLS' ? 'PAP' : 'MSCHAPV2'}"\n\tca_cert=${q(supplicant.caFile)}\n\tdomain_match=${q(supplicant.serverName)}\n}\n`,
       { mode: 0o600 },
     );
     const output = await new Promise<string>((resolve) => {
