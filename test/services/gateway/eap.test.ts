@@ -18,7 +18,7 @@ import {
   startRadiusServer,
   tempDir,
 } from './platform.js';
-import { freeUdpPort } from './radclient.js';
+import { freeUdpPort, radclient } from './radclient.js';
 
 // 802.1X through Debian's FreeRADIUS (EAP-TTLS, inner PAP) with a real supplicant, wpa_supplicant's
 // eapol_test: a device credential issued for a sign-in is accepted while the sign-in lives and
@@ -198,4 +198,19 @@ test.serial('the generated wpa_supplicant profile, as eapol_test reads it, conne
   );
   const outcome = await connect({ identity: 'unused', password: 'unused', profile });
   t.true(outcome.success, outcome.output.slice(-2000));
+});
+
+test.serial('bad input: TTLS with an inner method other than PAP and a malformed EAP message are refused', async (t) => {
+  const { world, gateway, radius, issued, connect } = await setup(t);
+  const phone = await issued(await grantedSession(world));
+  t.false((await connect({ identity: phone.username, password: phone.password, phase2: 'MSCHAPV2' })).success);
+  t.false((await connect({ identity: phone.username, password: phone.password, phase2: 'CHAP' })).success);
+  // An EAP-Response whose length field claims more than the packet holds.
+  const malformed = await radclient(radius.authPort, 'auth', NAS_SECRET, [
+    `User-Name = "anonymous@${REALM}"`,
+    'EAP-Message = 0x02aa0040016162',
+    'Calling-Station-Id = "02-00-00-00-00-09"',
+  ]);
+  t.is(malformed.code, 'Access-Reject');
+  t.false(gateway.lines.some((line) => line.includes(phone.password)));
 });

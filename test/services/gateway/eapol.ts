@@ -25,6 +25,8 @@ export interface Supplicant {
   anonymousIdentity?: string;
   /** TTLS (default) or PEAP with MSCHAPv2 (which the platform does not offer). */
   method?: 'TTLS' | 'PEAP';
+  /** The inner method: PAP for TTLS and MSCHAPV2 for PEAP unless said. */
+  phase2?: 'PAP' | 'MSCHAPV2' | 'CHAP';
   caFile: string;
   serverName: string;
   mac?: string;
@@ -43,7 +45,7 @@ export async function eapolTest(port: number, secret: string, supplicant: Suppli
       conf,
       supplicant.profile ??
         `network={\n\tkey_mgmt=WPA-EAP\n\teap=${method}\n\tidentity=${q(supplicant.identity)}\n\tanonymous_identity=${q(supplicant.anonymousIdentity ?? supplicant.identity)}\n` +
-          `\tpassword=${q(supplicant.password)}\n\tphase2="auth=${method === 'TTLS' ? 'PAP' : 'MSCHAPV2'}"\n\tca_cert=${q(supplicant.caFile)}\n\tdomain_match=${q(supplicant.serverName)}\n}\n`,
+          `\tpassword=${q(supplicant.password)}\n\tphase2="auth=${supplicant.phase2 ?? (method === 'TTLS' ? 'PAP' : 'MSCHAPV2')}"\n\tca_cert=${q(supplicant.caFile)}\n\tdomain_match=${q(supplicant.serverName)}\n}\n`,
       { mode: 0o600 },
     );
     const output = await new Promise<string>((resolve) => {
