@@ -1,3 +1,4 @@
+import type { DeviceGateway } from '../../../services/portal/devices.js';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
@@ -69,6 +70,8 @@ export interface Fakes {
   userType: string;
   /** The terms version in force as svc-admin answers it (none published by default). */
   terms: CurrentTerms;
+  /** The gateway service's device credentials (the real client when absent). */
+  devices?: DeviceGateway;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -248,6 +251,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     upstreams,
     accounts,
     terms: { current: async () => fakes.terms },
+    ...(fakes.devices === undefined ? {} : { devices: fakes.devices }),
     ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: fakes.userType }),
   });
