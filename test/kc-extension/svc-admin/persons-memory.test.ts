@@ -176,6 +176,30 @@ test("an operator reads a person's records: account, sessions with connections, 
   );
 });
 
+test("an audit entry is written by the store's claim (its own commit), so a request that fails and rolls back keeps it", async (t) => {
+  const d = memoryDriver();
+  const platform = fakePlatform(d);
+  const { id } = person(d);
+  platform.down.add('session');
+  const host = memoryHost(d.realm, {
+    method: 'GET',
+    path: `/api/persons/${id}`,
+    query: { reason: REASON },
+    headers: { Authorization: `Bearer ${d.tokens.operator}` },
+  });
+  // What goes through put is the request's transaction: Keycloak drops it at the rollback.
+  const rolledBack: string[] = [];
+  host.store.put = (key) => void rolledBack.push(key);
+  const reply = await handleAdminRequest(host);
+  t.is(reply.status, 502);
+  t.true(reply.rollback);
+  t.deepEqual(rolledBack, []);
+  t.deepEqual(
+    (await audit(d)).entries.map((entry) => `${entry.action} ${entry.outcome}`),
+    ['READ READ'],
+  );
+});
+
 test('a read whose services do not all answer is 502, never a partial record, and is still audited', async (t) => {
   for (const service of ['session', 'gateway', 'entitlement', 'portal'] as const) {
     const d = memoryDriver();

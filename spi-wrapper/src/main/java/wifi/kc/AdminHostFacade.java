@@ -415,6 +415,10 @@ public final class AdminHostFacade extends ScriptHostBasics {
             this.developmentKey = developmentKey;
         }
 
+        boolean isDevelopmentKey(String configured) {
+            return configured == null || configured.isEmpty() || developmentKey.equals(configured);
+        }
+
         static PlatformService named(String name) {
             for (PlatformService service : values()) {
                 if (service.name.equals(name)) {
