@@ -12,7 +12,6 @@
 // in one process (services/kit/cohost.ts, the embedded default's way).
 // Targets: all our processes together at most 0.6x Keycloak's resident size at rest and 0.8x after
 // the sign-ins; no process over 120 MB per service it hosts.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { waitHealthy } from '../scripts/child-process.js';
 import { startPlatformRadius } from '../scripts/platform-radius.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
+import { benchKeycloak } from './lib/keycloak.js';
 import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
 import { radiusClient, type Attributes } from './lib/radius-client.js';
 
@@ -39,8 +39,8 @@ const IDP = `http://localhost:${KC_PORT}`;
 const PORTS = { hr: 3981, entitlement: 3982, session: 3983, gateway: 3984, decision: 3985, loyalty: 3986, portal: 3980, mailcatcher: 3987, smscatcher: 3988 };
 type Name = keyof typeof PORTS;
 const url = (name: Name) => `http://127.0.0.1:${PORTS[name]}`;
+const keycloak = benchKeycloak({ port: KC_PORT, runDir: KC_RUN_DIR, hrUrl: url('hr') });
 const EMPLOYEE = { employeeId: 'C-3002', citizenId: '079203005678' };
-const EMPLOYEE_FLOW = 'employee direct grant';
 const TARGET_REST_RATIO = 0.6;
 const TARGET_LOADED_RATIO = 0.8;
 const MB_PER_HOSTED_SERVICE = 120;
@@ -61,15 +61,6 @@ const variants = Object.entries(VARIANTS).filter(([name], index) =>
   chosen.length === 0 ? index < 2 : chosen.includes(String(index)) || chosen.includes(name),
 );
 
-function kc(...args: string[]): void {
-  const run = spawnSync(join(ROOT, 'scripts/kc.sh'), args, {
-    cwd: ROOT,
-    env: { ...process.env, KC_PORT: String(KC_PORT), KC_MGMT_PORT: String(KC_PORT + 1000), KC_RUN_DIR, HR_URL: url('hr') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (run.status !== 0) throw new Error(`scripts/kc.sh ${args.join(' ')} failed (${run.status})`);
-}
-const keycloakPid = () => Number(readFileSync(`${KC_RUN_DIR}.pid`, 'utf8').trim());
 /** The pid file names the launcher script; Java runs as its child: the tree's processes. */
 function tree(pid: number): number[] {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
@@ -109,7 +100,7 @@ async function read(servers: ServerProcess[]): Promise<Reading> {
       ...(services > 1 ? { services } : {}),
     };
   }
-  const keycloakMb = tree(keycloakPid()).reduce((sum, pid) => sum + rssMb(pid), 0);
+  const keycloakMb = tree(keycloak.pid()).reduce((sum, pid) => sum + rssMb(pid), 0);
   const oursMb = Object.values(processes).reduce((sum, { rssMb }) => sum + rssMb, 0);
   const overLimit = Object.entries(processes)
     .filter(([, { rssMb, services }]) => rssMb > MB_PER_HOSTED_SERVICE * (services ?? 1))
@@ -124,37 +115,6 @@ async function read(servers: ServerProcess[]): Promise<Reading> {
 }
 /** How many services each co-host process runs (absent: one). */
 const hostedBy = new Map<ServerProcess, number>();
-
-const form = (fields: Record<string, string>) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields),
-});
-
-async function adminToken(): Promise<string> {
-  const token = await fetch(
-    `${IDP}/realms/master/protocol/openid-connect/token`,
-    form({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: 'admin' }),
-  );
-  return ((await token.json()) as { access_token: string }).access_token;
-}
-
-/** The employee authenticator limits sign-ins per client address; in this bench's own Keycloak that limit is lifted (as bench/portal.ts does). */
-async function liftEmployeeLimits(): Promise<void> {
-  const headers = { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' };
-  const executions = (await (
-    await fetch(`${IDP}/admin/realms/wifi/authentication/flows/${encodeURIComponent(EMPLOYEE_FLOW)}/executions`, { headers })
-  ).json()) as { authenticationConfig?: string }[];
-  const id = executions.find((execution) => execution.authenticationConfig !== undefined)?.authenticationConfig;
-  if (id === undefined) throw new Error(`no configured execution in the flow ${EMPLOYEE_FLOW}`);
-  const current = (await (await fetch(`${IDP}/admin/realms/wifi/authentication/config/${id}`, { headers })).json()) as { config: Record<string, string> };
-  const update = await fetch(`${IDP}/admin/realms/wifi/authentication/config/${id}`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ ...current, config: { ...current.config, addressLimit: '1000000' } }),
-  });
-  if (update.status !== 204) throw new Error(`lifting the employee limits answered ${update.status}: ${await update.text()}`);
-}
 
 /** `count` employee sign-ins through the portal (token, entitlement, session create and grant, portal session), `WORKERS` at a time. */
 async function signIns(count: number): Promise<{ ok: number; failed: Record<string, number> }> {
@@ -357,9 +317,9 @@ const results: Record<string, unknown> = {};
 let servers: ServerProcess[] = [];
 const tmp = mkdtempSync(join(tmpdir(), 'wifi-bench-memory-'));
 try {
-  kc('build');
-  kc('start', '--fresh');
-  await liftEmployeeLimits();
+  keycloak.kc('build');
+  keycloak.kc('start', '--fresh');
+  await keycloak.liftEmployeeLimits();
   for (const [name, variant] of variants) {
     process.env.BENCH_NODE_FLAGS = variant.nodeFlags;
     const dataDir = join(tmp, name.replace(/[^A-Za-z0-9]+/g, '-'));
@@ -401,6 +361,6 @@ try {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n${writeResult('memory', result)}\n`);
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
-  kc('stop');
+  keycloak.kc('stop');
   rmSync(tmp, { recursive: true, force: true });
 }

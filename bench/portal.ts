@@ -6,8 +6,7 @@
 // concurrency 8 >= 90% of Keycloak's; our services together <= 5 ms of CPU per customer sign-in
 // (measured per process from /proc), on PGlite and on PostgreSQL. Every service runs as its own
 // process on bench ports.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCycles, type CycleResult } from './lib/cycles.js';
@@ -16,6 +15,7 @@ import { startPostgres } from '../test/helpers/postgres-server.js';
 import { samples } from '../test/helpers/prometheus.js';
 import { cpuPerOperation } from './lib/cpu.js';
 import { monotonicMicros, summarizeProfile } from './lib/profile.js';
+import { benchKeycloak, form } from './lib/keycloak.js';
 import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -30,22 +30,13 @@ const KC_RUN_DIR = join(ROOT, '.run/bench/kc-portal');
 const IDP = `http://localhost:${KC_PORT}`;
 const PORTS = { hr: 3971, entitlement: 3972, session: 3973, decision: 3975, loyalty: 3976, portal: 3970 };
 const url = (name: keyof typeof PORTS) => `http://127.0.0.1:${PORTS[name]}`;
+const keycloak = benchKeycloak({ port: KC_PORT, runDir: KC_RUN_DIR, hrUrl: url('hr') });
 const TOKEN = `${IDP}/realms/wifi/protocol/openid-connect/token`;
 // Keycloak holds an account whose password grants overlap (its brute-force guard), so each
 // worker signs in with its own account, registered through the portal before measuring.
 const WORKERS = 8;
 const customer = (worker: number) => ({ username: `bench-${worker}@bench.example`, password: `bench-${worker}-pass-word` });
 const EMPLOYEE = { employeeId: 'C-3002', citizenId: '079203005678' };
-const EMPLOYEE_FLOW = 'employee direct grant';
-
-function kc(...args: string[]): void {
-  const run = spawnSync(join(ROOT, 'scripts/kc.sh'), args, {
-    cwd: ROOT,
-    env: { ...process.env, KC_PORT: String(KC_PORT), KC_MGMT_PORT: String(KC_PORT + 1000), KC_RUN_DIR, HR_URL: url('hr') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (run.status !== 0) throw new Error(`scripts/kc.sh ${args.join(' ')} failed (${run.status})`);
-}
 
 /** Why cycles failed, by status and error code (reported beside the failure counts), reset per measured window. */
 let failedBecause: Record<string, number> = {};
@@ -64,11 +55,6 @@ async function ok(response: Promise<Response>): Promise<boolean> {
   return false;
 }
 
-const form = (fields: Record<string, string>) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields),
-});
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', origin: url('portal') }, body: JSON.stringify(body) });
 
 const loads = {
@@ -109,7 +95,6 @@ const data = mkdtempSync(join(tmpdir(), 'wifi-bench-portal-'));
 const quiet = { LOG_LEVEL: 'warn' };
 // A first PGlite start runs initdb in WebAssembly: on a busy machine that takes a while.
 const READY_MS = 120_000;
-const keycloakPid = () => Number(readFileSync(`${KC_RUN_DIR}.pid`, 'utf8').trim());
 
 /** The three services that keep state, on PGlite (DATA_DIR) or on PostgreSQL (one database each). */
 async function startStores(database: (service: string) => Promise<Record<string, string>>): Promise<void> {
@@ -158,7 +143,7 @@ async function stopStores(): Promise<void> {
  */
 async function cpuPerSignIn(extra: Record<string, number> = {}) {
   const pids = {
-    keycloak: keycloakPid(),
+    keycloak: keycloak.pid(),
     ...Object.fromEntries([...servers, ...stores].map((server) => [server.name, server.child.pid as number])),
     ...extra,
   };
@@ -295,39 +280,11 @@ async function withHops<T>(run: () => Promise<T>): Promise<[T, Record<string, nu
 // each password at its next sign-in. Only in this benchmark's own Keycloak.
 const FAST_HASH_POLICY = 'hashAlgorithm(pbkdf2-sha256) and hashIterations(1)';
 let passwordHash: 'argon2' | 'fast hash' = 'argon2';
-async function adminToken(): Promise<string> {
-  const token = await fetch(
-    `${IDP}/realms/master/protocol/openid-connect/token`,
-    form({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: 'admin' }),
-  );
-  return ((await token.json()) as { access_token: string }).access_token;
-}
-
-/**
- * The employee authenticator limits sign-ins per client address (issue
- * 29); the benchmark signs one employee in from one address hundreds of times a minute, so in its
- * own Keycloak those limits are lifted (the portal's own per-address limit too, in its settings).
- */
-async function liftEmployeeLimits(): Promise<void> {
-  const headers = { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' };
-  const executions = (await (
-    await fetch(`${IDP}/admin/realms/wifi/authentication/flows/${encodeURIComponent(EMPLOYEE_FLOW)}/executions`, { headers })
-  ).json()) as { authenticationConfig?: string }[];
-  const id = executions.find((execution) => execution.authenticationConfig !== undefined)?.authenticationConfig;
-  if (id === undefined) throw new Error(`no configured execution in the flow ${EMPLOYEE_FLOW}`);
-  const current = (await (await fetch(`${IDP}/admin/realms/wifi/authentication/config/${id}`, { headers })).json()) as { config: Record<string, string> };
-  const update = await fetch(`${IDP}/admin/realms/wifi/authentication/config/${id}`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ ...current, config: { ...current.config, addressLimit: '1000000' } }),
-  });
-  if (update.status !== 204) throw new Error(`lifting the employee limits answered ${update.status}: ${await update.text()}`);
-}
 
 /** Switches the realm to the fast hash and signs every account in once, so the re-hash is not measured. */
 async function useFastHash(): Promise<void> {
   passwordHash = 'fast hash';
-  const accessToken = await adminToken();
+  const accessToken = await keycloak.adminToken();
   const update = await fetch(`${IDP}/admin/realms/wifi`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
@@ -393,9 +350,9 @@ try {
   servers.push(await startServer('services/hr/main.ts', PORTS.hr, { ...quiet, HR_GLOBAL_LIMIT: '100000000' }));
   servers.push(await startServer('services/decision/main.ts', PORTS.decision, quiet));
   servers.push(await startServer('services/loyalty/main.ts', PORTS.loyalty, { ...quiet, LOYALTY_GLOBAL_LIMIT: '100000000' }));
-  kc('build');
-  kc('start', '--fresh');
-  await liftEmployeeLimits();
+  keycloak.kc('build');
+  keycloak.kc('start', '--fresh');
+  await keycloak.liftEmployeeLimits();
   await startStores(async () => ({ DATA_DIR: data }));
   for (let worker = 0; worker < WORKERS; worker += 1) {
     const { username, password } = customer(worker);
@@ -490,6 +447,6 @@ try {
 } finally {
   await stopStores();
   await Promise.all(servers.map((server) => server.stop()));
-  kc('stop');
+  keycloak.kc('stop');
   if (process.env.BENCH_PROFILE_DIR) process.stdout.write(`${writeProfiles(process.env.BENCH_PROFILE_DIR)}\n`);
 }

@@ -10,7 +10,7 @@ import { HR_CONFIG } from './fake-host.js';
 const names = SETTINGS.map((s) => s.name);
 
 test('the bundle hands the Java factory every setting of settings.ts, with its label, help, default and secrecy', (t) => {
-  // The factory builds its admin-console properties from this answer (EmployeeAuthenticatorFactoryTest).
+  // The factory builds its admin-console properties from this answer (ScriptAuthenticatorFactory, tested by EmployeeAuthenticatorFactoryTest).
   const handed = JSON.parse(authenticatorSettings()) as unknown[];
   t.deepEqual(
     handed,

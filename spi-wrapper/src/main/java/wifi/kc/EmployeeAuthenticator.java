@@ -23,10 +23,6 @@ final class EmployeeAuthenticator implements Authenticator {
     private final JsRuntime runtime;
     private final String function;
 
-    EmployeeAuthenticator(JsRuntime runtime) {
-        this(runtime, "authenticateEmployee");
-    }
-
     EmployeeAuthenticator(JsRuntime runtime, String function) {
         this.runtime = runtime;
         this.function = function;

@@ -18,7 +18,7 @@ class EmployeeAuthenticatorFactoryTest {
         JsRuntime runtime = JsRuntime.acquire();
         try {
             List<Map<String, Object>> settings = new ObjectMapper().readValue(runtime.call("authenticatorSettings"), new TypeReference<List<Map<String, Object>>>() { });
-            List<ProviderConfigProperty> declared = EmployeeAuthenticatorFactory.configProperties(settings);
+            List<ProviderConfigProperty> declared = ScriptAuthenticatorFactory.configProperties(settings);
             assertTrue(settings.size() >= 6, "the bundle's settings are all there");
             assertEquals(settings.size(), declared.size());
             for (int i = 0; i < settings.size(); i++) {
