@@ -27,7 +27,7 @@ export const GatewayConfig = z.object({
   // One key per caller of the portal API (the portal; tools), several during a rotation.
   GATEWAY_API_KEYS: apiKeyList(
     GATEWAY_SCOPES,
-    'portal:dev-gateway-key:credentials,connections,erase;tools:dev-gateway-tools-key:credentials,connections',
+    'portal:dev-gateway-key:credentials,connections,erase;keycloak:dev-gateway-keycloak-key:connections,erase;tools:dev-gateway-tools-key:credentials,connections',
   ).describe(
     'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections, erase).',
   ),

@@ -64,7 +64,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       terms,
       acceptances,
     }),
-    ...termsRoutes(terms, acceptances, sessions),
+    ...termsRoutes(terms, acceptances, sessions, config.PORTAL_API_KEYS),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),

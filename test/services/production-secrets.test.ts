@@ -24,6 +24,7 @@ const SERVICES: [string, z.ZodType, string[]][] = [
       'PORTAL_VOUCHER_CLIENT_SECRET',
       'PORTAL_SESSION_KEY',
       'PORTAL_ENTITLEMENT_KEY',
+      'PORTAL_API_KEYS',
       'PORTAL_TOKEN_KEY',
       'GATEWAY_API_KEY',
       'DEVICE_REF_KEY',
@@ -40,6 +41,7 @@ const OWN_KEY_LISTS: Record<string, string> = {
   SESSION_API_KEYS: 'portal:session-portal-key-of-this-site:create,grant,revoke,read',
   GATEWAY_API_KEYS: 'portal:gateway-key-of-this-site:credentials,connections',
   ENTITLEMENT_API_KEYS: 'portal:entitlement-key-of-this-site:erase',
+  PORTAL_API_KEYS: 'keycloak:portal-key-of-this-site:terms',
 };
 const ownValue = (name: string) =>
   OWN_KEY_LISTS[name] ??
