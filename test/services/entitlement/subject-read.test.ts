@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import { SubjectEntitlements } from '../../../contract/entitlement.js';
+import { createEntitlementStore } from '../../../services/entitlement/entitlement-store.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { bootEntitlement, openEntitlementDb } from './harness.js';
 
@@ -20,7 +22,6 @@ const entitlement = (subjectId: string) => ({
   validUntil: at,
   permission: { tier: 'BASIC', qosClass: 'STANDARD', deviceSlots: 1, sourceType: 'IDP_ID_LOGIN', sourceRef: null },
   issuedAt: at,
-  replayed: false,
 });
 
 test("a key with the copy scope reads exactly one subject's entitlements; the portal's key (erase only) is refused", async (t) => {
@@ -29,12 +30,14 @@ test("a key with the copy scope reads exactly one subject's entitlements; the po
   const service = await bootEntitlement(t, db, {});
   const [person, other] = [randomUUID(), randomUUID()];
   const mine = entitlement(person);
-  for (const body of [mine, entitlement(other)]) {
-    await db.query('INSERT INTO entitlements VALUES ($1, $2, NULL, $3, now())', [body.entitlementId, body.subjectId, JSON.stringify(body)]);
-  }
+  // Stored as the evaluate route stores them (the store keeps the body without `replayed`).
+  const store = createEntitlementStore(db, () => new Date(at));
+  for (const body of [mine, entitlement(other)]) await store.save(body, null, undefined);
   const reply = await service.request('GET', `/api/v1/subjects/${person}/entitlements`, { headers: KEYCLOAK_KEY });
   t.is(reply.status, 200, reply.text);
   t.deepEqual(reply.body, { subjectId: person, entitlements: [mine] });
+  // What svc-admin parses the answer with (it reads nothing it cannot parse: a 502 to the operator).
+  t.true(SubjectEntitlements.safeParse(reply.body).success, JSON.stringify(SubjectEntitlements.safeParse(reply.body).error?.issues));
   assertError(t, await service.request('GET', `/api/v1/subjects/${person}/entitlements`, { headers: PORTAL_KEY }), 403, 'FORBIDDEN');
   assertError(t, await service.request('GET', `/api/v1/subjects/${person}/entitlements`), 401, 'UNAUTHORIZED');
   assertError(t, await service.request('GET', '/api/v1/subjects/not-a-uuid/entitlements', { headers: KEYCLOAK_KEY }), 400, 'INVALID_REQUEST');
