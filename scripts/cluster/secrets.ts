@@ -37,6 +37,8 @@ const GENERATED = {
   GATEWAY_SEAL_KEY: base64Key,
   DEVICE_REF_KEY: word,
   CREDENTIAL_KEY: word,
+  // The HMAC key of the gateway's 802.1X device credentials.
+  DEVICE_CREDENTIAL_KEY: word,
   PORTAL_TOKEN_KEY: base64Key,
   KC_DB_PASSWORD: word,
 } as const;

@@ -58,6 +58,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         GATEWAYS_FILE: ctx.gatewaysFile,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
         CREDENTIAL_KEY: secrets.CREDENTIAL_KEY,
+        DEVICE_CREDENTIAL_KEY: secrets.DEVICE_CREDENTIAL_KEY,
         SESSION_URL: balancedUrl(ports, 'session'),
         GATEWAY_SESSION_KEY: secrets.SESSION_GATEWAY_KEY,
       };
