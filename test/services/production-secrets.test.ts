@@ -31,7 +31,11 @@ const SERVICES: [string, z.ZodType, string[]][] = [
       'GATEWAY_SEAL_KEY',
     ],
   ],
-  ['gateway', GatewayConfig, ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'DEVICE_CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY']],
+  [
+    'gateway',
+    GatewayConfig,
+    ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'DEVICE_CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY'],
+  ],
 ];
 
 // Key lists (kit/api-key.ts) of this site: one caller each, with a scope the service knows.
