@@ -1,4 +1,4 @@
-import type { AuthOutcome, FlowError } from '../host/auth-host.js';
+import { refusalsOf, SHARED_REFUSALS } from '../host/refusal.js';
 
 /**
  * Token-endpoint answers of the voucher flow that are not a sign-in. A wrong, malformed, expired,
@@ -7,13 +7,8 @@ import type { AuthOutcome, FlowError } from '../host/auth-host.js';
  */
 export type VoucherRefusalCode = 'invalid_grant' | 'rate_limited' | 'authenticator_misconfigured';
 
-const CATALOGUE: Record<VoucherRefusalCode, { status: number; flowError: FlowError; description: string }> = {
+export const refuseVoucher = refusalsOf<VoucherRefusalCode>({
   invalid_grant: { status: 401, flowError: 'INVALID_CREDENTIALS', description: 'Invalid voucher code' },
-  rate_limited: { status: 429, flowError: 'USER_TEMPORARILY_DISABLED', description: 'RATE_LIMITED' },
-  authenticator_misconfigured: { status: 503, flowError: 'INTERNAL_ERROR', description: 'AUTHENTICATOR_MISCONFIGURED' },
-};
-
-export function refuseVoucher(code: VoucherRefusalCode): AuthOutcome {
-  const entry = CATALOGUE[code];
-  return { type: 'failure', status: entry.status, flowError: entry.flowError, eventError: code, body: { error: code, error_description: entry.description } };
-}
+  rate_limited: SHARED_REFUSALS.rate_limited,
+  authenticator_misconfigured: SHARED_REFUSALS.authenticator_misconfigured,
+});
