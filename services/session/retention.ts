@@ -1,4 +1,4 @@
-import { deleteBatch, type Queryable, type RetentionRule } from '../kit/store/index.js';
+import { deleteBatch, deleteWithChildren, type RetentionRule } from '../kit/store/index.js';
 import type { SessionConfig } from './config.js';
 
 const USAGE_COUNTER_ENDED = `period_start < $1::timestamptz - CASE period WHEN 'DAY' THEN interval '2 days' WHEN 'WEEK' THEN interval '8 days' ELSE interval '32 days' END`;
@@ -13,18 +13,13 @@ export function sessionRetention(config: SessionConfig): RetentionRule[] {
       record: 'network_sessions',
       days: config.RETENTION_NETWORK_SESSIONS_DAYS,
       // The session and its events go in one statement: the events name it.
-      async purgeBatch(db: Queryable, cutoff: Date, limit: number) {
-        const rows = await db.query(
-          `WITH doomed AS (
-             SELECT session_id FROM sessions WHERE state <> 'GRANTED' AND updated_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-           ), events AS (
-             DELETE FROM session_events WHERE session_id IN (SELECT session_id FROM doomed)
-           )
-           DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM doomed) RETURNING 1 AS gone`,
-          [cutoff, limit],
-        );
-        return rows.length;
-      },
+      purgeBatch: (db, cutoff, limit) =>
+        deleteWithChildren(
+          db,
+          { table: 'sessions', key: 'session_id', where: "state <> 'GRANTED' AND updated_at < $1", children: ['session_events'] },
+          cutoff,
+          limit,
+        ),
     },
     {
       record: 'session_events',

@@ -7,4 +7,13 @@ export { openPglite } from './pglite-database.js';
 export { openPostgres } from './postgres-database.js';
 export { keptUntilWrite } from './kept.js';
 export { storeReadiness } from './readiness.js';
-export { deleteBatch, purgeOnce, purgeSettings, retentionDays, startPurgeJob, type PurgeSettings, type RetentionRule } from './retention.js';
+export {
+  deleteBatch,
+  deleteWithChildren,
+  purgeOnce,
+  purgeSettings,
+  retentionDays,
+  startPurgeJob,
+  type PurgeSettings,
+  type RetentionRule,
+} from './retention.js';

@@ -97,6 +97,29 @@ export async function deleteBatch(db: Queryable, table: string, where: string, c
 }
 
 /**
+ * `deleteBatch` of a record whose rows in `children` name it by `key`: a batch of at most `$2`
+ * rows of `table` matching `where`, and their children, in one statement (a child never outlives
+ * the row it names, and no transaction spans two statements).
+ */
+export async function deleteWithChildren(
+  db: Queryable,
+  record: { table: string; key: string; where: string; children: readonly string[] },
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const { table, key, where, children } = record;
+  const doomed = `SELECT ${key} FROM doomed`;
+  const rows = await db.query(
+    `WITH doomed AS (SELECT ${key} FROM ${table} WHERE ${where} LIMIT $2 FOR UPDATE SKIP LOCKED)${children
+      .map((child, i) => `, child${i} AS (DELETE FROM ${child} WHERE ${key} IN (${doomed}))`)
+      .join('')}
+     DELETE FROM ${table} WHERE ${key} IN (${doomed}) RETURNING 1 AS gone`,
+    [cutoff, limit],
+  );
+  return rows.length;
+}
+
+/**
  * Purges on a clock: the first run soon after start, then every `RETENTION_PURGE_EVERY_SECONDS`.
  * A failing run is logged and counted; the next comes as usual. The timer keeps no process alive.
  */
