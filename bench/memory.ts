@@ -18,12 +18,11 @@ import { join } from 'node:path';
 import { samples } from '../test/helpers/prometheus.js';
 import { randomUUID } from 'node:crypto';
 import { deviceRefFor } from '../edge/index.js';
-import { waitHealthy } from '../scripts/child-process.js';
 import { startPlatformRadius } from '../scripts/platform-radius.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { benchKeycloak } from './lib/keycloak.js';
-import { ROOT, machine, startServer, writeResult, type ServerProcess } from './lib/load.js';
+import { ROOT, machine, startCohost, startServer, writeResult, type ServerProcess } from './lib/load.js';
 import { radiusClient, type Attributes } from './lib/radius-client.js';
 
 const signInsArg = process.argv.indexOf('--sign-ins');
@@ -169,29 +168,12 @@ function extraEnv(): Record<Name, Record<string, string>> {
   };
 }
 
-/**
- * Every service co-hosted in one process, as `make up` runs them: the settings of all in one
- * environment (each reads only its own names; PORT is given per service on the command line).
- */
+/** Every service co-hosted in one process, as `make up` runs them. */
 async function startCohosted(dataDir: string, env: Record<string, string>): Promise<ServerProcess[]> {
   const merged = Object.assign({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env }, ...Object.values(extraEnv())) as Record<string, string>;
-  const names = Object.keys(PORTS) as Name[];
-  const host = await startServer(
-    'services/kit/cohost.ts',
-    PORTS.portal,
-    merged,
-    600_000,
-    names.map((name) => `${name}:${PORTS[name]}`),
-  );
-  try {
-    for (const name of names) await waitHealthy(url(name), host.child, 600_000);
-  } catch (error) {
-    await host.stop();
-    throw error;
-  }
-  const named = { ...host, name: 'cohost' };
-  hostedBy.set(named, names.length);
-  return [named];
+  const host = await startCohost(PORTS, merged);
+  hostedBy.set(host, Object.keys(PORTS).length);
+  return [host];
 }
 
 /** Every service in its own process, as the cluster runs them. */

@@ -51,5 +51,9 @@ export const EvaluateRequest = z.strictObject({
 });
 export type EvaluateRequest = z.output<typeof EvaluateRequest>;
 
+/** A subject's entitlements, oldest first (GET /api/v1/subjects/:subjectId/entitlements, an operator's read in svc-admin). */
+// As granted and stored: `replayed` describes one evaluate answer, not the entitlement.
+export const SubjectEntitlements = z.object({ subjectId: z.string(), entitlements: z.array(Entitlement.omit({ replayed: true })) });
+
 /** A subject erased at the entitlement service: how many entitlements and requests went (0 when an earlier call already erased them). */
 export const EntitlementsErased = z.object({ subjectId: z.string(), entitlements: z.number().int(), requests: z.number().int() });

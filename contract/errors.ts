@@ -12,6 +12,8 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: { status: 403, message: 'This request is not allowed.' },
   EMPLOYEE_INACTIVE: { status: 403, message: 'The employee is not active.' },
   ENTITLEMENT_DENIED: { status: 403, message: 'Access is not granted.' },
+  // The person's allowance for the period (time or data) is used up: `renewsAt` says when it comes back.
+  ALLOWANCE_USED_UP: { status: 403, message: 'Your allowance for this period is used up.' },
   SESSION_EXPIRED: { status: 409, message: 'The session is revoked or expired.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; try again later.' },
   HR_SERVICE_UNAVAILABLE: { status: 503, message: 'HR verification is unavailable.' },
@@ -56,6 +58,8 @@ export interface ErrorBody {
   timestamp: string;
   reason?: DenialReason;
   eligible?: boolean;
+  /** Only with ALLOWANCE_USED_UP: when the allowance renews (ISO 8601, UTC). */
+  renewsAt?: string;
 }
 
 export interface ErrorFields {
@@ -64,6 +68,7 @@ export interface ErrorFields {
   message?: string;
   reason?: DenialReason;
   eligible?: boolean;
+  renewsAt?: string;
 }
 
 /** Builds the spec 2.2 error object; `now` is for tests. */
@@ -76,5 +81,6 @@ export function errorBody(fields: ErrorFields, correlationId: string, now: Date 
   };
   if (fields.reason !== undefined) body.reason = fields.reason;
   if (fields.eligible !== undefined) body.eligible = fields.eligible;
+  if (fields.renewsAt !== undefined) body.renewsAt = fields.renewsAt;
   return body;
 }

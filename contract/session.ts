@@ -29,6 +29,10 @@ export const AllowanceLeft = z.object({
 });
 export type AllowanceLeft = z.output<typeof AllowanceLeft>;
 
+/** The portal's question before a grant: what a person has left of the allowance an entitlement gives. */
+export const AllowanceLeftRequest = z.strictObject({ allowance: Allowance });
+export type AllowanceLeftRequest = z.output<typeof AllowanceLeftRequest>;
+
 /** Spec 2.7. */
 export const Session = z.object({
   sessionId: z.string(),

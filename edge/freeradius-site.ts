@@ -27,6 +27,8 @@ export interface ServerRole {
   clients: RadiusClient[];
   /** Seconds the accounting replay waits before sending an entry the gateway service did not take again (default 5). */
   replayRetrySeconds?: number;
+  /** 802.1X: EAP-TTLS with inner PAP, with this server certificate (edge/radius-ca.ts makes one); absent: no EAP. */
+  eap?: { certificateFile: string; keyFile: string; caFile: string };
 }
 
 export interface NasRole {
@@ -84,7 +86,7 @@ export const DIRECT_ACCOUNTING_TIMEOUT_SECONDS = 1;
 
 // Two instances of the rest module: `rest` (Access-Requests, and the replay of the buffer, which
 // may wait 3 s) and `rest_direct` (live accounting, which buffers rather than wait).
-function restModule(options: ServerRole, name: string, timeout: number): string {
+function restModule(options: ServerRole, name: string, timeout: number, authorizePath = 'authorize'): string {
   const call = (path: string, nas: string) =>
     `{\n\t\turi = "\${..connect_uri}/radius/${path}?nas=${nas}"\n\t\tmethod = 'post'\n\t\tbody = 'json'\n\t\ttimeout = ${timeout.toFixed(1)}\n\t}`;
   return `rest${name === '' ? '' : ` ${name}`} {
@@ -92,7 +94,7 @@ function restModule(options: ServerRole, name: string, timeout: number): string 
 \t}
 \tconnect_uri = ${quote(options.restUrl)}
 \tconnect_timeout = ${Math.min(2, timeout).toFixed(1)}
-\tauthorize ${call('authorize', '%{client:shortname}')}
+\tauthorize ${call(authorizePath, '%{client:shortname}')}
 \taccounting ${call('accounting', `%{${NAS_ATTRIBUTE}}`)}
 \tpool {
 \t\tstart = 0
@@ -197,6 +199,84 @@ accounting {
 `;
 }
 
+// 802.1X. Only EAP-TTLS is offered (a PEAP or EAP-MD5 proposal is refused): its inner PAP hands
+// the gateway service the password itself, checked against an HMAC, where PEAP's MSCHAPv2 would need
+// the NT hash, a recoverable secret, stored (decision 0096). TLS 1.2 and 1.3, no session
+// resumption (a removed credential must be asked about again). The inner identity goes to the
+// gateway service (rest_eap); the outer one, `anonymous@<realm>` or whatever the device sends, to nobody.
+function eapModule(eap: NonNullable<ServerRole['eap']>): string {
+  return `eap {
+\tdefault_eap_type = ttls
+\ttimer_expire = 60
+\tignore_unknown_eap_types = no
+\tmax_sessions = \${max_requests}
+\ttls-config tls-common {
+\t\tprivate_key_file = ${quote(eap.keyFile)}
+\t\tcertificate_file = ${quote(eap.certificateFile)}
+\t\tca_file = ${quote(eap.caFile)}
+\t\tcipher_list = "HIGH:!aNULL:!MD5:!RC4:!3DES"
+\t\tcipher_server_preference = yes
+\t\ttls_min_version = "1.2"
+\t\ttls_max_version = "1.3"
+\t\tecdh_curve = ""
+\t\tcache {
+\t\t\tenable = no
+\t\t}
+\t\tverify {
+\t\t}
+\t\tocsp {
+\t\t\tenable = no
+\t\t}
+\t}
+\tttls {
+\t\ttls = tls-common
+\t\tdefault_eap_type = md5
+\t\tcopy_request_to_tunnel = yes
+\t\tuse_tunneled_reply = no
+\t\tvirtual_server = "wifi-inner"
+\t}
+}
+`;
+}
+
+// The tunnel's inside: PAP only (anything else, an inner EAP method included, is refused before
+// the gateway service is asked); the gateway service's Accept (limits, Class,
+// Chargeable-User-Identity) reaches the outer Accept through session-state.
+function innerSite(options: ServerRole): string {
+  return `server wifi-inner {
+authorize {
+\tif (!&User-Password || &EAP-Message) {
+\t\treject
+\t}
+\tupdate control {
+\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
+\t}
+\trest_eap {
+\t\tfail = 1
+\t}
+\tif (ok || updated) {
+\t\tupdate control {
+\t\t\t&Auth-Type := Accept
+\t\t}
+\t}
+\telse {
+\t\treject
+\t}
+}
+authenticate {
+}
+post-auth {
+\tupdate {
+\t\t&outer.session-state: += &reply:
+\t}
+\tPost-Auth-Type REJECT {
+\t\tok
+\t}
+}
+}
+`;
+}
+
 // The server's virtual server: every decision is the gateway service's. Its refusal (401, or a
 // 4xx) is an Access-Reject; its silence (down, timeout, 5xx: rest fails) is no answer at all, so
 // the NAS sends the request again instead of telling the person the password was wrong.
@@ -213,7 +293,18 @@ listen {
 \tport = ${options.acctPort}
 }
 authorize {
-\tif (&CHAP-Password && !&CHAP-Challenge) {
+${
+  options.eap === undefined
+    ? ''
+    : `\tif (&EAP-Message) {
+\t\teap
+\t\tif (!ok && !updated) {
+\t\t\treject
+\t\t}
+\t}
+\telse {
+`
+}\tif (&CHAP-Password && !&CHAP-Challenge) {
 \t\tupdate request {
 \t\t\t&CHAP-Challenge := "%{Packet-Authentication-Vector}"
 \t\t}
@@ -238,9 +329,9 @@ authorize {
 \telse {
 \t\treject
 \t}
-}
+${options.eap === undefined ? '' : '\t}\n'}}
 authenticate {
-}
+${options.eap === undefined ? '' : '\tAuth-Type EAP {\n\t\teap\n\t}\n'}}
 preacct {
 }
 accounting {
@@ -271,8 +362,8 @@ accounting {
 \t}
 }
 post-auth {
-\tPost-Auth-Type REJECT {
-\t\tok
+${options.eap === undefined ? '' : '\tupdate {\n\t\t&reply: += &session-state:\n\t}\n'}\tPost-Auth-Type REJECT {
+${options.eap === undefined ? '' : '\t\teap\n'}\t\tok
 \t}
 }
 }
@@ -347,6 +438,11 @@ export function writeFreeradiusConfig(options: FreeradiusOptions & (ServerRole |
     writeFileSync(bufferFilterFile(dir), bufferFilter(), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'wifi'), serverSite(options, listen), { mode: 0o600 });
     writeFileSync(join(dir, 'sites-enabled', 'replay'), replaySite(options, dir), { mode: 0o600 });
+    if (options.eap !== undefined) {
+      writeFileSync(join(dir, 'mods-enabled', 'eap'), eapModule(options.eap), { mode: 0o600 });
+      writeFileSync(join(dir, 'mods-enabled', 'rest_eap'), restModule(options, 'rest_eap', 3, 'device'), { mode: 0o600 });
+      writeFileSync(join(dir, 'sites-enabled', 'inner'), innerSite(options), { mode: 0o600 });
+    }
   } else {
     writeFileSync(join(dir, 'sites-enabled', 'nas'), nasSite(options, listen), { mode: 0o600 });
   }

@@ -88,6 +88,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     DECISION_URL: balancedUrl(ports, 'decision'),
     SESSION_URL: balancedUrl(ports, 'session'),
     SESSION_API_KEY: secrets.SESSION_API_KEY,
+    GATEWAY_URL: balancedUrl(ports, 'gateway'),
+    SVC_ADMIN_GATEWAY_KEY: secrets.SVC_ADMIN_GATEWAY_KEY,
+    ENTITLEMENT_URL: balancedUrl(ports, 'entitlement'),
+    SVC_ADMIN_ENTITLEMENT_KEY: secrets.SVC_ADMIN_ENTITLEMENT_KEY,
+    // The portal has no internal balanced address (nginx serves it over TLS only); its instances share one database, so the first answers for both.
+    PORTAL_URL: `http://127.0.0.1:${ports.services.portal[0]}`,
+    SVC_ADMIN_PORTAL_KEY: secrets.SVC_ADMIN_PORTAL_KEY,
   };
   const realm = realmForCluster(realmTemplate, keycloakEnv);
   refuseDevelopmentSecrets(keycloakEnv, realm);

@@ -9,6 +9,7 @@ import { createSealer, envPort, loadConfig } from '../services/kit/index.js';
 import { loadGatewayRegistry } from '../edge/index.js';
 import { GatewayConfig } from '../services/gateway/config.js';
 import { startFreeradius, writeFreeradiusConfig } from '../edge/freeradius-site.js';
+import { ensureEapCertificates } from '../edge/radius-ca.js';
 
 const RadiusSettings = z.object({
   RADIUS_AUTH_PORT: envPort(1812).describe('FreeRADIUS authentication port (UDP).'),
@@ -22,7 +23,29 @@ const RadiusSettings = z.object({
     .max(3600)
     .default(5)
     .describe('How long the accounting replay waits before handing an entry the gateway service did not take to it again (FreeRADIUS allows 4 to 3600).'),
+  RADIUS_EAP_CERT_FILE: z
+    .string()
+    .optional()
+    .describe(
+      "802.1X server certificate (PEM, its chain after it); with RADIUS_EAP_KEY_FILE and RADIUS_EAP_CA_FILE. Unset: the platform's own CA makes one next to FreeRADIUS's folder (<run folder>-ca).",
+    ),
+  RADIUS_EAP_KEY_FILE: z.string().optional().describe("The server certificate's private key (PEM, unencrypted, readable by FreeRADIUS only)."),
+  RADIUS_EAP_CA_FILE: z.string().optional().describe('The CA the devices trust for RADIUS (goes into the profiles).'),
+  RADIUS_EAP_SERVER_NAME: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/)
+    .optional()
+    .describe("The name in the generated server certificate (default radius.<EAP_REALM>); the devices' profiles check it."),
 });
+
+/** The 802.1X server certificate: the operator's files, or one from the platform's own CA (kept in `<dir>-ca`). */
+function eapCertificates(settings: z.output<typeof RadiusSettings>, realm: string, dir: string) {
+  const { RADIUS_EAP_CERT_FILE: certificateFile, RADIUS_EAP_KEY_FILE: keyFile, RADIUS_EAP_CA_FILE: caFile } = settings;
+  if (certificateFile !== undefined && keyFile !== undefined && caFile !== undefined) return { certificateFile, keyFile, caFile };
+  if (certificateFile !== undefined || keyFile !== undefined || caFile !== undefined)
+    throw new Error('RADIUS_EAP_CERT_FILE, RADIUS_EAP_KEY_FILE and RADIUS_EAP_CA_FILE are set together or not at all');
+  return ensureEapCertificates(`${dir}-ca`, settings.RADIUS_EAP_SERVER_NAME ?? `radius.${realm}`);
+}
 
 export interface PlatformRadius {
   address: string;
@@ -53,6 +76,7 @@ export async function startPlatformRadius(env: NodeJS.ProcessEnv, dir: string, l
     restKey: gatewayConfig.RADIUS_API_KEY,
     clients: gateways.map((g) => ({ name: g.nasId, address: g.address, secret: g.secret })),
     replayRetrySeconds: settings.RADIUS_REPLAY_RETRY_SECONDS,
+    eap: eapCertificates(settings, gatewayConfig.EAP_REALM, dir),
   });
   const out = createWriteStream(log);
   const running = await startFreeradius(dir, { onLine: (line) => out.write(`${line}\n`) });

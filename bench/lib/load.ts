@@ -83,6 +83,29 @@ export async function startServer(
   return { name, url, child, stop: () => stopChild(child) };
 }
 
+/**
+ * Services co-hosted in one process, as `make up` runs them (services/kit/cohost.ts): the settings
+ * of all in one environment (each reads only its own names), each service on its own port, named
+ * on the command line. Ready when every port answers `GET /health`.
+ */
+export async function startCohost(ports: Record<string, number>, env: Record<string, string>, readyWithinMs = 600_000): Promise<ServerProcess> {
+  const names = Object.keys(ports);
+  const host = await startServer(
+    'services/kit/cohost.ts',
+    ports[names[0] as string] as number,
+    env,
+    readyWithinMs,
+    names.map((name) => `${name}:${ports[name]}`),
+  );
+  try {
+    for (const name of names) await waitHealthy(`http://127.0.0.1:${ports[name]}`, host.child, readyWithinMs);
+  } catch (error) {
+    await host.stop();
+    throw error;
+  }
+  return { ...host, name: 'cohost' };
+}
+
 export interface LoadResult {
   requestsPerSecond: number;
   latencyMs: { p50: number; p99: number; max: number };

@@ -70,6 +70,10 @@ export interface AdminUsers {
   findByKeys(keys: UserKeys): AdminUser[];
   findByAttribute(name: string, value: string, max: number): AdminUser[];
   create(username: string, email: string | undefined, attributes: Record<string, string>): AdminUser;
+  /** The user, or undefined when there is none. */
+  get(userId: string): AdminUser | undefined;
+  /** Removes the user; true also when there was none. */
+  remove(userId: string): boolean;
   setAttributes(userId: string, attributes: Record<string, string>): void;
   setEnabled(userId: string, enabled: boolean): void;
   /** Ends every online and offline session of the user; answers how many. */
@@ -132,6 +136,9 @@ export interface ClusterOnce {
 export type GetResult = { status: number } | { failure: 'timeout' | 'unreachable' };
 export type PostResult = { status: number; body: string } | { failure: 'timeout' | 'unreachable' };
 
+/** The platform services svc-admin reads and erases a person's records at. */
+export type PlatformService = 'session' | 'gateway' | 'entitlement' | 'portal';
+
 export interface AdminHttp {
   /** The addresses a host name (or address literal) resolves to; undefined when it does not resolve. */
   resolve(name: string): string[] | undefined;
@@ -143,6 +150,12 @@ export interface AdminHttp {
    * Keycloak's run-time settings (env SESSION_URL, SESSION_API_KEY), never realm data or script values.
    */
   postToSessions(path: string, body: string, timeoutMs: number): PostResult;
+  /**
+   * A GET or POST to a platform service: its address and Keycloak's key there are run-time
+   * settings (env `SESSION_URL`/`SESSION_API_KEY`, `GATEWAY_URL`/`SVC_ADMIN_GATEWAY_KEY`,
+   * `ENTITLEMENT_URL`/`SVC_ADMIN_ENTITLEMENT_KEY`, `PORTAL_URL`/`SVC_ADMIN_PORTAL_KEY`), never realm data or script values.
+   */
+  service(service: PlatformService, method: 'GET' | 'POST', path: string, body: string | undefined, timeoutMs: number): PostResult;
 }
 
 /** The decision models folder (Keycloak's run-time setting DMN_DIR, not realm data). */
@@ -169,6 +182,8 @@ export interface AdminHost {
    * be honoured. A production start refuses it (kc-extension/start-check.ts).
    */
   testHarness: boolean;
+  /** Keycloak's SVC_ADMIN_AUDIT_RETENTION_DAYS as set ('' when unset): days the audit of operators' access keeps an entry. */
+  auditRetentionDays: string;
   /** Keycloak's SVC_ADMIN_PROBE_ALLOW: address ranges the connector probe may reach although internal (empty: none). */
   probeAllow: string;
   newUuid(): string;

@@ -29,14 +29,18 @@ export interface JavaAdminHost {
   findUsersByAttribute(name: string, value: string, max: number): string;
   createUser(username: string, email: string | null, attributesJson: string): string;
   setUserAttributes(userId: string, attributesJson: string): void;
+  findUserById(userId: string): string | null;
+  removeUser(userId: string): boolean;
   setUserEnabled(userId: string, enabled: boolean): void;
   endUserSessions(userId: string): number;
   userHasRealmRole(userId: string, role: string): boolean;
   httpResolve(name: string): string | null;
   httpGetAt(url: string, address: string, timeoutMs: number): string;
   probeAllow(): string;
+  auditRetentionDays(): string;
   httpPostJson(url: string, body: string, timeoutMs: number): string;
   sessionServicePost(path: string, body: string, timeoutMs: number): string;
+  serviceCall(service: string, method: string, path: string, body: string | null, timeoutMs: number): string;
   modelFiles(): string;
   modelRead(file: string): string | null;
   modelWrite(file: string, content: string): boolean;
@@ -78,6 +82,8 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
         if (created === undefined) throw new Error(`Keycloak created no user ${username}`);
         return created;
       },
+      get: (id) => user(raw.findUserById(id)),
+      remove: (id) => raw.removeUser(id),
       setAttributes: (id, attributes) => raw.setUserAttributes(id, JSON.stringify(attributes)),
       setEnabled: (id, enabled) => raw.setUserEnabled(id, enabled),
       endSessions: (id) => raw.endUserSessions(id),
@@ -100,6 +106,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
     },
     testHarness: raw.testHarness(),
     probeAllow: raw.probeAllow(),
+    auditRetentionDays: raw.auditRetentionDays(),
     http: {
       resolve: (name) => {
         const found = raw.httpResolve(name);
@@ -108,6 +115,7 @@ export function adaptAdminHost(raw: JavaAdminHost): AdminHost {
       getAt: (url, address, timeoutMs) => JSON.parse(raw.httpGetAt(url, address, timeoutMs)) as GetResult,
       postJson: (url, body, timeoutMs) => JSON.parse(raw.httpPostJson(url, body, timeoutMs)) as PostResult,
       postToSessions: (path, body, timeoutMs) => JSON.parse(raw.sessionServicePost(path, body, timeoutMs)) as PostResult,
+      service: (service, method, path, body, timeoutMs) => JSON.parse(raw.serviceCall(service, method, path, body ?? null, timeoutMs)) as PostResult,
     },
     models: {
       list: () => JSON.parse(raw.modelFiles()) as string[],

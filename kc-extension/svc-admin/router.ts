@@ -5,8 +5,10 @@ import { authorize } from './authorize.js';
 import { deleteRoute, listRoute, putRoute } from './companies.js';
 import { evaluateRoute, getModelRoute, listModelsRoute, putModelRoute } from './dmn-routes.js';
 import type { AdminContext, RouteResult } from './context.js';
+import { auditRoute } from './audit.js';
 import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
+import { erasePersonRoute, findPersonsRoute, readPersonRoute } from './persons.js';
 import { probeRoute } from './probe.js';
 import { shellPage } from './shell-page.js';
 import { currentTermsRoute, listTermsRoute, publishTermsRoute, withdrawTermsRoute } from './terms.js';
@@ -42,6 +44,10 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/terms$/, handle: listTermsRoute },
   { method: 'POST', pattern: /^\/api\/terms$/, handle: publishTermsRoute },
   { method: 'DELETE', pattern: new RegExp(`^/api/terms/${SEGMENT}$`), handle: withdrawTermsRoute },
+  { method: 'GET', pattern: /^\/api\/persons$/, handle: findPersonsRoute },
+  { method: 'GET', pattern: new RegExp(`^/api/persons/${SEGMENT}$`), handle: readPersonRoute },
+  { method: 'POST', pattern: new RegExp(`^/api/persons/${SEGMENT}/erase$`), handle: erasePersonRoute },
+  { method: 'GET', pattern: /^\/api\/audit$/, handle: auditRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
@@ -76,7 +82,7 @@ export function handleAdminRequest(host: AdminHost): AdminReply | Promise<AdminR
     return result.rollback === true ? { ...reply, rollback: true } : reply;
   };
   const fail = (error: unknown): AdminReply => {
-    if (error instanceof AdminError) return { ...errorReply(error, context.correlationId, host.nowMs()), rollback: true };
+    if (error instanceof AdminError) return { ...errorReply(error, context.correlationId, host.nowMs()), rollback: !error.keepWrites };
     host.log('error', `svc-admin request failed: ${error instanceof Error ? error.name : 'unknown'}`);
     return { ...errorReply(new AdminError('INTERNAL_ERROR'), context.correlationId, host.nowMs()), rollback: true };
   };

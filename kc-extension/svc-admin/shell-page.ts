@@ -38,7 +38,7 @@ ${body}
 `;
 }
 
-const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button><button type="button" data-page="vouchers">Vouchers</button><button type="button" data-page="terms">Terms</button></nav>
+const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" data-page="companies">Companies</button><button type="button" data-page="import">Import</button><button type="button" data-page="events">Event log</button><button type="button" data-page="dmn">Decision tables</button><button type="button" data-page="vouchers">Vouchers</button><button type="button" data-page="terms">Terms</button><button type="button" data-page="persons">Persons</button><button type="button" data-page="audit">Audit</button></nav>
 <main id="svc-admin">
 <div id="message" role="alert" aria-live="assertive" hidden></div>
 <section id="page-companies" hidden><h2>Companies</h2><table id="companies" class="plain"></table>
@@ -70,6 +70,17 @@ const PAGES = `<nav id="nav" hidden aria-label="Pages"><button type="button" dat
 <label>Vietnamese text <textarea name="textVi" required maxlength="20000" rows="8" lang="vi"></textarea></label>
 <label>English text <textarea name="textEn" required maxlength="20000" rows="8" lang="en"></textarea></label>
 <button type="submit">Publish version</button></fieldset></form></section>
+<section id="page-persons" hidden><h2>Persons</h2>
+<form id="person-find"><fieldset><legend>Find a person (every find, read and erasure is written to the audit with its reason)</legend>
+<label>Find by <select name="by"><option value="email">Email</option><option value="phone">Phone number</option><option value="employeeRef">Employee reference</option></select></label>
+<label>Value <input name="value" required autocomplete="off" spellcheck="false"></label>
+<label>Reason (the request you are answering; no names or numbers) <input name="reason" required minlength="3" maxlength="200"></label>
+<button type="submit">Find</button></fieldset></form>
+<table id="persons" class="plain"></table>
+<div id="person-record" hidden><h3 id="person-record-title">Records</h3><table id="person-account" class="plain"></table><table id="person-sessions" class="plain"></table>
+<table id="person-entitlements" class="plain"></table><table id="person-terms" class="plain"></table>
+<button id="person-erase" type="button">Erase this person</button></div></section>
+<section id="page-audit" hidden><h2>Audit</h2><p id="audit-window"></p><button id="audit-refresh" type="button">Refresh</button><table id="audit" class="plain"></table></section>
 <section id="page-dmn" hidden><h2>Decision tables</h2>
 <div class="row"><label>Model <select id="dmn-model"></select></label><label>Decision table <select id="dmn-view"></select></label></div>
 <div id="dmn-tabs" role="tablist" aria-label="Editor"><button type="button" role="tab" id="dmn-tab-table" aria-controls="dmn-panel-table" aria-selected="true">Table</button><button type="button" role="tab" id="dmn-tab-source" aria-controls="dmn-panel-source" aria-selected="false" tabindex="-1">Source (XML)</button></div>

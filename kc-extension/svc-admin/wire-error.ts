@@ -9,11 +9,17 @@ import type { AdminReply } from '../host/admin-host.js';
 export class AdminError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /**
+   * The request's Keycloak writes are kept although it fails (an erasure stopped part-way leaves
+   * its account disabled); every other failure rolls them back.
+   */
+  readonly keepWrites: boolean;
 
-  constructor(code: ErrorCode, message?: string) {
+  constructor(code: ErrorCode, message?: string, options: { keepWrites?: boolean } = {}) {
     super(message ?? ERROR_CATALOGUE[code].message);
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
+    this.keepWrites = options.keepWrites === true;
   }
 }
 

@@ -29,10 +29,16 @@ const GENERATED = {
   GATEWAY_API_KEY: word,
   // The portal's key to the entitlement service's erase route.
   ENTITLEMENT_PORTAL_KEY: word,
+  // Keycloak's svc-admin keys where an operator reads and erases a person (the session one is SESSION_API_KEY).
+  SVC_ADMIN_GATEWAY_KEY: word,
+  SVC_ADMIN_ENTITLEMENT_KEY: word,
+  SVC_ADMIN_PORTAL_KEY: word,
   RADIUS_API_KEY: word,
   GATEWAY_SEAL_KEY: base64Key,
   DEVICE_REF_KEY: word,
   CREDENTIAL_KEY: word,
+  // The HMAC key of the gateway's 802.1X device credentials.
+  DEVICE_CREDENTIAL_KEY: word,
   PORTAL_TOKEN_KEY: base64Key,
   KC_DB_PASSWORD: word,
 } as const;
@@ -74,6 +80,9 @@ const KEYCLOAK_DEVELOPMENT_VALUES: Record<string, string[]> = {
   SVC_OPERATOR_PASSWORD: ['', 'operator-demo-pass'],
   HR_API_KEY: ['', 'dev-hr-key'],
   SESSION_API_KEY: ['', 'dev-session-key', 'dev-session-keycloak-key'],
+  SVC_ADMIN_GATEWAY_KEY: ['', 'dev-gateway-keycloak-key'],
+  SVC_ADMIN_ENTITLEMENT_KEY: ['', 'dev-entitlement-keycloak-key'],
+  SVC_ADMIN_PORTAL_KEY: ['', 'dev-portal-keycloak-key'],
 };
 
 /** Names of the Keycloak settings in `env` still at a development value. */

@@ -25,7 +25,7 @@ export function sessionKeys(secrets: ClusterSecrets): string {
   return [
     `portal:${secrets.SESSION_PORTAL_KEY}:create,grant,revoke,read,copy,erase`,
     `gateway:${secrets.SESSION_GATEWAY_KEY}:read,changes,revoke,usage`,
-    `keycloak:${secrets.SESSION_API_KEY}:revoke-subject`,
+    `keycloak:${secrets.SESSION_API_KEY}:revoke-subject,copy,erase`,
   ].join(';');
 }
 
@@ -52,12 +52,13 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
     case 'gateway':
       return {
         ...common,
-        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections,erase`,
+        GATEWAY_API_KEYS: `portal:${secrets.GATEWAY_API_KEY}:credentials,connections,erase;keycloak:${secrets.SVC_ADMIN_GATEWAY_KEY}:connections,erase`,
         RADIUS_API_KEY: secrets.RADIUS_API_KEY,
         GATEWAY_SEAL_KEY: secrets.GATEWAY_SEAL_KEY,
         GATEWAYS_FILE: ctx.gatewaysFile,
         DEVICE_REF_KEY: secrets.DEVICE_REF_KEY,
         CREDENTIAL_KEY: secrets.CREDENTIAL_KEY,
+        DEVICE_CREDENTIAL_KEY: secrets.DEVICE_CREDENTIAL_KEY,
         SESSION_URL: balancedUrl(ports, 'session'),
         GATEWAY_SESSION_KEY: secrets.SESSION_GATEWAY_KEY,
       };
@@ -69,7 +70,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         DECISION_URL: balancedUrl(ports, 'decision'),
         LOYALTY_URL: balancedUrl(ports, 'loyalty'),
         LOYALTY_API_KEY: secrets.LOYALTY_API_KEY,
-        ENTITLEMENT_API_KEYS: `portal:${secrets.ENTITLEMENT_PORTAL_KEY}:erase`,
+        ENTITLEMENT_API_KEYS: `portal:${secrets.ENTITLEMENT_PORTAL_KEY}:erase;keycloak:${secrets.SVC_ADMIN_ENTITLEMENT_KEY}:erase,copy`,
         DMN_DIR: ctx.dmnDir,
       };
     case 'portal':
@@ -97,6 +98,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         PORTAL_TOKEN_KEY: secrets.PORTAL_TOKEN_KEY,
         PORTAL_PUBLIC_URL: idp,
         PORTAL_TRUSTED_PROXIES: 'loopback',
+        PORTAL_API_KEYS: `keycloak:${secrets.SVC_ADMIN_PORTAL_KEY}:terms`,
       };
   }
 }

@@ -13,7 +13,7 @@ const list = z
   .pipe(z.array(z.string().min(1)).min(1));
 
 /** What an entitlement-service key may do (the evaluate and read routes take a person's bearer token instead). */
-export const ENTITLEMENT_SCOPES = ['erase'] as const;
+export const ENTITLEMENT_SCOPES = ['erase', 'copy'] as const;
 export type EntitlementScope = (typeof ENTITLEMENT_SCOPES)[number];
 
 export const EntitlementConfig = z.object({
@@ -22,8 +22,8 @@ export const EntitlementConfig = z.object({
   ...purgeSettings,
   RETENTION_ENTITLEMENTS_DAYS: retentionDays(90).describe('Days an entitlement (and the request answered with it) is kept after it was granted; 0: for ever.'),
   // One key per caller: the portal erases the signed-in person, svc-admin (Keycloak) the person an operator erases.
-  ENTITLEMENT_API_KEYS: apiKeyList(ENTITLEMENT_SCOPES, 'portal:dev-entitlement-portal-key:erase;keycloak:dev-entitlement-keycloak-key:erase').describe(
-    'Keys callers of the erase route send in X-API-Key: name:key:scope entries separated by ; or spaces (scope: erase).',
+  ENTITLEMENT_API_KEYS: apiKeyList(ENTITLEMENT_SCOPES, 'portal:dev-entitlement-portal-key:erase;keycloak:dev-entitlement-keycloak-key:erase,copy').describe(
+    "Keys callers of the subject routes send in X-API-Key: name:key:scope entries separated by ; or spaces (scopes: erase, copy: a person's entitlements read by an operator).",
   ),
   RETENTION_IDEMPOTENCY_DAYS: retentionDays(2).describe('Days an Idempotency-Key record is kept after its claim; 0: for ever.'),
   // Spec 5 rule 1: the accepted issuer (the browser-facing name in tokens) and the key-set

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { EntitlementsErased } from '../../contract/entitlement.js';
-import { requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
+import type { z } from 'zod';
+import { type Entitlement, EntitlementsErased, SubjectEntitlements } from '../../contract/entitlement.js';
+import { route, SUBJECT_KEY_REFUSALS, subjectKeyRoute, type CallerKey, type Route } from '../kit/index.js';
 import type { Database } from '../kit/store/index.js';
 import type { EntitlementScope } from './config.js';
 
@@ -18,21 +18,37 @@ export async function eraseEntitlements(db: Database, subjectId: string): Promis
   });
 }
 
+/** Every entitlement of one subject, oldest first, as it was granted (svc-admin's operator reads a person's records). */
+export async function entitlementsOfSubject(db: Database, subjectId: string): Promise<z.output<typeof SubjectEntitlements>> {
+  const rows = await db.query<{ body: z.output<typeof Entitlement> }>(
+    'SELECT body FROM entitlements WHERE subject_id = $1 ORDER BY created_at, entitlement_id',
+    [subjectId],
+  );
+  return { subjectId, entitlements: rows.map((row) => row.body) };
+}
+
 /** The entitlement service's part of a person's erasure (a key-authenticated leg: no person's token is involved). */
 export function eraseRoutes(db: Database, keys: readonly CallerKey<EntitlementScope>[]): Route[] {
   return [
     route({
+      method: 'get',
+      path: '/api/v1/subjects/:subjectId/entitlements',
+      summary: "A subject's entitlements, oldest first, for an operator's read of a person's records (svc-admin).",
+      ...subjectKeyRoute(keys, 'copy'),
+      responses: {
+        200: { description: 'The entitlements (none when the subject has none).', schema: SubjectEntitlements },
+        ...SUBJECT_KEY_REFUSALS,
+      },
+      handle: async ({ params: { subjectId } }) => ({ status: 200, body: await entitlementsOfSubject(db, subjectId) }),
+    }),
+    route({
       method: 'post',
       path: '/api/v1/subjects/:subjectId/erase',
       summary: "Deletes a subject's entitlements and the requests that asked for them; repeating it deletes nothing more.",
-      security: 'apiKey',
-      params: { subjectId: z.uuid('must be a UUID') },
-      steps: [requireApiKey(keys, 'erase')],
+      ...subjectKeyRoute(keys, 'erase'),
       responses: {
         200: { description: 'Erased (zero counts when an earlier call already did).', schema: EntitlementsErased },
-        400: { description: 'INVALID_REQUEST: the subject is not a UUID.' },
-        401: { description: 'UNAUTHORIZED' },
-        403: { description: "FORBIDDEN: the key is known but lacks this route's scope." },
+        ...SUBJECT_KEY_REFUSALS,
       },
       handle: async ({ params: { subjectId } }) => ({ status: 200, body: await eraseEntitlements(db, subjectId) }),
     }),

@@ -102,7 +102,7 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
 }
 
 /** The refusal of a sign-in whose person has nothing left of the session's allowance (time or data); undefined otherwise. */
-function allowanceRefusal(session: SessionView): Reply | undefined {
+export function allowanceRefusal(session: SessionView): Reply | undefined {
   const left = session.remaining ?? null;
   if (left === null || (left.secondsRemaining !== 0 && left.bytesRemaining !== 0)) return undefined;
   return reject(allowanceUsed(left.renewsAt));
@@ -147,7 +147,7 @@ export function runningLimitAttributes(
  * as Class. With an allowance, Session-Timeout is no longer than the time left of it, and the
  * controller's volume attribute (where its profile has one) carries the data left.
  */
-function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
+export function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
   const left = session.remaining ?? null;
   const capped = left?.secondsRemaining == null ? seconds : Math.min(seconds, left.secondsRemaining);
   const volume = left?.bytesRemaining == null ? {} : volumeAttributes(CONTROLLER_PROFILES[gateway.profile].volume, left.bytesRemaining);

@@ -7,6 +7,8 @@ import { createConnectionStore } from './connection-store.js';
 import { copyRoutes } from './copy-routes.js';
 import { eraseRoutes } from './erase-routes.js';
 import { createCredentialStore } from './credential-store.js';
+import { createDeviceCredentialStore } from './device-credentials.js';
+import { deviceRadiusRoutes, deviceRoutes } from './device-routes.js';
 import { sendCoa, sendDisconnect } from './disconnect.js';
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { DISCONNECT_BATCH, sendDueCoas, sendDueDisconnects, type Send } from './disconnect-sender.js';
@@ -56,6 +58,13 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
   });
   countOpenConnectionsWith(() => connections.openPerNas());
   const access = { gateways, credentials, peer, now, settings: config };
+  const devices = {
+    access,
+    devices: createDeviceCredentialStore(db),
+    key: config.DEVICE_CREDENTIAL_KEY,
+    realm: config.EAP_REALM,
+    maxPerSession: config.DEVICE_CREDENTIALS_PER_SESSION,
+  };
   // The sender runs when something is queued (kicked) or due, not on a clock.
   const open = (sealed: string) => sealer.open(sealed);
   const sender = every(
@@ -176,6 +185,8 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
         logger,
       }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),
+      ...deviceRoutes(devices, config.GATEWAY_API_KEYS),
+      ...deviceRadiusRoutes(config.RADIUS_API_KEY, devices),
     ],
   });
   return {

@@ -27,7 +27,7 @@ export const GatewayConfig = z.object({
   // One key per caller of the portal API (the portal; tools), several during a rotation.
   GATEWAY_API_KEYS: apiKeyList(
     GATEWAY_SCOPES,
-    'portal:dev-gateway-key:credentials,connections,erase;tools:dev-gateway-tools-key:credentials,connections',
+    'portal:dev-gateway-key:credentials,connections,erase;keycloak:dev-gateway-keycloak-key:connections,erase;tools:dev-gateway-tools-key:credentials,connections',
   ).describe(
     'Keys callers of the portal API send in X-API-Key: name:key:scope,scope entries separated by ; or spaces (scopes: credentials, connections, erase).',
   ),
@@ -39,6 +39,17 @@ export const GatewayConfig = z.object({
   GATEWAY_SEAL_KEY: base64Key('ZGV2LWdhdGV3YXktc2VhbC1rZXktMzItYnl0ZXMhISE=').describe("AES-256-GCM key the gateways file's secrets are sealed with."),
   DEVICE_REF_KEY: z.string().min(16).default('dev-device-ref-key-0001').describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the portal uses the same.'),
   CREDENTIAL_KEY: z.string().min(16).default('dev-credential-key-0001').describe('HMAC key the one-time passwords are derived with (never stored).'),
+  DEVICE_CREDENTIAL_KEY: z
+    .string()
+    .min(16)
+    .default('dev-device-credential-key-0001')
+    .describe('HMAC key of the 802.1X device credentials: only HMAC(key, user name) and HMAC(key, password) are stored (decision 0096).'),
+  EAP_REALM: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/)
+    .default('wifi.example.net')
+    .describe('The realm of the device credentials (`<random>@<realm>`) and of the anonymous outer identity (`anonymous@<realm>`).'),
+  DEVICE_CREDENTIALS_PER_SESSION: envInt(3, 1, 32).describe('Live device credentials one sign-in may hold: the devices it may connect by 802.1X.'),
   CREDENTIAL_TTL_SECONDS: envInt(120, 5, 120).describe('Lifetime of a one-time credential (at most 120 s).'),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('The session service.'),
   GATEWAY_SESSION_KEY: z

@@ -23,6 +23,8 @@ export async function eraseConnections(db: Database, sessionIds: readonly string
       [ids, now],
     );
     await tx.query('DELETE FROM credentials WHERE session_id = ANY($1::text[])', [ids]);
+    // 802.1X device credentials die with the person: their hashes are deleted, not kept as removed.
+    await tx.query('DELETE FROM device_credentials WHERE session_id = ANY($1::text[])', [ids]);
     await tx.query(
       `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2, coa_status = NULL, coa_next_at = NULL
        WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL AND acct_session_id NOT LIKE 'nds-%'`,

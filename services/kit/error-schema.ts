@@ -10,6 +10,7 @@ export const ErrorBodySchema = z
     timestamp: z.iso.datetime(),
     reason: z.enum(DENIAL_REASONS).optional(),
     eligible: z.boolean().optional(),
+    renewsAt: z.iso.datetime().optional().describe('Only with ALLOWANCE_USED_UP: when the allowance renews.'),
   })
   .strict()
   .meta({ title: 'ErrorBody' });

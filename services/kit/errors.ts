@@ -10,6 +10,8 @@ export interface ApiErrorOptions {
   status?: number;
   reason?: DenialReason;
   eligible?: boolean;
+  /** ALLOWANCE_USED_UP: when the allowance renews (ISO 8601). */
+  renewsAt?: string;
 }
 
 /** An error that reaches the wire as the spec 2.2 error object. Its message must never carry input values. */
@@ -18,6 +20,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly reason: DenialReason | undefined;
   readonly eligible: boolean | undefined;
+  readonly renewsAt: string | undefined;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? ERROR_CATALOGUE[code].message);
@@ -26,10 +29,11 @@ export class ApiError extends Error {
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
     this.reason = options.reason;
     this.eligible = options.eligible;
+    this.renewsAt = options.renewsAt;
   }
 }
 
 /** Spec 2.2: the error object every failure answers with. */
 export function errorBody(error: ApiError, correlationId: string): ErrorBody {
-  return buildErrorBody({ code: error.code, message: error.message, reason: error.reason, eligible: error.eligible }, correlationId);
+  return buildErrorBody({ code: error.code, message: error.message, reason: error.reason, eligible: error.eligible, renewsAt: error.renewsAt }, correlationId);
 }

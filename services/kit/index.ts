@@ -15,6 +15,7 @@ export { parseBody } from './validate.js';
 
 // Steps and routes every service shares.
 export { API_KEY_HEADER, apiKeyList, requireApiKey, type CallerKey } from './api-key.js';
+export { SUBJECT_KEY_REFUSALS, subjectKeyRoute } from './subject-key.js';
 export { createCeiling, type Ceiling } from './rate-ceiling.js';
 export { healthRoute, type Readiness } from './health.js';
 export { createFaultHarness, FaultRequest, type Fault, type FaultCodes, type FaultHarness } from './fault-harness.js';

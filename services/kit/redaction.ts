@@ -33,6 +33,8 @@ const SECRET_KEYS = new Set([
   'voucher',
   'vouchercode',
   'voucher_code',
+  // RADIUS attributes as FreeRADIUS's rest module posts them (an 802.1X inner PAP password).
+  'user-password',
 ]);
 
 // A UUID is matched whole first, so the digit runs inside one (about one session id in twenty has

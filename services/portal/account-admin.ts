@@ -1,5 +1,6 @@
 import KcAdminClient, { NetworkError } from '@keycloak/keycloak-admin-client';
 import type { PortalConfig } from './config.js';
+import { isImportedEmployee, isVoucherAccount } from '../../contract/erasure.js';
 import { CUSTOMER_CLIENT } from './idp-client.js';
 
 /**
@@ -24,23 +25,8 @@ export interface AccountAdmin {
   removeAccount(subjectId: string): Promise<boolean>;
 }
 
-/** An account that HR's import made (it carries the employee reference or the employee type): its company's HR process owns it. */
-export function isImportedEmployee(attributes: Record<string, unknown> | undefined): boolean {
-  const values = (name: string) => {
-    const value = attributes?.[name];
-    return Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
-  };
-  return values('employee_ref').some((value) => value !== '') || values('user_type').includes('EMPLOYEE');
-}
-
-/**
- * A voucher's account: the venue's, shared by the guests its slots admit and holding no personal
- * data of its own; deleting it would end other guests' sessions, so only svc-admin revokes it.
- */
-export function isVoucherAccount(attributes: Record<string, unknown> | undefined): boolean {
-  const value = attributes?.['user_type'];
-  return (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]).includes('VOUCHER');
-}
+// The refusals are the erasure's own (contract/erasure.ts): the portal and svc-admin read accounts alike.
+export { isImportedEmployee, isVoucherAccount } from '../../contract/erasure.js';
 
 /** Spec 2.3: `displayName` split on whitespace; the first word is the first name, the rest the last name. */
 export function splitDisplayName(displayName: string | undefined): { firstName?: string; lastName?: string } {

@@ -7,6 +7,7 @@ import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
 import type { PortalConfig } from './config.js';
 import { dataCopyRoutes } from './data-copy.js';
+import { createDeviceGateway, deviceRoutes, type DeviceGateway } from './devices.js';
 import { readGatewayCookie } from './cookies.js';
 import { eraseAccountRoutes } from './erase-account.js';
 import { createGatewayContextStore } from './gateway-context-store.js';
@@ -28,6 +29,8 @@ export interface PortalDeps {
   accounts?: AccountAdmin;
   readClaims?: ClaimsReader;
   terms?: TermsSource;
+  /** The gateway service's 802.1X device credentials. */
+  devices?: DeviceGateway;
   now?: () => Date;
 }
 
@@ -61,11 +64,12 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       terms,
       acceptances,
     }),
-    ...termsRoutes(terms, acceptances, sessions),
+    ...termsRoutes(terms, acceptances, sessions, config.PORTAL_API_KEYS),
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
     ...dataCopyRoutes(sessions, upstreams, acceptances, now),
+    ...deviceRoutes(config, sessions, deps.devices ?? createDeviceGateway(config)),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

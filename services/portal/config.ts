@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { commonSettings, envFlag, envInt } from '../kit/index.js';
+import { apiKeyList, commonSettings, envFlag, envInt } from '../kit/index.js';
 import { purgeSettings, storeSettings } from '../kit/store/index.js';
+
+/** What a key to the portal's own key routes may do: `terms`, a person's acceptances read by an operator (svc-admin). */
+export const PORTAL_SCOPES = ['terms'] as const;
+export type PortalScope = (typeof PORTAL_SCOPES)[number];
 
 export const PortalConfig = z.object({
   ...commonSettings,
@@ -23,6 +27,10 @@ export const PortalConfig = z.object({
     .default('dev-portal-phone-api-secret')
     .describe('Secret of client wifi-portal-phone-api (phone number and SMS code).'),
   PORTAL_VOUCHER_CLIENT_SECRET: z.string().min(1).default('dev-portal-voucher-api-secret').describe('Secret of client wifi-portal-voucher-api (voucher code).'),
+  // One key per caller of the key routes: svc-admin (Keycloak) reads the acceptances of the person an operator looks up.
+  PORTAL_API_KEYS: apiKeyList(PORTAL_SCOPES, 'keycloak:dev-portal-keycloak-key:terms').describe(
+    "Keys callers of the portal's key routes send in X-API-Key: name:key:scope entries separated by ; or spaces (scope: terms).",
+  ),
   ENTITLEMENT_URL: z.url().default('http://127.0.0.1:3002').describe('Entitlement service base URL.'),
   PORTAL_ENTITLEMENT_KEY: z
     .string()

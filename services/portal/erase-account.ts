@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eraseSubjectEverywhere } from '../../contract/erasure.js';
 import { SubjectSessions } from '../../contract/session.js';
 import { ApiError, route, type Route } from '../kit/index.js';
 import type { AccountAdmin } from './account-admin.js';
@@ -67,17 +68,20 @@ export function eraseAccountRoutes(deps: EraseDeps): Route[] {
         const { subjectId } = found.stored;
         if (found.stored.claims['user_type'] === 'EMPLOYEE') throw employer();
         if (found.stored.claims['user_type'] === 'VOUCHER') throw venue();
-        const held = await accounts.holdForErasure(subjectId);
-        if (held.kind === 'employee') throw employer();
-        if (held.kind === 'voucher') throw venue();
-        if (held.kind === 'unreachable') throw incomplete();
-        const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(subjectId, correlationId), [200]);
-        if (listed === undefined || listed.subjectId !== subjectId) throw incomplete();
-        const sessionIds = listed.sessions.map((session) => session.sessionId);
-        if (!done(await upstreams.eraseConnections(sessionIds, correlationId))) throw incomplete();
-        if (!done(await upstreams.eraseSessions(subjectId, correlationId))) throw incomplete();
-        if (!done(await upstreams.eraseEntitlements(subjectId, correlationId))) throw incomplete();
-        if (!(await accounts.removeAccount(subjectId))) throw incomplete();
+        const outcome = await eraseSubjectEverywhere(subjectId, {
+          hold: async (id) => (await accounts.holdForErasure(id)).kind,
+          listSessionIds: async (id) => {
+            const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(id, correlationId), [200]);
+            return listed === undefined || listed.subjectId !== id ? undefined : listed.sessions.map((session) => session.sessionId);
+          },
+          eraseConnections: async (ids) => done(await upstreams.eraseConnections(ids, correlationId)),
+          eraseSessions: async (id) => done(await upstreams.eraseSessions(id, correlationId)),
+          eraseEntitlements: async (id) => done(await upstreams.eraseEntitlements(id, correlationId)),
+          removeAccount: (id) => accounts.removeAccount(id),
+        });
+        if (outcome === 'employee') throw employer();
+        if (outcome === 'voucher') throw venue();
+        if (outcome === 'incomplete') throw incomplete();
         await store.dropSubject(subjectId);
         cookie.clear(req, res);
         return { status: 200, body: { erased: true, correlationId } };

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
-import { ApiError, createCeiling, metricsRegistry, route, type Route } from '../kit/index.js';
+import type { z } from 'zod';
+import { ApiError, createCeiling, metricsRegistry, route, type Route, type RouteSpec } from '../kit/index.js';
 import { arrivalNeedsOutsideAddress, fromGatewayOutside, grantOf, type GatewayRegistry } from '../../edge/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { PortalConfig } from './config.js';
@@ -36,9 +37,15 @@ export interface SignInRouteDeps extends Omit<SignInDeps, 'log'> {
 const signInErrors = {
   400: { description: 'INVALID_REQUEST' },
   401: { description: 'INVALID_CREDENTIALS (identical for every credential failure)' },
-  403: { description: "FORBIDDEN (cross-site request, or a gateway context used from outside its gateway's network) or ENTITLEMENT_DENIED with reason" },
+  403: {
+    description:
+      "FORBIDDEN (cross-site request, or a gateway context used from outside its gateway's network), ENTITLEMENT_DENIED with reason, or ALLOWANCE_USED_UP with renewsAt (no time or data left of the period; nothing granted)",
+  },
   502: { description: 'UPSTREAM_UNAVAILABLE: identity provider, entitlement or session unavailable; nothing granted' },
 };
+
+/** Every sign-in that reaches the entitlement may be refused for an allowance used up (sign-in.ts, step "allowance"). */
+const USED_UP = 'ALLOWANCE_USED_UP with renewsAt: no time or data left of the period; nothing granted';
 
 /** Sign-ins by kind, outcome and the refusal's error code (never who). */
 const signIns = new Counter({
@@ -147,7 +154,45 @@ function signInPipeline(deps: SignInRouteDeps) {
     return signIn(req, res, device, CUSTOMER_CLIENT, await deps.idp.passwordGrant(username, password, correlationId), customerRefusal, terms, correlationId);
   };
 
-  return { signingDevice, atThePace, signIn, customerSignIn };
+  /**
+   * A route whose credential one identity-provider grant checks (phone code, voucher, employee):
+   * counted by kind, refused at the common pace, the device settled before the credential leaves,
+   * then completed as every sign-in; the terms are accepted on the channel of its kind.
+   */
+  const grantRoute = <S extends z.ZodType<{ acceptedTerms?: string | undefined }>>(
+    spec: Omit<RouteSpec<S, undefined, undefined>, 'handle' | 'method'>,
+    kind: 'employee' | 'phone' | 'voucher',
+    client: PortalClient,
+    grant: (body: z.output<S>, correlationId: string, clientAddress: string) => Promise<GrantOutcome>,
+    refusal: (error: string, status: number) => ApiError,
+  ): Route =>
+    route<S>({
+      ...spec,
+      method: 'post',
+      handle: ({ body, req, res, correlationId }) => {
+        // route() types the body by a conditional TypeScript cannot resolve for a generic schema; S is always one here.
+        const parsed = body as z.output<S>;
+        return counted(
+          kind,
+          atThePace(
+            Date.now(),
+            (async () =>
+              signIn(
+                req,
+                res,
+                await signingDevice(req),
+                client,
+                await grant(parsed, correlationId, clientAddress(req)),
+                refusal,
+                { channel: kind, acceptedTerms: parsed.acceptedTerms },
+                correlationId,
+              ))(),
+          ),
+        );
+      },
+    });
+
+  return { atThePace, customerSignIn, grantRoute };
 }
 
 /**
@@ -157,9 +202,8 @@ function signInPipeline(deps: SignInRouteDeps) {
 function phoneRoutes(
   deps: SignInRouteDeps,
   sameOriginJson: ReturnType<typeof crossSiteGuard>['sameOriginJson'],
-  pipeline: Pick<ReturnType<typeof signInPipeline>, 'signingDevice' | 'atThePace' | 'signIn'>,
+  grantRoute: ReturnType<typeof signInPipeline>['grantRoute'],
 ): Route[] {
-  const { signingDevice, atThePace, signIn } = pipeline;
   return [
     route({
       method: 'post',
@@ -198,42 +242,28 @@ function phoneRoutes(
         throw new ApiError('UPSTREAM_UNAVAILABLE');
       },
     }),
-    route({
-      method: 'post',
-      path: '/api/v1/auth/phone',
-      summary: 'Phone sign-in with the one-time code: the same entitlement, network session and gateway hand-off as a password sign-in.',
-      body: PhoneSignInRequest,
-      steps: [sameOriginJson],
-      responses: {
-        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
-        400: { description: 'INVALID_REQUEST: not a phone number, or a code that is not six digits' },
-        401: { description: 'INVALID_CREDENTIALS: identical for a wrong, expired, used or exhausted code' },
-        403: {
-          description:
-            'FORBIDDEN (cross-site request, a disabled account, or a gateway context used from outside its network) or ENTITLEMENT_DENIED with reason',
+    grantRoute(
+      {
+        path: '/api/v1/auth/phone',
+        summary: 'Phone sign-in with the one-time code: the same entitlement, network session and gateway hand-off as a password sign-in.',
+        body: PhoneSignInRequest,
+        steps: [sameOriginJson],
+        responses: {
+          200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+          400: { description: 'INVALID_REQUEST: not a phone number, or a code that is not six digits' },
+          401: { description: 'INVALID_CREDENTIALS: identical for a wrong, expired, used or exhausted code' },
+          403: {
+            description: `FORBIDDEN (cross-site request, a disabled account, or a gateway context used from outside its network), ENTITLEMENT_DENIED with reason, or ${USED_UP}`,
+          },
+          429: { description: 'RATE_LIMITED: too many attempts from this client address' },
+          502: signInErrors[502],
         },
-        429: { description: 'RATE_LIMITED: too many attempts from this client address' },
-        502: signInErrors[502],
       },
-      handle: ({ body, req, res, correlationId }) =>
-        counted(
-          'phone',
-          atThePace(
-            Date.now(),
-            (async () =>
-              signIn(
-                req,
-                res,
-                await signingDevice(req),
-                PHONE_CLIENT,
-                await deps.idp.phoneGrant({ phone: body.phone, code: body.code }, correlationId, clientAddress(req)),
-                phoneRefusal,
-                { channel: 'phone', acceptedTerms: body.acceptedTerms },
-                correlationId,
-              ))(),
-          ),
-        ),
-    }),
+      'phone',
+      PHONE_CLIENT,
+      (body, correlationId, address) => deps.idp.phoneGrant({ phone: body.phone, code: body.code }, correlationId, address),
+      phoneRefusal,
+    ),
   ];
 }
 
@@ -241,44 +271,30 @@ function phoneRoutes(
 function voucherRoutes(
   deps: SignInRouteDeps,
   sameOriginJson: ReturnType<typeof crossSiteGuard>['sameOriginJson'],
-  pipeline: Pick<ReturnType<typeof signInPipeline>, 'signingDevice' | 'atThePace' | 'signIn'>,
+  grantRoute: ReturnType<typeof signInPipeline>['grantRoute'],
 ): Route[] {
-  const { signingDevice, atThePace, signIn } = pipeline;
   return [
-    route({
-      method: 'post',
-      path: '/api/v1/auth/voucher',
-      summary:
-        'Voucher sign-in with a printed code (any case, spaces and dashes allowed): the same entitlement, network session and gateway hand-off as a password sign-in.',
-      body: VoucherSignInRequest,
-      steps: [sameOriginJson],
-      responses: {
-        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
-        400: { description: 'INVALID_REQUEST: no code, or one longer than 64 characters' },
-        401: { description: 'INVALID_CREDENTIALS: identical for a wrong, malformed, not yet valid, expired, revoked or used-up code' },
-        403: { description: "FORBIDDEN (cross-site request, or a gateway context used from outside its gateway's network) or ENTITLEMENT_DENIED with reason" },
-        429: { description: 'RATE_LIMITED: too many codes tried from this client address' },
-        502: signInErrors[502],
+    grantRoute(
+      {
+        path: '/api/v1/auth/voucher',
+        summary:
+          'Voucher sign-in with a printed code (any case, spaces and dashes allowed): the same entitlement, network session and gateway hand-off as a password sign-in.',
+        body: VoucherSignInRequest,
+        steps: [sameOriginJson],
+        responses: {
+          200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+          400: { description: 'INVALID_REQUEST: no code, or one longer than 64 characters' },
+          401: { description: 'INVALID_CREDENTIALS: identical for a wrong, malformed, not yet valid, expired, revoked or used-up code' },
+          403: signInErrors[403],
+          429: { description: 'RATE_LIMITED: too many codes tried from this client address' },
+          502: signInErrors[502],
+        },
       },
-      handle: ({ body, req, res, correlationId }) =>
-        counted(
-          'voucher',
-          atThePace(
-            Date.now(),
-            (async () =>
-              signIn(
-                req,
-                res,
-                await signingDevice(req),
-                VOUCHER_CLIENT,
-                await deps.idp.voucherGrant(body.code, correlationId, clientAddress(req)),
-                voucherRefusal,
-                { channel: 'voucher', acceptedTerms: body.acceptedTerms },
-                correlationId,
-              ))(),
-          ),
-        ),
-    }),
+      'voucher',
+      VOUCHER_CLIENT,
+      (body, correlationId, address) => deps.idp.voucherGrant(body.code, correlationId, address),
+      voucherRefusal,
+    ),
   ];
 }
 
@@ -288,7 +304,7 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
   // Employee attempts per client address, before any call, so one address guessing employee ids
   // cannot use up HR's global ceiling, which stays the backstop for many addresses.
   const perAddress = createCeiling(deps.config.PORTAL_EMPLOYEE_ADDRESS_LIMIT, deps.config.PORTAL_EMPLOYEE_ADDRESS_WINDOW_SECONDS, clientAddress);
-  const { signingDevice, atThePace, signIn, customerSignIn } = signInPipeline(deps);
+  const { atThePace, customerSignIn, grantRoute } = signInPipeline(deps);
 
   return [
     route({
@@ -336,40 +352,27 @@ export function signInRoutes(deps: SignInRouteDeps): Route[] {
           })(),
         ),
     }),
-    ...phoneRoutes(deps, sameOriginJson, { signingDevice, atThePace, signIn }),
-    ...voucherRoutes(deps, sameOriginJson, { signingDevice, atThePace, signIn }),
-    route({
-      method: 'post',
-      path: '/api/v1/auth/employee',
-      summary: 'Employee sign-in with employee id and citizen number, verified live against HR by the identity provider.',
-      body: EmployeeVerifyRequest,
-      steps: [sameOriginJson, perAddress.step],
-      responses: {
-        200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
-        ...signInErrors,
-        403: { description: 'EMPLOYEE_INACTIVE, FORBIDDEN, or ENTITLEMENT_DENIED with reason' },
-        429: { description: 'RATE_LIMITED: too many attempts from this client address, or too many failed submits for this employee id' },
-        502: { description: 'UPSTREAM_UNAVAILABLE (identity provider, HR, entitlement or session); nothing granted' },
-        504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
+    ...phoneRoutes(deps, sameOriginJson, grantRoute),
+    ...voucherRoutes(deps, sameOriginJson, grantRoute),
+    grantRoute(
+      {
+        path: '/api/v1/auth/employee',
+        summary: 'Employee sign-in with employee id and citizen number, verified live against HR by the identity provider.',
+        body: EmployeeVerifyRequest,
+        steps: [sameOriginJson, perAddress.step],
+        responses: {
+          200: { description: 'Signed in; sets cookie sid.', schema: PortalSession },
+          ...signInErrors,
+          403: { description: `EMPLOYEE_INACTIVE, FORBIDDEN, ENTITLEMENT_DENIED with reason, or ${USED_UP}` },
+          429: { description: 'RATE_LIMITED: too many attempts from this client address, or too many failed submits for this employee id' },
+          502: { description: 'UPSTREAM_UNAVAILABLE (identity provider, HR, entitlement or session); nothing granted' },
+          504: { description: 'HR_SERVICE_TIMEOUT; access is never granted on timeout' },
+        },
       },
-      handle: ({ body, req, res, correlationId }) =>
-        counted(
-          'employee',
-          atThePace(
-            Date.now(),
-            (async () =>
-              signIn(
-                req,
-                res,
-                await signingDevice(req),
-                EMPLOYEE_CLIENT,
-                await deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, clientAddress(req)),
-                employeeRefusal,
-                { channel: 'employee', acceptedTerms: body.acceptedTerms },
-                correlationId,
-              ))(),
-          ),
-        ),
-    }),
+      'employee',
+      EMPLOYEE_CLIENT,
+      (body, correlationId, address) => deps.idp.employeeGrant(body.employeeId, body.citizenId, correlationId, address),
+      employeeRefusal,
+    ),
   ];
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entitlement } from '../../contract/entitlement.js';
 import { IssuedCredentialReply, OpenndsAuthorisationReply } from '../../contract/gateway.js';
-import { Session } from '../../contract/session.js';
+import { AllowanceLeft, Session } from '../../contract/session.js';
 import { ApiError, type Logger } from '../kit/index.js';
 import { grantOf } from '../../edge/index.js';
 import type { ClaimsReader } from './claims.js';
@@ -104,6 +104,23 @@ async function entitlementOf(deps: SignInDeps, tokens: Tokens, identity: Identit
 }
 
 /**
+ * Step "allowance": a person with no time or data left of the period is refused before any
+ * session is made or any device handed to a controller, with the renewal named (403
+ * ALLOWANCE_USED_UP), never a grant the controller would then refuse silently. An entitlement
+ * without an allowance asks nothing; no answer is no access (fail closed).
+ */
+async function allowanceStep(deps: SignInDeps, identity: Identity, entitlement: Entitlement, correlationId: string): Promise<void> {
+  const allowance = entitlement.permission.allowance ?? null;
+  if (allowance === null) return;
+  const asked = await deps.upstreams.allowanceLeft(identity.subjectId, { allowance }, correlationId);
+  const left = replyOf(AllowanceLeft, asked, [200]);
+  if (left === undefined) throw failedAt(deps.log, 'session service', hopFailureOf(asked));
+  if (left.secondsRemaining !== 0 && left.bytesRemaining !== 0) return;
+  deps.log.info({ renewsAt: left.renewsAt }, 'sign-in refused: the allowance for the period is used up');
+  throw new ApiError('ALLOWANCE_USED_UP', { renewsAt: left.renewsAt });
+}
+
+/**
  * Step "session": a network session created for the device and granted with the entitlement's
  * limits. `held` learns the session id as soon as it exists, so a failure after it revokes it.
  */
@@ -174,7 +191,7 @@ async function handOff(deps: SignInDeps, device: SigningDevice, sessionId: strin
  * Spec 4.1 rule 1 after the credential check, as named steps in order. The whole sign-in reads:
  * guard (same-origin JSON, per-address limits: route steps in sign-in-routes.ts) → device
  * (signingDevice there) → credential (the identity provider's grant) → identity → terms →
- * entitlement → session → gateway hand-off → terms recorded (here) → portal session
+ * entitlement → allowance left → session → gateway hand-off → terms recorded (here) → portal session
  * (sessions.open there). Every way of signing in passes the terms step: its `claim` is required. Fail closed (spec 8):
  * on any failure nothing stays granted, the network session is revoked, the identity-provider
  * session logged out, and no portal session is kept.
@@ -192,6 +209,7 @@ export async function completeSignIn(
     const identity = await identityOf(deps, tokens);
     const due = await termsStep(deps.terms, deps.acceptances, identity.subjectId, claim, correlationId, deps.log);
     const entitlement = await entitlementOf(deps, tokens, identity, correlationId);
+    await allowanceStep(deps, identity, entitlement, correlationId);
     const granted = await grantedSession(deps, identity, device, entitlement, held, correlationId);
     const login = await handOff(deps, device, granted.sessionId, correlationId);
     // Recorded only once everything else has succeeded: a refused sign-in leaves no acceptance behind.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiError, callJson, OutboundError, route, type Logger, type Route } from '../kit/index.js';
+import { ApiError, callJson, OutboundError, route, SUBJECT_KEY_REFUSALS, subjectKeyRoute, type CallerKey, type Logger, type Route } from '../kit/index.js';
 import type { Database } from '../kit/store/index.js';
-import type { PortalConfig } from './config.js';
+import type { PortalConfig, PortalScope } from './config.js';
 import type { PortalSessions } from './portal-session.js';
 
 /** The ways of signing in an acceptance is recorded through. */
@@ -134,9 +134,22 @@ export async function termsStep(
   return { version };
 }
 
-/** The terms for the forms (public), and the signed-in person's acceptances. */
-export function termsRoutes(source: TermsSource, store: TermsAcceptances, sessions: PortalSessions): Route[] {
+export const SubjectTermsAcceptances = z.object({ subjectId: z.string(), acceptances: z.array(TermsAcceptance) });
+
+/** The terms for the forms (public), the signed-in person's acceptances, and a person's acceptances an operator reads (svc-admin, by key). */
+export function termsRoutes(source: TermsSource, store: TermsAcceptances, sessions: PortalSessions, keys: readonly CallerKey<PortalScope>[]): Route[] {
   return [
+    route({
+      method: 'get',
+      path: '/api/v1/subjects/:subjectId/terms',
+      summary: "A person's acceptances of the terms and privacy notice, newest first, for an operator's read of their records (svc-admin).",
+      ...subjectKeyRoute(keys, 'terms'),
+      responses: {
+        200: { description: 'Newest first (none when the person accepted none).', schema: SubjectTermsAcceptances },
+        ...SUBJECT_KEY_REFUSALS,
+      },
+      handle: async ({ params: { subjectId } }) => ({ status: 200, body: { subjectId, acceptances: await store.list(subjectId) } }),
+    }),
     route({
       method: 'get',
       path: '/api/v1/terms',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CredentialRequest, OpenndsAuthorisationRequest } from '../../contract/index.js';
 import { callJson, OutboundError, type OutboundFailure } from '../kit/index.js';
-import type { GrantRequest } from '../../contract/session.js';
+import type { AllowanceLeftRequest, GrantRequest } from '../../contract/session.js';
 import type { PortalConfig } from './config.js';
 
 /** A peer's answer: its status and JSON body, or no answer at all (and why, when known). */
@@ -38,6 +38,8 @@ export interface Upstreams {
   grantSession(sessionId: string, grant: GrantRequest, correlationId: string): Promise<PeerAnswer>;
   revokeSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
   readSession(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** What a person has left of an entitlement's allowance, asked before any session is created. */
+  allowanceLeft(subjectId: string, request: AllowanceLeftRequest, correlationId: string): Promise<PeerAnswer>;
   /** A one-time gateway credential for a GRANTED session and its device. */
   issueCredential(request: CredentialRequest, correlationId: string): Promise<PeerAnswer>;
   /** Queues an openNDS client for its gateway's authmon poll, with the session's limits. */
@@ -90,6 +92,14 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({ url: `${sessions}/${sessionId}/grant`, body: grant, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     revokeSession: (sessionId, correlationId) =>
       ask({ url: `${sessions}/${sessionId}/revoke`, method: 'POST', body: {}, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
+    allowanceLeft: (subjectId, request, correlationId) =>
+      ask({
+        url: `${config.SESSION_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/allowance-left`,
+        body: request,
+        headers: sessionKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
     readSession: (sessionId, correlationId) => ask({ url: `${sessions}/${sessionId}`, headers: sessionKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     issueCredential: (request, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/credentials`, body: request, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),

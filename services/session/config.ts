@@ -10,7 +10,7 @@ export type SessionScope = (typeof SESSION_SCOPES)[number];
 // Development keys of `make up`: the portal, the gateway service, Keycloak's svc-admin and the tools
 // (scripts/radius-try.ts, benchmarks, end-to-end tests) each send their own.
 const DEVELOPMENT_KEYS =
-  'portal:dev-session-portal-key:create,grant,revoke,read,copy,erase;gateway:dev-session-gateway-key:read,changes,revoke,usage;keycloak:dev-session-keycloak-key:revoke-subject,erase;tools:dev-session-tools-key:create,grant,revoke,read,changes';
+  'portal:dev-session-portal-key:create,grant,revoke,read,copy,erase;gateway:dev-session-gateway-key:read,changes,revoke,usage;keycloak:dev-session-keycloak-key:revoke-subject,copy,erase;tools:dev-session-tools-key:create,grant,revoke,read,changes';
 
 export const SessionConfig = z.object({
   ...commonSettings,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { SubjectSessions, type SessionState } from '../../contract/session.js';
-import { requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
+import { route, SUBJECT_KEY_REFUSALS, subjectKeyRoute, type CallerKey, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import type { SessionScope } from './config.js';
 
@@ -73,14 +72,10 @@ export function copyRoutes(db: Queryable, keys: readonly CallerKey<SessionScope>
       method: 'get',
       path: '/api/v1/subjects/:subjectId/sessions',
       summary: "Every network session of a subject with its state changes, for the person's copy of their data; no device reference.",
-      security: 'apiKey',
-      params: { subjectId: z.uuid('must be a UUID') },
-      steps: [requireApiKey(keys, 'copy')],
+      ...subjectKeyRoute(keys, 'copy'),
       responses: {
         200: { description: 'The sessions, oldest first (none when the subject has none).', schema: SubjectSessions },
-        400: { description: 'INVALID_REQUEST: the subject is not a UUID.' },
-        401: { description: 'UNAUTHORIZED' },
-        403: { description: "FORBIDDEN: the key is known but lacks this route's scope." },
+        ...SUBJECT_KEY_REFUSALS,
       },
       handle: async ({ params: { subjectId } }) => ({ status: 200, body: await sessionsOfSubject(db, subjectId, now()) }),
     }),

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { SubjectErased } from '../../contract/session.js';
-import { requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
+import { route, SUBJECT_KEY_REFUSALS, subjectKeyRoute, type CallerKey, type Route } from '../kit/index.js';
 import type { Database } from '../kit/store/index.js';
 import type { SessionScope } from './config.js';
 import type { SessionStore } from './session-store.js';
@@ -45,14 +44,10 @@ export function eraseRoutes(db: Database, store: SessionStore, keys: readonly Ca
       path: '/api/v1/subjects/:subjectId/erase',
       summary:
         "Erases a subject: open sessions revoked (the gateways disconnect them through the change feed), every session anonymised, the person's allowance counters deleted; repeating it changes nothing.",
-      security: 'apiKey',
-      params: { subjectId: z.uuid('must be a UUID') },
-      steps: [requireApiKey(keys, 'erase')],
+      ...subjectKeyRoute(keys, 'erase'),
       responses: {
         200: { description: 'Erased (empty lists when an earlier call already did).', schema: SubjectErased },
-        400: { description: 'INVALID_REQUEST: the subject is not a UUID.' },
-        401: { description: 'UNAUTHORIZED' },
-        403: { description: "FORBIDDEN: the key is known but lacks this route's scope." },
+        ...SUBJECT_KEY_REFUSALS,
       },
       handle: async ({ params: { subjectId }, correlationId }) => ({ status: 200, body: await eraseSubject(db, store, subjectId, correlationId) }),
     }),

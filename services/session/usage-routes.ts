@@ -1,5 +1,6 @@
 import { Allowance } from '../../contract/entitlement.js';
-import { UsageReported, UsageReportRequest } from '../../contract/session.js';
+import { z } from 'zod';
+import { AllowanceLeft, AllowanceLeftRequest, UsageReported, UsageReportRequest } from '../../contract/session.js';
 import { requireApiKey, route, type CallerKey, type Route } from '../kit/index.js';
 import type { Queryable } from '../kit/store/index.js';
 import type { SessionScope } from './config.js';
@@ -67,6 +68,26 @@ export function usageRoutes(db: Queryable, usage: UsageCounters, keys: readonly 
         const at = now();
         for (const [sessionId, owner] of owners) if (await usedUp(usage, owner.subjectId, owner.allowance, at)) answer.exhausted.push(sessionId);
         return { status: 200, body: answer };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/subjects/:subjectId/allowance-left',
+      summary:
+        'What a person has left now of the allowance an entitlement gives, counted across their sessions and devices, and when it renews; asked before a grant, so a sign-in with nothing left creates nothing.',
+      security: 'apiKey',
+      params: { subjectId: z.uuid('must be a UUID') },
+      body: AllowanceLeftRequest,
+      steps: [requireApiKey(keys, 'read')],
+      responses: {
+        200: { description: 'What is left (null: that part has no limit) and the renewal.', schema: AllowanceLeft },
+        400: { description: 'INVALID_REQUEST' },
+        401: { description: 'UNAUTHORIZED' },
+        403: { description: "FORBIDDEN: the key is known but lacks this route's scope." },
+      },
+      handle: async ({ params: { subjectId }, body }) => {
+        const left = await usage.remaining(subjectId, body.allowance, now());
+        return { status: 200, body: { ...left, renewsAt: left.renewsAt.toISOString() } };
       },
     }),
   ];

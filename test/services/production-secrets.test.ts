@@ -24,13 +24,18 @@ const SERVICES: [string, z.ZodType, string[]][] = [
       'PORTAL_VOUCHER_CLIENT_SECRET',
       'PORTAL_SESSION_KEY',
       'PORTAL_ENTITLEMENT_KEY',
+      'PORTAL_API_KEYS',
       'PORTAL_TOKEN_KEY',
       'GATEWAY_API_KEY',
       'DEVICE_REF_KEY',
       'GATEWAY_SEAL_KEY',
     ],
   ],
-  ['gateway', GatewayConfig, ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY']],
+  [
+    'gateway',
+    GatewayConfig,
+    ['GATEWAY_API_KEYS', 'RADIUS_API_KEY', 'GATEWAY_SEAL_KEY', 'DEVICE_REF_KEY', 'CREDENTIAL_KEY', 'DEVICE_CREDENTIAL_KEY', 'GATEWAY_SESSION_KEY'],
+  ],
 ];
 
 // Key lists (kit/api-key.ts) of this site: one caller each, with a scope the service knows.
@@ -40,6 +45,7 @@ const OWN_KEY_LISTS: Record<string, string> = {
   SESSION_API_KEYS: 'portal:session-portal-key-of-this-site:create,grant,revoke,read',
   GATEWAY_API_KEYS: 'portal:gateway-key-of-this-site:credentials,connections',
   ENTITLEMENT_API_KEYS: 'portal:entitlement-key-of-this-site:erase',
+  PORTAL_API_KEYS: 'keycloak:portal-key-of-this-site:terms',
 };
 const ownValue = (name: string) =>
   OWN_KEY_LISTS[name] ??

@@ -9,6 +9,7 @@ import { finishSignIn, startSignIn } from './sign-in.js';
 import { loadVouchers, wireVouchers } from './vouchers-page.js';
 import { adoptStyleNonce } from './style-nonce.js';
 import { loadTerms, wireTerms } from './terms-page.js';
+import { loadAudit, loadPersons, wireAudit, wirePersons } from './persons-page.js';
 
 /**
  * The svc-admin GUI (spec 4.7), served from the module's own origin: it talks only to Keycloak
@@ -16,7 +17,16 @@ import { loadTerms, wireTerms } from './terms-page.js';
  */
 adoptStyleNonce();
 
-const PAGES = { companies: loadCompanies, import: loadCompanies, events: loadEvents, dmn: loadDmn, vouchers: loadVouchers, terms: loadTerms } as const;
+const PAGES = {
+  companies: loadCompanies,
+  import: loadCompanies,
+  events: loadEvents,
+  dmn: loadDmn,
+  vouchers: loadVouchers,
+  terms: loadTerms,
+  persons: loadPersons,
+  audit: loadAudit,
+} as const;
 type Page = keyof typeof PAGES;
 const isPage = (name: string | undefined): name is Page => name !== undefined && name in PAGES;
 
@@ -59,6 +69,8 @@ wireEvents();
 wireDmn();
 wireVouchers();
 wireTerms();
+wirePersons();
+wireAudit();
 
 const params = new URLSearchParams(location.search);
 const signIn = params.has('code') || params.has('error') ? finishSignIn(params).then(session.keep) : Promise.resolve();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import test from 'ava';
 import { putCompany, uniqueCode } from '../../kc-extension/svc-admin/contract/companies-contract.js';
 import { launchBrowser, SCREENSHOT_DIR } from '../../helpers/browser.js';
-import { IDP_URL } from '../keycloak/kc-client.js';
-import { kcDriver, MODULE_URL } from './kc-driver.js';
+import { signInOperator, watchedPage } from './gui-page.js';
+import { kcDriver } from './kc-driver.js';
 
 // GUI (spec 4.7): sign in with PKCE, import a small CSV (preview, then commit), edit a rule in the
 // dmn-js decision-table modeler, save, evaluate and see the change; every request stays on
@@ -48,35 +48,10 @@ test('an operator signs in, imports a CSV with preview then commit, edits a rule
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const origin = new URL(IDP_URL).origin;
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
-    foreign.push(url);
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  await page.addInitScript(() =>
-    document.addEventListener(
-      'securitypolicyviolation',
-      (e) => console.error(`CSP ${e.violatedDirective} ${e.sample} ${(e.target as Element).outerHTML?.slice(0, 300)}`),
-      true,
-    ),
-  );
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Content-Security-Policy|^CSP /i.test(message.text())) problems.push(message.text());
-  });
+  const { page, foreign, problems } = await watchedPage(context);
   const message = page.getByRole('alert');
 
-  await page.goto(`${MODULE_URL}/`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#username').fill('svc-operator');
-  await page.locator('#password').fill(process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass');
-  await page.locator('#kc-login').click();
-  await page.getByRole('heading', { name: 'Companies' }).waitFor();
+  await signInOperator(page);
   await page.screenshot({ path: join(SHOTS, 'companies.png'), fullPage: true });
 
   await page.getByRole('button', { name: 'Import' }).click();

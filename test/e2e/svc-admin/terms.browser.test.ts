@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { launchBrowser } from '../../helpers/browser.js';
-import { IDP_URL } from '../keycloak/kc-client.js';
+import { signInOperator, watchedPage } from './gui-page.js';
 import { kcDriver, MODULE_URL } from './kc-driver.js';
 
 // The operator's terms page: publish a version in both languages with the keyboard-usable form,
@@ -18,23 +18,8 @@ test('an operator publishes a version of the terms in the GUI; it is in force an
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const context = await browser.newContext();
-  const origin = new URL(IDP_URL).origin;
-  const foreign: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
-    foreign.push(url);
-    return route.abort('blockedbyclient');
-  });
-  const problems: string[] = [];
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.goto(`${MODULE_URL}/`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#username').fill('svc-operator');
-  await page.locator('#password').fill(process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass');
-  await page.locator('#kc-login').click();
-  await page.getByRole('heading', { name: 'Companies' }).waitFor();
+  const { page, foreign, problems } = await watchedPage(context);
+  await signInOperator(page);
 
   await page.getByRole('button', { name: 'Terms' }).click();
   await page.getByRole('heading', { name: 'Terms and privacy notice' }).waitFor();

@@ -3,8 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { launchBrowser, SCREENSHOT_DIR } from '../../helpers/browser.js';
-import { IDP_URL } from '../keycloak/kc-client.js';
-import { MODULE_URL } from './kc-driver.js';
+import { signInOperator, watchedPage } from './gui-page.js';
 
 // The GUI's Vouchers page in Debian's chromium: create a batch and see its codes once, create one
 // as a CSV download, revoke a batch; every request stays on Keycloak's origin, no CSP violation.
@@ -16,28 +15,10 @@ test('an operator creates a voucher batch, sees its codes once, downloads anothe
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  const origin = new URL(IDP_URL).origin;
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin || url.startsWith('blob:')) return route.continue();
-    foreign.push(url);
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Content-Security-Policy/i.test(message.text())) problems.push(message.text());
-  });
+  const { page, foreign, problems } = await watchedPage(context, { blobs: true });
   page.on('dialog', (dialog) => void dialog.accept());
 
-  await page.goto(`${MODULE_URL}/`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#username').fill('svc-operator');
-  await page.locator('#password').fill(process.env['SVC_OPERATOR_PASSWORD'] ?? 'operator-demo-pass');
-  await page.locator('#kc-login').click();
-  await page.getByRole('heading', { name: 'Companies' }).waitFor();
+  await signInOperator(page);
   await page.getByRole('button', { name: 'Vouchers' }).click();
   await page.getByRole('heading', { name: 'Vouchers' }).waitFor();
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { AdminHost, AdminUser, GetResult, PostResult, VerifiedToken } from '../../../kc-extension/host/admin-host.js';
+import type { AdminHost, AdminUser, GetResult, PlatformService, PostResult, VerifiedToken } from '../../../kc-extension/host/admin-host.js';
 
 /**
  * In-memory AdminHost: the same facade spi-wrapper implements over Keycloak, with Node crypto.
@@ -26,12 +26,17 @@ export interface MemoryRealm {
   tokens: Map<string, VerifiedToken>;
   /** Keycloak's SVC_ADMIN_PROBE_ALLOW. */
   probeAllow: string;
+  /** Keycloak's SVC_ADMIN_AUDIT_RETENTION_DAYS ('' unset). */
+  auditRetentionDays: string;
   http: {
     resolve(name: string): string[] | undefined;
     getAt(url: string, address: string, timeoutMs: number): GetResult;
     postJson(url: string, body: string, timeoutMs: number): PostResult;
     postToSessions(path: string, body: string, timeoutMs: number): PostResult;
+    service(service: PlatformService, method: 'GET' | 'POST', path: string, body: string | undefined, timeoutMs: number): PostResult;
   };
+  /** What was asked of the platform services (svc-admin's person pages), in order. */
+  serviceCalls: Array<{ service: PlatformService; method: string; path: string }>;
   /** What was posted to the session service, in order. */
   sessionCalls: Array<{ path: string; body: string }>;
   files: Map<string, string>;
@@ -55,6 +60,7 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
     once: new Map(),
     testHarness: false,
     probeAllow: '',
+    auditRetentionDays: '',
     sessions: new Map(),
     realmRoles: new Map(),
     tokens: new Map(),
@@ -64,7 +70,9 @@ export function memoryRealm(name = 'wifi'): MemoryRealm {
       getAt: () => ({ failure: 'unreachable' }),
       postJson: () => ({ failure: 'unreachable' }),
       postToSessions: () => ({ status: 200, body: '{"revoked":[]}' }),
+      service: () => ({ failure: 'unreachable' }),
     },
+    serviceCalls: [],
     sessionCalls: [],
     files: new Map(),
     guiManifest: undefined,
@@ -166,6 +174,15 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
         realm.users.set(user.id, user);
         return copy(user);
       },
+      get: (id) => {
+        const user = realm.users.get(id);
+        return user === undefined ? undefined : copy(user);
+      },
+      remove: (id) => {
+        realm.users.delete(id);
+        realm.sessions.delete(id);
+        return true;
+      },
       setAttributes: (id, attributes) => Object.assign(requireUser(id).attributes, attributes),
       setEnabled: (id, enabled) => void (requireUser(id).enabled = enabled),
       endSessions: (id) => {
@@ -201,11 +218,16 @@ export function memoryHost(realm: MemoryRealm, request: MemoryRequest): AdminHos
     },
     testHarness: realm.testHarness,
     probeAllow: realm.probeAllow,
+    auditRetentionDays: realm.auditRetentionDays,
     http: {
       ...realm.http,
       postToSessions: (path, body, timeoutMs) => {
         realm.sessionCalls.push({ path, body });
         return realm.http.postToSessions(path, body, timeoutMs);
+      },
+      service: (service, method, path, body, timeoutMs) => {
+        realm.serviceCalls.push({ service, method, path });
+        return realm.http.service(service, method, path, body, timeoutMs);
       },
     },
     models: {

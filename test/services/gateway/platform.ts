@@ -107,7 +107,11 @@ export interface RadiusServer extends RunningFreeradius {
 }
 
 /** FreeRADIUS as the platform runs it, on free UDP ports, asking `restUrl`; stopped at the end. */
-export async function startRadiusServer(t: ExecutionContext, restUrl: string): Promise<RadiusServer> {
+export async function startRadiusServer(
+  t: ExecutionContext,
+  restUrl: string,
+  eap?: { certificateFile: string; keyFile: string; caFile: string },
+): Promise<RadiusServer> {
   const [authPort, acctPort] = [await freeUdpPort(), await freeUdpPort()];
   const dir = tempDir(t, 'wifi-radius-');
   // The replay's shortest retry (FreeRADIUS raises anything below 4 s to 4 s).
@@ -120,6 +124,7 @@ export async function startRadiusServer(t: ExecutionContext, restUrl: string): P
     restKey: GatewayConfig.parse({}).RADIUS_API_KEY,
     clients: [{ name: NAS, address: '127.0.0.1', secret: NAS_SECRET }],
     replayRetrySeconds: 4,
+    ...(eap === undefined ? {} : { eap }),
   });
   const running = await startFreeradius(dir, { debug: process.env['RADIUS_DEBUG'] === '1' });
   t.teardown(() => running.stop());

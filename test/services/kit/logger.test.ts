@@ -92,3 +92,10 @@ test('a voucher code is redacted in its printed form (dashes in any case, spaces
   for (const kept of ['3b8f6c1e-9d24-4a7b-b5e8-6f4c2d8a9e43', 'signed in successfully', 'that have been', 'RATE_LIMITED', 'UNAUTHORIZED'])
     t.is(scrub(kept), kept);
 });
+
+test("a RADIUS request body as FreeRADIUS's rest module posts it loses its User-Password (an 802.1X device password)", (t) => {
+  const body = { 'User-Name': { type: 'string', value: ['someone@wifi.example.net'] }, 'User-Password': { type: 'string', value: ['device-password-canary'] } };
+  const scrubbed = JSON.stringify(scrub(body));
+  t.false(scrubbed.includes('device-password-canary'));
+  t.true(scrubbed.includes('User-Name'));
+});

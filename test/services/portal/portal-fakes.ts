@@ -1,3 +1,4 @@
+import type { DeviceGateway } from '../../../services/portal/devices.js';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
@@ -43,6 +44,8 @@ export interface Fakes {
   evaluate: PeerAnswer;
   create: PeerAnswer;
   grantSession: PeerAnswer;
+  /** What the session service answers for the allowance left (asked only when the entitlement has an allowance). */
+  allowanceLeft: PeerAnswer;
   sessionState: string;
   /** What the session read answers instead of the session in `sessionState` (null: the session). */
   read: PeerAnswer | null;
@@ -67,6 +70,8 @@ export interface Fakes {
   userType: string;
   /** The terms version in force as svc-admin answers it (none published by default). */
   terms: CurrentTerms;
+  /** The gateway service's device credentials (the real client when absent). */
+  devices?: DeviceGateway;
 }
 
 export const answer = (status: number, body: Record<string, unknown>): PeerAnswer => ({ kind: 'answer', status, body });
@@ -136,6 +141,7 @@ export function defaultFakes(): Fakes {
     evaluate: answer(201, entitlementBody()),
     create: answer(201, sessionBody({ state: 'CREATED', entitlementId: null, grantedAt: null, expiresAt: null })),
     grantSession: answer(200, sessionBody()),
+    allowanceLeft: answer(200, { bytesRemaining: null, secondsRemaining: null, renewsAt: '2026-11-28T00:00:00.000Z' }),
     sessionState: 'GRANTED',
     read: null,
     credential: answer(201, {
@@ -201,6 +207,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     evaluate: async () => (calls.push('entitlement.evaluate'), fakes.evaluate),
     createSession: async (_subject, deviceRef) => (calls.push('session.create'), fakes.createdDevices.push(String(deviceRef)), fakes.create),
     grantSession: async (_sessionId, body) => (calls.push('session.grant'), fakes.grantBodies.push(body), fakes.grantSession),
+    allowanceLeft: async () => (calls.push('session.allowance-left'), fakes.allowanceLeft),
     revokeSession: async () => (calls.push('session.revoke'), answer(200, { state: 'REVOKED' })),
     issueCredential: async (request) => (calls.push(`gateway.credential ${request.nasId}`), fakes.credential),
     authoriseOpennds: async (request) => (calls.push(`gateway.opennds ${request.nasId} ${request.hid}`), fakes.opennds),
@@ -244,6 +251,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     upstreams,
     accounts,
     terms: { current: async () => fakes.terms },
+    ...(fakes.devices === undefined ? {} : { devices: fakes.devices }),
     ...(now === undefined ? {} : { now }),
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: fakes.userType }),
   });

@@ -182,12 +182,25 @@ for (const backend of BACKENDS) {
       );
     await addAuthorisation('old-ended-authorisation', 'ENDED', daysAgo(366));
     await addAuthorisation('old-authorised', 'AUTHORISED', null);
+    const addDevice = (id: string, sessionId: string, removedAt: Date | null) =>
+      db.query(
+        `INSERT INTO device_credentials (device_id, username_hash, password_hash, session_id, label, created_at, removed_at) VALUES ($1, $1, 'hash', $2, 'phone', $3, $4)`,
+        [id, sessionId, daysAgo(100), removedAt],
+      );
+    await addDevice('long-removed', 'live-session', daysAgo(31));
+    await addDevice('just-removed', 'live-session', daysAgo(29));
+    await addDevice('of-long-ended', 'old-ended', null);
+    await addEnded('fresh-ended', daysAgo(10));
+    await addDevice('of-recent-ended', 'recent-ended', null);
+    await addDevice('of-fresh-ended', 'fresh-ended', null);
+    await addDevice('live', 'live-session', null);
 
     const removed = await purgeOnce(db, 'gateway', gatewayRetention(GatewayConfig.parse({})), NOW, 1);
 
-    t.deepEqual(removed, { connections: 1, opennds_authorisations: 1, ended_sessions: 1, credentials: 1 });
+    t.deepEqual(removed, { connections: 1, opennds_authorisations: 1, ended_sessions: 1, credentials: 1, device_credentials: 3 });
+    t.deepEqual(await ids(db, 'SELECT device_id AS id FROM device_credentials'), ['just-removed', 'live', 'of-fresh-ended']);
     t.deepEqual(await ids(db, 'SELECT acct_session_id AS id FROM connections'), ['old-running', 'recent-stopped']);
-    t.deepEqual(await ids(db, 'SELECT session_id AS id FROM ended_sessions'), ['recent-ended']);
+    t.deepEqual(await ids(db, 'SELECT session_id AS id FROM ended_sessions'), ['fresh-ended', 'recent-ended']);
     t.deepEqual(await ids(db, 'SELECT username_hash AS id FROM credentials'), ['recent-credential']);
     t.deepEqual(await ids(db, 'SELECT rhid AS id FROM opennds_authorisations'), ['old-authorised']);
   });

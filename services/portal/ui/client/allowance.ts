@@ -37,3 +37,14 @@ export function allowanceFacts(
     renews: new Date(remaining.renewsAt).toLocaleString(lang === 'vi' ? 'vi-VN' : 'en-GB', { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
   };
 }
+
+/** When an allowance renews, with its day and date (a weekly or monthly period may renew days away). */
+export function renewalText(iso: string, lang: string): string {
+  return new Date(iso).toLocaleString(lang === 'vi' ? 'vi-VN' : 'en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}

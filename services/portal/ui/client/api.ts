@@ -1,7 +1,17 @@
 /// <reference lib="dom" />
 
 /** What the portal (spec 4.1) answered, reduced to what the UI needs. */
-export type ApiResult<T> = { ok: true; data: T; serverTime: number } | { ok: false; status: number; code?: string; reason?: string } | { ok: false; status: 0 };
+export type ApiResult<T> = { ok: true; data: T; serverTime: number } | ApiFailure;
+
+/** A refused or failed call; `status` 0 when the portal could not be reached. */
+export interface ApiFailure {
+  ok: false;
+  status: number;
+  code?: string;
+  reason?: string;
+  /** The whole error object, for a refusal that carries more than its code (ALLOWANCE_USED_UP's renewal). */
+  body?: Record<string, unknown>;
+}
 
 /**
  * Calls the portal's own API. State-changing calls carry a JSON content type and the `Origin`
@@ -30,7 +40,7 @@ export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: un
   );
   const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   if (!response.ok) {
-    const failure: ApiResult<T> = { ok: false, status: response.status };
+    const failure: ApiFailure = { ok: false, status: response.status, body: object };
     if (typeof object.code === 'string') failure.code = object.code;
     if (typeof object.reason === 'string') failure.reason = object.reason;
     return failure;

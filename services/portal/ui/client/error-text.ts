@@ -1,6 +1,14 @@
 import type { MessageKey } from './i18n.js';
 
-export type FormName = 'signin' | 'register' | 'employee' | 'voucher';
+/** The forms: `phoneCode` asks for a code by SMS, `phone` signs in with it. */
+export type FormName = 'signin' | 'register' | 'employee' | 'voucher' | 'phoneCode' | 'phone';
+
+// A 401 has one text per form whatever the cause (spec 1 "No enumeration").
+const CREDENTIALS: Partial<Record<FormName, MessageKey>> = {
+  employee: 'error.employeeCredentials',
+  voucher: 'error.voucherCredentials',
+  phone: 'error.phoneCredentials',
+};
 
 const BY_CODE: Record<string, MessageKey> = {
   INVALID_REQUEST: 'error.INVALID_REQUEST',
@@ -26,8 +34,11 @@ const BY_REASON: Record<string, MessageKey> = {
  */
 export function errorText(form: FormName, failure: { status: number; code?: string; reason?: string }): MessageKey {
   if (failure.status === 0) return 'error.network';
-  if (failure.status === 401)
-    return form === 'employee' ? 'error.employeeCredentials' : form === 'voucher' ? 'error.voucherCredentials' : 'error.INVALID_CREDENTIALS';
+  if (failure.status === 401) return CREDENTIALS[form] ?? 'error.INVALID_CREDENTIALS';
+  // The phone's limits count codes per number and per address: the text says so, whichever step hit it.
+  if (failure.status === 429 && (form === 'phone' || form === 'phoneCode')) return 'error.phoneRateLimited';
+  // A code request's 503 is the SMS gateway failing: nothing was sent, asking again is the way on.
+  if (failure.status === 503 && form === 'phoneCode') return 'error.smsUnavailable';
   const byReason = failure.code === 'ENTITLEMENT_DENIED' && failure.reason !== undefined ? BY_REASON[failure.reason] : undefined;
   if (byReason !== undefined) return byReason;
   // Only the employee flow waits on HR (spec 4.1 rule 3); elsewhere a 504 is one more unavailable service.
@@ -40,4 +51,15 @@ export function errorText(form: FormName, failure: { status: number; code?: stri
   if (failure.status === 409) return 'error.ACCOUNT_EXISTS';
   if (failure.status === 429) return 'error.RATE_LIMITED';
   return 'error.unknown';
+}
+
+/**
+ * The renewal a sign-in refusal names when the person's allowance for the period is used up
+ * (403 ALLOWANCE_USED_UP with `renewsAt`): that refusal has a page of its own. Null for any other
+ * refusal, which stays on its form.
+ */
+export function usedUpRenewal(failure: { status: number; code?: string; body?: Record<string, unknown> }): string | null {
+  if (failure.status !== 403 || failure.code !== 'ALLOWANCE_USED_UP') return null;
+  const renewsAt = failure.body?.['renewsAt'];
+  return typeof renewsAt === 'string' && !Number.isNaN(Date.parse(renewsAt)) ? renewsAt : null;
 }

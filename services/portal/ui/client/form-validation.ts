@@ -1,5 +1,6 @@
 import type { MessageKey } from './i18n.js';
 import { CITIZEN_ID_PATTERN as CITIZEN_ID, EMPLOYEE_ID_PATTERN as EMPLOYEE_ID } from '../../../../contract/ids.js';
+import { normalizePhone, ONE_TIME_CODE_PATTERN } from '../../../../contract/phone.js';
 import { normalizeVoucherCode } from '../../../../contract/voucher.js';
 
 // Client-side checks mirror spec 2.3 and 8 so most mistakes are caught before a round trip;
@@ -29,4 +30,14 @@ export function checkCitizenId(value: string): MessageKey | null {
 /** A voucher code as printed: lower case, spaces and dashes are fine; the signs are checked here so a typo is named before a try is spent. */
 export function checkVoucherCode(value: string): MessageKey | null {
   return normalizeVoucherCode(value) === undefined ? 'invalid.voucherCode' : null;
+}
+
+/** A phone number in any form the portal reads (national Vietnamese, +84, or + and a country code), checked before a code is asked for. */
+export function checkPhone(value: string): MessageKey | null {
+  return normalizePhone(value) === undefined ? 'invalid.phone' : null;
+}
+
+/** Six digits, nothing else: a typo is named here rather than spending one of the code's tries. */
+export function checkPhoneCode(value: string): MessageKey | null {
+  return ONE_TIME_CODE_PATTERN.test(value) ? null : 'invalid.phoneCode';
 }

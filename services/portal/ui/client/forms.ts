@@ -1,10 +1,13 @@
 /// <reference lib="dom" />
-import { callApi, type ApiResult } from './api.js';
+import { callApi, type ApiFailure } from './api.js';
 import { errorText, type FormName } from './error-text.js';
 import { checkCitizenId, checkEmail, checkEmployeeId, checkNewPassword, checkPassword, checkVoucherCode } from './form-validation.js';
 import { setText, type MessageKey } from './i18n.js';
 import type { PortalSession } from './portal-session.js';
 import { termsVersion } from './terms.js';
+
+/** A refusal that has a page of its own (nothing left of the allowance); true when it was shown there. */
+export type Refused = (failure: ApiFailure) => boolean;
 
 interface Field {
   id: string;
@@ -61,7 +64,7 @@ function input(id: string): HTMLInputElement {
   return document.getElementById(id) as HTMLInputElement;
 }
 
-function showFieldError(id: string, key: MessageKey | null): void {
+export function showFieldError(id: string, key: MessageKey | null): void {
   const element = input(id);
   setText(document.getElementById(`${id}-error`) as HTMLElement, key);
   if (key === null) element.removeAttribute('aria-invalid');
@@ -80,16 +83,24 @@ function collect(spec: FormSpec): Record<string, string> | null {
     if (problem !== null) firstBad ??= element;
     if (value !== '') body[key] = value;
   }
-  // While a version is in force, the tick accepts it; without the tick the form is not sent.
-  const version = termsVersion();
-  if (version !== null) {
-    const box = input(`${spec.name}-terms`);
-    showFieldError(box.id, box.checked ? null : 'terms.required');
-    if (box.checked) body['acceptedTerms'] = version;
-    else firstBad ??= box;
-  }
+  const box = termsTick(spec.name, body);
+  firstBad ??= box;
   if (firstBad === null) return body;
   firstBad.focus();
+  return null;
+}
+
+/**
+ * While a version is in force, the form's tick accepts it (`acceptedTerms` in `body`); an unticked
+ * box is marked and answered, so the form is not sent.
+ */
+export function termsTick(form: string, body: Record<string, string>): HTMLInputElement | null {
+  const version = termsVersion();
+  if (version === null) return null;
+  const box = input(`${form}-terms`);
+  showFieldError(box.id, box.checked ? null : 'terms.required');
+  if (!box.checked) return box;
+  body['acceptedTerms'] = version;
   return null;
 }
 
@@ -101,33 +112,48 @@ export function clearFormMessages(): void {
   }
 }
 
-/** Wires the three sign-in forms to the portal; `onSignedIn` gets the PortalSession of a success. */
-export function wireForms(onSignedIn: (session: PortalSession, serverTime: number) => void): void {
+/**
+ * Runs one request for a form: a second submit while it runs is ignored, and the form is marked
+ * busy (aria-disabled rather than disabled: the button keeps focus while the request runs).
+ */
+export function busyWhile(form: HTMLFormElement): <T>(work: () => Promise<T>) => Promise<T | undefined> {
+  let busy = false;
+  return async (work) => {
+    if (busy) return undefined;
+    busy = true;
+    const buttons = [...form.querySelectorAll('button[type="submit"]')];
+    for (const button of buttons) button.setAttribute('aria-disabled', 'true');
+    form.setAttribute('aria-busy', 'true');
+    try {
+      return await work();
+    } finally {
+      busy = false;
+      for (const button of buttons) button.removeAttribute('aria-disabled');
+      form.removeAttribute('aria-busy');
+    }
+  };
+}
+
+/** Wires the single-step sign-in forms to the portal; `onSignedIn` gets the PortalSession of a success. */
+export function wireForms(onSignedIn: (session: PortalSession, serverTime: number) => void, onRefused: Refused): void {
   for (const spec of FORMS) {
     const form = document.getElementById(`form-${spec.name}`) as HTMLFormElement;
     const alert = document.getElementById(`${spec.name}-error`) as HTMLElement;
-    const button = form.querySelector('button') as HTMLButtonElement;
-    let busy = false;
+    const sending = busyWhile(form);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (busy) return;
-      const body = collect(spec);
-      if (body === null) {
-        setText(alert, 'invalid.summary');
-        return;
-      }
-      setText(alert, null);
-      busy = true;
-      // aria-disabled rather than disabled: the button keeps focus while the request runs.
-      button.setAttribute('aria-disabled', 'true');
-      form.setAttribute('aria-busy', 'true');
-      void callApi<PortalSession>('POST', spec.path, body).then((answer: ApiResult<PortalSession>) => {
-        busy = false;
-        button.removeAttribute('aria-disabled');
-        form.removeAttribute('aria-busy');
+      void sending(async () => {
+        const body = collect(spec);
+        if (body === null) {
+          setText(alert, 'invalid.summary');
+          return;
+        }
+        setText(alert, null);
+        const answer = await callApi<PortalSession>('POST', spec.path, body);
         for (const id of spec.clearAfter) input(id).value = '';
-        if (!answer.ok) setText(alert, errorText(spec.name, answer));
-        else if (answer.data.authenticated === true) onSignedIn(answer.data, answer.serverTime);
+        if (!answer.ok) {
+          if (!onRefused(answer)) setText(alert, errorText(spec.name, answer));
+        } else if (answer.data.authenticated === true) onSignedIn(answer.data, answer.serverTime);
         else setText(alert, 'error.unknown');
       });
     });

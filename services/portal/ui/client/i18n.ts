@@ -13,19 +13,26 @@ export function language(): Language {
   return current;
 }
 
-export function t(key: MessageKey): string {
-  return catalogues[current][key];
+/** A catalogue text in the current language, its `{name}` places filled from `values`. */
+export function t(key: MessageKey, values: Record<string, string> = {}): string {
+  return catalogues[current][key].replace(/\{([a-z]+)\}/g, (place, name: string) => values[name] ?? place);
 }
 
-/** Shows a catalogue text in an element and remembers its key, so a language switch re-translates it. */
-export function setText(element: HTMLElement, key: MessageKey | null): void {
+/**
+ * Shows a catalogue text in an element and remembers its key (and the values of its places), so
+ * a language switch re-translates it.
+ */
+export function setText(element: HTMLElement, key: MessageKey | null, values?: Record<string, string>): void {
   if (key === null) {
     element.removeAttribute('data-i18n');
+    element.removeAttribute('data-i18n-values');
     element.textContent = '';
     return;
   }
   element.setAttribute('data-i18n', key);
-  element.textContent = t(key);
+  if (values === undefined) element.removeAttribute('data-i18n-values');
+  else element.setAttribute('data-i18n-values', JSON.stringify(values));
+  element.textContent = t(key, values);
 }
 
 /** Switches every text on the page in place (the server painted the first language, see ui/language.ts). */
@@ -33,7 +40,8 @@ export function switchLanguage(next: Language): void {
   current = next;
   document.documentElement.lang = next;
   for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
-    element.textContent = t(element.dataset.i18n as MessageKey);
+    const values = element.dataset.i18nValues === undefined ? undefined : (JSON.parse(element.dataset.i18nValues) as Record<string, string>);
+    element.textContent = t(element.dataset.i18n as MessageKey, values);
   }
   for (const element of document.querySelectorAll<HTMLElement>('[data-i18n-aria-label]')) {
     element.setAttribute('aria-label', t(element.dataset.i18nAriaLabel as MessageKey));

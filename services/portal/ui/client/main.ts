@@ -6,10 +6,12 @@ import { postLogin } from './gateway-hand-off.js';
 import { setText, switchLanguage, type Language, type MessageKey } from './i18n.js';
 import type { PortalSession, SessionState } from './portal-session.js';
 import { renderAllowance, renderExpiry, renderSignedIn, stopCountdown } from './signed-in.js';
+import { resetPhone, wirePhone } from './phone.js';
 import { loadTerms, renderTerms, showAcceptances } from './terms.js';
+import { hideUsedUp, renderUsedUp, showUsedUp } from './used-up.js';
 
-type View = 'signin' | 'register' | 'employee' | 'voucher' | 'terms';
-const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'voucher', 'terms'];
+type View = 'signin' | 'register' | 'employee' | 'voucher' | 'phone' | 'terms';
+const VIEWS: readonly View[] = ['signin', 'register', 'employee', 'voucher', 'phone', 'terms'];
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -25,6 +27,7 @@ function showAuth(focus: boolean): void {
   const view = viewFromHash();
   byId('loading').hidden = true;
   byId('signed-in').hidden = true;
+  hideUsedUp();
   byId('auth').hidden = false;
   for (const name of VIEWS) byId(`view-${name}`).hidden = name !== view;
   for (const link of document.querySelectorAll<HTMLElement>('a[data-view]')) {
@@ -42,6 +45,8 @@ let connectionPoll: ReturnType<typeof setTimeout> | undefined;
 
 function showSignedIn(session: PortalSession, serverTime: number): void {
   clearFormMessages();
+  resetPhone();
+  hideUsedUp();
   byId('loading').hidden = true;
   byId('auth').hidden = true;
   byId('signed-in').hidden = false;
@@ -119,16 +124,24 @@ async function signOut(): Promise<void> {
 }
 
 function start(): void {
-  wireForms((session, serverTime) => {
+  const onSignedIn = (session: PortalSession, serverTime: number) => {
     showStatus(null);
     showSignedIn(session, serverTime);
     byId('signed-in-title').focus();
     if (session.gateway !== undefined) logInAtGateway(session.gateway);
+  };
+  wireForms(onSignedIn, showUsedUp);
+  wirePhone(onSignedIn, showUsedUp);
+  // The way back from the used-up page: a hash that does not change fires no hashchange.
+  byId('used-up-back').addEventListener('click', (event) => {
+    if (location.hash !== '#signin') return;
+    event.preventDefault();
+    showAuth(true);
   });
   byId('sign-out').addEventListener('click', () => void signOut());
   wireErase(() => signedOut('status.erased'));
   window.addEventListener('hashchange', () => {
-    if (!byId('auth').hidden) {
+    if (!byId('auth').hidden || !byId('used-up').hidden) {
       showStatus(null);
       showAuth(true);
     }
@@ -140,6 +153,7 @@ function start(): void {
       renderExpiry();
       renderAllowance();
       renderTerms();
+      renderUsedUp();
     });
   }
   void loadTerms();

@@ -299,6 +299,20 @@ public final class AdminHostFacade extends ScriptHostBasics {
         userLookup().release(userId);
     }
 
+    /** The user's view, or null when there is no such user. */
+    @HostAccess.Export
+    public String findUserById(String userId) {
+        UserModel user = session.users().getUserById(realm, userId);
+        return user == null ? null : Json.write(UserViews.of(user));
+    }
+
+    /** Removes the user (true also when there was none). */
+    @HostAccess.Export
+    public boolean removeUser(String userId) {
+        UserModel user = session.users().getUserById(realm, userId);
+        return user == null || session.users().removeUser(realm, user);
+    }
+
     @HostAccess.Export
     public void setUserEnabled(String userId, boolean enabled) {
         requireUser(userId).setEnabled(enabled);
@@ -342,6 +356,12 @@ public final class AdminHostFacade extends ScriptHostBasics {
         return System.getenv().getOrDefault("SVC_ADMIN_PROBE_ALLOW", "");
     }
 
+    /** Keycloak's SVC_ADMIN_AUDIT_RETENTION_DAYS (days the audit of operators' access keeps an entry), "" when unset. */
+    @HostAccess.Export
+    public String auditRetentionDays() {
+        return System.getenv().getOrDefault("SVC_ADMIN_AUDIT_RETENTION_DAYS", "");
+    }
+
     @HostAccess.Export
     public String httpPostJson(String url, String body, int timeoutMs) {
         return HttpFacade.postJson(url, "{}", body, timeoutMs);
@@ -354,6 +374,59 @@ public final class AdminHostFacade extends ScriptHostBasics {
         String configured = System.getenv(SESSION_KEY_SETTING);
         String key = configured == null || configured.isEmpty() ? DEVELOPMENT_SESSION_KEYS.get(0) : configured;
         return HttpFacade.postJson(base + path, Json.write(Map.of("X-API-Key", key)), body, timeoutMs);
+    }
+
+    /**
+     * A platform service svc-admin's person pages read and erase through: its address and Keycloak's
+     * own key there are run-time settings (env {@code SESSION_URL}/{@code SESSION_API_KEY},
+     * {@code GATEWAY_URL}/{@code SVC_ADMIN_GATEWAY_KEY}, {@code ENTITLEMENT_URL}/{@code SVC_ADMIN_ENTITLEMENT_KEY},
+     * {@code PORTAL_URL}/{@code SVC_ADMIN_PORTAL_KEY}) the script never sees; the script names only the service, the method (GET or POST) and the path.
+     */
+    @HostAccess.Export
+    public String serviceCall(String service, String method, String path, String body, int timeoutMs) {
+        PlatformService target = PlatformService.named(service);
+        if (target == null || !("GET".equals(method) || "POST".equals(method)) || !path.startsWith("/")) {
+            throw new IllegalArgumentException("no such platform service call");
+        }
+        String base = System.getenv().getOrDefault(target.urlSetting, target.defaultUrl).replaceAll("/+$", "");
+        String configured = System.getenv(target.keySetting);
+        String key = configured == null || configured.isEmpty() ? target.developmentKey : configured;
+        return HttpFacade.send(base + path, method, Json.write(Map.of("X-API-Key", key)), "GET".equals(method) ? null : body, timeoutMs);
+    }
+
+    /** The services svc-admin calls, with the development defaults `make up` and the harness use (a production start refuses them). */
+    enum PlatformService {
+        SESSION("session", "SESSION_URL", "http://localhost:3003", SESSION_KEY_SETTING, "dev-session-keycloak-key"),
+        GATEWAY("gateway", "GATEWAY_URL", "http://localhost:3004", "SVC_ADMIN_GATEWAY_KEY", "dev-gateway-keycloak-key"),
+        ENTITLEMENT("entitlement", "ENTITLEMENT_URL", "http://localhost:3002", "SVC_ADMIN_ENTITLEMENT_KEY", "dev-entitlement-keycloak-key"),
+        PORTAL("portal", "PORTAL_URL", "http://localhost:3000", "SVC_ADMIN_PORTAL_KEY", "dev-portal-keycloak-key");
+
+        final String name;
+        final String urlSetting;
+        final String defaultUrl;
+        final String keySetting;
+        final String developmentKey;
+
+        PlatformService(String name, String urlSetting, String defaultUrl, String keySetting, String developmentKey) {
+            this.name = name;
+            this.urlSetting = urlSetting;
+            this.defaultUrl = defaultUrl;
+            this.keySetting = keySetting;
+            this.developmentKey = developmentKey;
+        }
+
+        boolean isDevelopmentKey(String configured) {
+            return configured == null || configured.isEmpty() || developmentKey.equals(configured);
+        }
+
+        static PlatformService named(String name) {
+            for (PlatformService service : values()) {
+                if (service.name.equals(name)) {
+                    return service;
+                }
+            }
+            return null;
+        }
     }
 
     @HostAccess.Export

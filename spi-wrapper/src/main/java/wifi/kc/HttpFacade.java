@@ -43,20 +43,27 @@ final class HttpFacade {
 
     /** Returns {@code {"status":n,"body":"..."}} or {@code {"failure":"timeout"|"unreachable"}}. */
     static String postJson(String url, String headersJson, String body, int timeoutMs) {
+        return send(url, "POST", headersJson, body, timeoutMs);
+    }
+
+    /** One JSON request: a POST carries {@code body}, a GET (body null) none; the answer as {@link #postJson}. */
+    static String send(String url, String method, String headersJson, String body, int timeoutMs) {
         Map<String, Object> result = new LinkedHashMap<>();
         HttpURLConnection connection = null;
         try {
-            connection = open(url, "POST", timeoutMs);
-            connection.setDoOutput(true);
-            connection.setRequestProperty("Content-Type", "application/json");
+            connection = open(url, method, timeoutMs);
             connection.setRequestProperty("Accept", "application/json");
             for (Map.Entry<String, Object> header : Json.readObject(headersJson).entrySet()) {
                 connection.setRequestProperty(header.getKey(), String.valueOf(header.getValue()));
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            connection.setFixedLengthStreamingMode(bytes.length);
-            try (OutputStream out = connection.getOutputStream()) {
-                out.write(bytes);
+            if (body != null) {
+                connection.setDoOutput(true);
+                connection.setRequestProperty("Content-Type", "application/json");
+                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                connection.setFixedLengthStreamingMode(bytes.length);
+                try (OutputStream out = connection.getOutputStream()) {
+                    out.write(bytes);
+                }
             }
             int status = connection.getResponseCode();
             InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();

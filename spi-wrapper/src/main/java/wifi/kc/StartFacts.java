@@ -39,6 +39,11 @@ final class StartFacts {
         if (ScriptHostBasics.isDevelopmentVoucherKey(env.get(ScriptHostBasics.VOUCHER_KEY_SETTING))) {
             developmentDefaults.add(ScriptHostBasics.VOUCHER_KEY_SETTING);
         }
+        for (AdminHostFacade.PlatformService service : AdminHostFacade.PlatformService.values()) {
+            if (service != AdminHostFacade.PlatformService.SESSION && service.isDevelopmentKey(env.get(service.keySetting))) {
+                developmentDefaults.add(service.keySetting);
+            }
+        }
         List<String> switches = new ArrayList<>();
         if (testHarness(env)) {
             switches.add("TEST_HARNESS");
