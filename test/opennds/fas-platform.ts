@@ -31,8 +31,9 @@ export interface FasPlatform {
   /** In-process only: how long the next sign-ins' entitlement is valid, in seconds (3600 unless set). */
   setValiditySeconds(seconds: number): void;
   /**
-   * In-process only: moves the session service's clock (an allowance's next period: its reads
-   * count from there). The gateway keeps the real time: openNDS's signed polls are checked against it.
+   * In-process only: moves the session service's and the portal's clocks (an allowance's next
+   * period: its reads count from there; the portal's gateway contexts made before have expired).
+   * The gateway keeps the real time: openNDS's signed polls are checked against it.
    */
   shift(ms: number): void;
   stop(): Promise<void>;
@@ -108,6 +109,7 @@ export async function fasPlatform(options: { inProcess?: boolean; allowance?: Fa
   const real = createUpstreams(portalConfig);
   const portalService = await createPortalApp(portalConfig, logger, {
     db: portalDb,
+    now,
     upstreams: {
       ...real,
       evaluate: async () => ({

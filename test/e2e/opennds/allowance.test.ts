@@ -10,9 +10,12 @@ import { QUOTA_KB } from '../../opennds/fas-platform.js';
 // is left (below the QoS row's own quota), a download past it cuts the client off at openNDS,
 // openNDS's end (BinAuth) carries the usage to the person's counter, a second sign-in the same
 // day leaves the client cut off, and once the services' clock passes midnight the same customer
-// signs in and gets through. The portal, session and gateway services run in this process with
-// their own stores, the session service on a clock the test moves (fas-platform.ts); the identity provider and the
-// entitlement service are stood in (the entitlement carries the allowance).
+// signs in and gets through. openNDS gives the client a new token after its quota ends it, and
+// keeps that token while the client is not authorised again: the refused sign-in and the next
+// day's present the same link, which the refusal leaves to the device (docs/decisions/0097).
+// The portal, session and gateway services run in this process with their own stores, the
+// session service and the portal on a clock the test moves (fas-platform.ts); the identity
+// provider and the entitlement service are stood in (the entitlement carries the allowance).
 const skipReason = await enforcementSkipReason();
 const ALLOWANCE_KB = 100;
 const DAY_MS = 86_400_000;
@@ -84,10 +87,13 @@ if (skipReason !== undefined) {
       const through = await waitFor('through after a refused sign-in', async () => ((await reaches(host)) ? true : undefined), 5_000, 250).catch(() => false);
       t.false(through, 'still cut off');
       if (!t.passed) return;
+      const refusedToken = (await atGateway(host))['token'];
 
-      // The next day (the session service's clock past midnight): through again.
+      // The next day (the services' clocks past midnight, the refused attempt's context expired):
+      // the same link as the refused attempt's, and through again.
       platform.shift(DAY_MS);
       const nextDay = await signIn(host);
+      t.is((await atGateway(host))['token'], refusedToken, "openNDS presented the refused attempt's link (the same token) again");
       t.is(await remaining(nextDay.sessionId), ALLOWANCE_KB * 1024, 'the allowance is whole again');
       t.true(await within(nds.untilThrough(host)), 'through again the next day');
     },
