@@ -41,7 +41,7 @@ export function createDeviceGateway(config: Pick<PortalConfig, 'GATEWAY_URL' | '
 }
 
 const Device = z.object({ deviceId: z.string(), label: z.string(), createdAt: z.string() });
-const IssuedDevice = Device.extend({
+export const IssuedDevice = Device.extend({
   username: z.string().describe('The inner identity to type into the device (or the profile carries it).'),
   password: z.string().describe('Shown once: nobody keeps it readable, the portal included.'),
   anonymousIdentity: z.string().describe('The outer identity: `anonymous@<realm>`.'),

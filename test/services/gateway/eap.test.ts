@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
-import { wpaSupplicantProfile } from '../../../edge/device-profiles.js';
+import { wpaSupplicantConfig } from '../../../edge/device-profiles.js';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import { eapolTest, type Supplicant } from './eapol.js';
@@ -182,20 +182,17 @@ test.serial('accounting of an 802.1X connection reaches its sign-in by Class, an
   t.pass();
 });
 
-test.serial('the generated wpa_supplicant profile, as eapol_test reads it, connects with the issued credential', async (t) => {
+test.serial('the downloadable wpa_supplicant profile (the CA a blob inside it), as eapol_test reads it, connects with the issued credential', async (t) => {
   const { world, issued, connect, certificates } = await setup(t);
   const phone = await issued(await grantedSession(world));
-  const profile = wpaSupplicantProfile(
-    {
-      ssid: 'Venue',
-      username: phone.username,
-      password: phone.password,
-      anonymousIdentity: phone.anonymousIdentity,
-      caPem: readFileSync(certificates.caFile, 'utf8'),
-      serverName: SERVER_NAME,
-    },
-    certificates.caFile,
-  );
+  const profile = wpaSupplicantConfig({
+    ssid: 'Venue',
+    username: phone.username,
+    password: phone.password,
+    anonymousIdentity: phone.anonymousIdentity,
+    caPem: readFileSync(certificates.caFile, 'utf8'),
+    serverName: SERVER_NAME,
+  });
   const outcome = await connect({ identity: 'unused', password: 'unused', profile });
   t.true(outcome.success, outcome.output.slice(-2000));
 });
