@@ -6,9 +6,8 @@ import type { GatewayRegistry, VenueWifi } from '../../edge/index.js';
 import { ApiError, route, type Route } from '../kit/index.js';
 import type { PortalConfig } from './config.js';
 import { crossSiteGuard } from './cross-site.js';
-import { IssuedDevice, type DeviceGateway } from './devices.js';
+import { ISSUE_REFUSALS, issueDevice, type DeviceGateway } from './devices.js';
 import type { PortalSessions } from './portal-session.js';
-import { replyOf } from './upstreams.js';
 
 /** The kinds of device the page offers, each with the file its Wi-Fi settings install. */
 const KINDS = {
@@ -61,7 +60,7 @@ export function deviceProfileRoute(config: PortalConfig, sessions: PortalSession
       },
       401: { description: 'UNAUTHORIZED: nobody is signed in.' },
       403: { description: 'FORBIDDEN: a cross-site request.' },
-      409: { description: 'SESSION_EXPIRED: the sign-in has ended, or holds as many devices as it may.' },
+      409: { description: ISSUE_REFUSALS },
       502: { description: 'UPSTREAM_UNAVAILABLE: the gateway service did not answer.' },
       503: { description: 'SERVICE_UNAVAILABLE: no secure Wi-Fi is set up for this venue, or its RADIUS CA cannot be read.' },
     },
@@ -74,11 +73,7 @@ export function deviceProfileRoute(config: PortalConfig, sessions: PortalSession
       const caPem = await readFile(caFile, 'utf8').catch(() => undefined);
       if (caPem === undefined) throw notSetUp('Connecting automatically is unavailable just now; try again shortly.');
       // The credential is made only once everything else is known to be there, so a refusal spends no device slot.
-      const answer = await gateway.issue(stored.networkSessionId, query.label, correlationId);
-      if (answer.kind === 'answer' && (answer.status === 409 || answer.status === 404))
-        throw new ApiError('SESSION_EXPIRED', { message: String(answer.body['message'] ?? 'Your sign-in has ended; sign in again.') });
-      const issued = replyOf(IssuedDevice, answer, [201]);
-      if (issued === undefined) throw new ApiError('UPSTREAM_UNAVAILABLE', { message: 'Your devices cannot be reached just now; try again shortly.' });
+      const issued = await issueDevice(gateway, stored, query.label, correlationId);
       const kind = KINDS[query.kind];
       const profile = profileOf(query.kind, {
         ssid: wifi.ssid,

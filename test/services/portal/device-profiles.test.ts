@@ -29,7 +29,7 @@ const TEST_GATEWAYS = 'test/services/portal/fixtures/gateways.json';
 
 function fakeGateway(calls: string[], issue = answer(201, ISSUED)): DeviceGateway {
   return {
-    issue: async (sessionId, label) => (calls.push(`issue ${sessionId} ${label}`), issue),
+    issue: async (sessionId, label, _correlationId, maxDevices) => (calls.push(`issue ${sessionId} ${label} max ${maxDevices}`), issue),
     list: async () => answer(200, { devices: [] }),
     remove: async () => answer(204, {}),
   };
@@ -76,7 +76,7 @@ test('an Apple profile for a sign-in through no gateway: its media type, a downl
   t.like(wifi?.['EAPClientConfiguration'], { UserName: ISSUED.username, UserPassword: ISSUED.password, OuterIdentity: ISSUED.anonymousIdentity });
   t.deepEqual((wifi?.['EAPClientConfiguration'] as Record<string, unknown> | undefined)?.['TLSTrustedServerNames'], ['radius.wifi.example.net']);
   t.like(hotspot, { IsHotspot: true, DomainName: 'wifi.example.net', RoamingConsortiumOIs: ['F4F5E8F5F4'] });
-  t.deepEqual(calls, [`issue ${SIGNED_IN} iPhone`]);
+  t.deepEqual(calls, [`issue ${SIGNED_IN} iPhone max 1`], "the entitlement's device slots bound the sign-in's devices");
   t.false(portal.lines.some((line) => line.includes(ISSUED.password)));
 });
 
@@ -117,9 +117,12 @@ test('refused before any credential is made: nobody signed in (401), a cross-sit
   t.deepEqual([...calls, ...noCa.calls, ...noWifi.calls], []);
 });
 
-test('a sign-in that holds all its devices or has ended is a 409 and no file', async (t) => {
-  const { portal, cookie } = await signedIn(t, {}, answer(409, { code: 'SESSION_EXPIRED', message: 'This sign-in already has 1 devices; remove one first.' }));
-  const reply = await portal.get('/api/v1/me/devices/profile?kind=apple', { cookie });
-  assertError(t, reply, 409, 'SESSION_EXPIRED');
+test('a sign-in whose device slots are all in use is a 409 DEVICE_SLOTS_FULL and no file; one that has ended a 409 SESSION_EXPIRED', async (t) => {
+  const full = await signedIn(t, {}, answer(409, { code: 'DEVICE_SLOTS_FULL', message: 'This sign-in already has its one device; remove it first.' }));
+  const reply = await full.portal.get('/api/v1/me/devices/profile?kind=apple', { cookie: full.cookie });
+  assertError(t, reply, 409, 'DEVICE_SLOTS_FULL');
   t.is(reply.headers.get('content-disposition'), null);
+  assertError(t, await full.portal.post('/api/v1/me/devices', {}, { cookie: full.cookie }), 409, 'DEVICE_SLOTS_FULL');
+  const ended = await signedIn(t, {}, answer(409, { code: 'SESSION_EXPIRED', message: 'The session is revoked or expired.' }));
+  assertError(t, await ended.portal.get('/api/v1/me/devices/profile?kind=android', { cookie: ended.cookie }), 409, 'SESSION_EXPIRED');
 });
