@@ -9,8 +9,8 @@ interface Device {
   createdAt: string;
 }
 
-const KINDS = ['apple', 'android', 'linux'] as const;
-type Kind = (typeof KINDS)[number];
+const HINTS = { apple: 'devices.hint.apple', android: 'devices.hint.android', linux: 'devices.hint.linux' } as const satisfies Record<string, MessageKey>;
+type Kind = keyof typeof HINTS;
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -22,14 +22,14 @@ let shown: Device[] = [];
 /** The kind the person picked (the page preselects the one its user agent names). */
 function kind(): Kind {
   const value = (byId('device-kind') as HTMLSelectElement).value;
-  return (KINDS as readonly string[]).includes(value) ? (value as Kind) : 'apple';
+  return Object.hasOwn(HINTS, value) ? (value as Kind) : 'apple';
 }
 
 /** The link's address and the hint follow the kind; a full list disables the link (a new credential would be refused). */
 function renderAdd(): void {
   const add = byId('device-add') as HTMLAnchorElement;
   add.href = `/api/v1/me/devices/profile?kind=${kind()}`;
-  setText(byId('device-hint'), `devices.hint.${kind()}` as MessageKey);
+  setText(byId('device-hint'), HINTS[kind()]);
   const full = slots !== undefined && shown.length >= slots;
   if (full) add.setAttribute('aria-disabled', 'true');
   else add.removeAttribute('aria-disabled');
