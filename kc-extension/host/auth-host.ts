@@ -21,6 +21,22 @@ export type HttpReply = { kind: 'response'; status: number; body: string } | { k
 export interface HttpPort {
   /** POSTs `body` as JSON; never throws, transport faults come back as values. */
   postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): HttpReply;
+  /** POSTs flat text fields form-encoded (`application/x-www-form-urlencoded`); never throws. */
+  postForm(url: string, headers: Record<string, string>, fields: Record<string, string>, timeoutMs: number): HttpReply;
+}
+
+/**
+ * Fields as `application/x-www-form-urlencoded` (the WHATWG form encoding: UTF-8, space as `+`).
+ * Written here because GraalJS has no URLSearchParams.
+ */
+export function formEncode(fields: Record<string, string>): string {
+  const encode = (text: string) =>
+    encodeURIComponent(text)
+      .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, '+');
+  return Object.entries(fields)
+    .map(([name, value]) => `${encode(name)}=${encode(value)}`)
+    .join('&');
 }
 
 /** The attributes the employee flow reads and writes (they become token claims). */

@@ -1,4 +1,4 @@
-import type { AuthHost, AuthOutcome, HttpReply, UserView } from './auth-host.js';
+import { type AuthHost, type AuthOutcome, formEncode, type HttpReply, type UserView } from './auth-host.js';
 
 /**
  * The raw Java object the wrapper hands in (spi-wrapper AuthHostFacade). Structured values
@@ -66,6 +66,13 @@ export function adaptAuthHost(raw: JavaAuthHost): AuthHost {
     http: {
       postJson: (url, headers, body, timeoutMs) =>
         toHttpReply(JSON.parse(raw.httpPostJson(url, JSON.stringify(headers), JSON.stringify(body), timeoutMs)) as JavaHttpReply),
+      // The Java call sends the text as given; a Content-Type of the caller's replaces its JSON one.
+      postForm: (url, headers, fields, timeoutMs) =>
+        toHttpReply(
+          JSON.parse(
+            raw.httpPostJson(url, JSON.stringify({ ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }), formEncode(fields), timeoutMs),
+          ) as JavaHttpReply,
+        ),
     },
     users: {
       findByAttribute: (name, value) => (JSON.parse(raw.findUsersByAttribute(name, value)) as JavaUser[]).map(toUser),

@@ -17,7 +17,11 @@ export function warmUpHost(round: number): AuthHost {
   return {
     request: { formParam: (name) => form[name], header: () => undefined, clientAddress: () => '192.0.2.1' },
     config: { hrUrl: 'http://warm-up.invalid', hrApiKey: 'warm-up' },
-    http: { postJson: () => ({ kind: 'response', status: 200, body: VERDICTS[round % VERDICTS.length] ?? '' }) },
+    http: {
+      postJson: () => ({ kind: 'response', status: 200, body: VERDICTS[round % VERDICTS.length] ?? '' }),
+      // The warm-up drives the employee sign-in only, which sends no form.
+      postForm: () => ({ kind: 'unreachable' }),
+    },
     users: {
       findByAttribute: () => [],
       findByUsername: () => undefined,

@@ -21,6 +21,12 @@ export interface HttpSmsSettings {
    * into its text, so a message can never change the body's shape.
    */
   smsBodyTemplate: string;
+  /**
+   * Send the filled template's fields form-encoded (`application/x-www-form-urlencoded`), as
+   * Twilio's Messages API and gateways modelled on it take a message, instead of as JSON; the
+   * template is then a flat object of text fields (e.g. `{"To":"{{to}}","From":"+1…","Body":"{{text}}"}`).
+   */
+  smsBodyForm: boolean;
   /** When not empty, a 2xx answer counts as sent only when its body contains this (gateways that answer 200 with an error code). */
   smsSentMarker: string;
   smsTimeoutMs: number;
@@ -64,6 +70,11 @@ export function parseBodyTemplate(template: string): Record<string, unknown> | u
   } catch {
     return undefined;
   }
+}
+
+/** A template a form can carry: every value text (a form has no nesting, numbers or lists). */
+export function isFlatTextTemplate(template: Record<string, unknown>): template is Record<string, string> {
+  return Object.values(template).every((value) => typeof value === 'string');
 }
 
 /** The body one message is sent with. */
@@ -121,13 +132,16 @@ function breaker(counters: CounterStore, settings: HttpSmsSettings) {
 
 /** The HTTP adapter of SmsSender. The number and the text never reach a log line, only the outcome. */
 export function createHttpSmsSender(http: HttpPort, counters: CounterStore, log: Log, settings: HttpSmsSettings): SmsSender {
-  const template = parseBodyTemplate(settings.smsBodyTemplate);
+  const parsed = parseBodyTemplate(settings.smsBodyTemplate);
+  const template = parsed !== undefined && settings.smsBodyForm && !isFlatTextTemplate(parsed) ? undefined : parsed;
   const gate = breaker(counters, settings);
   const headers = basicAuth(settings);
   return {
     send(message, correlationId) {
       if (template === undefined || headers === undefined) {
-        log.error(`SMS settings unusable (body template not a JSON object, or credentials not text); no message sent correlation_id=${correlationId}`);
+        log.error(
+          `SMS settings unusable (body template not a JSON object, or not flat text fields for a form, or credentials not text); no message sent correlation_id=${correlationId}`,
+        );
         return { kind: 'failed', reason: 'refused' };
       }
       if (gate.isOpen()) {
@@ -137,8 +151,11 @@ export function createHttpSmsSender(http: HttpPort, counters: CounterStore, log:
       const body = renderBody(template, message, settings);
       let attempt = failed('unavailable', true);
       for (let n = 1; n <= settings.smsAttempts && attempt.retryable; n++) {
+        const sendHeaders = { ...headers, 'X-Correlation-ID': correlationId };
         attempt = classify(
-          http.postJson(settings.smsUrl, { ...headers, 'X-Correlation-ID': correlationId }, body, settings.smsTimeoutMs),
+          settings.smsBodyForm
+            ? http.postForm(settings.smsUrl, sendHeaders, body as Record<string, string>, settings.smsTimeoutMs)
+            : http.postJson(settings.smsUrl, sendHeaders, body, settings.smsTimeoutMs),
           settings,
           log,
           correlationId,

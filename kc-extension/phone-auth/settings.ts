@@ -1,4 +1,4 @@
-import { DEFAULT_SMS_BODY_TEMPLATE, type HttpSmsSettings } from './http-sms-sender.js';
+import { DEFAULT_SMS_BODY_TEMPLATE, type HttpSmsSettings, isFlatTextTemplate, parseBodyTemplate } from './http-sms-sender.js';
 
 /**
  * The phone authenticator's settings, edited as its execution's config in the admin console;
@@ -82,6 +82,13 @@ export const PHONE_SETTINGS = [
     help: 'JSON body; string values may hold {{to}}, {{toDigits}}, {{toNational}}, {{text}}, {{user}}, {{password}}',
     kind: 'json',
     default: DEFAULT_SMS_BODY_TEMPLATE,
+  },
+  {
+    name: 'smsBodyForm',
+    label: 'SMS body as a form',
+    help: "Send the body template's fields form-encoded (application/x-www-form-urlencoded, as Twilio-style APIs take them) instead of JSON; the template is then flat text fields",
+    kind: 'flag',
+    default: 'false',
   },
   { name: 'smsSentMarker', label: 'SMS sent marker', help: 'When set, a 2xx answer counts as sent only when its body contains it', kind: 'text', default: '' },
   { name: 'smsTimeoutMs', label: 'SMS timeout (ms)', help: 'Per-attempt timeout of a send', kind: 'int', default: '3000', min: 100, max: 60_000 },
@@ -187,5 +194,10 @@ export function readPhoneSettings(config: Record<string, string>): PhoneSettings
     else values[setting.name] = value;
   }
   if (typeof values['smsText'] === 'string' && !values['smsText'].includes('{{code}}')) unusable.push('smsText');
+  // A form carries text fields only: a nested, numeric or list value has no form encoding.
+  if (values['smsBodyForm'] === true && typeof values['smsBodyTemplate'] === 'string') {
+    const template = parseBodyTemplate(values['smsBodyTemplate']);
+    if (template !== undefined && !isFlatTextTemplate(template)) unusable.push('smsBodyTemplate');
+  }
   return unusable.length > 0 ? { ok: false, unusable } : { ok: true, settings: values as unknown as PhoneAuthSettings };
 }

@@ -51,6 +51,9 @@ export function createDecisionClient(config: EntitlementConfig): DecisionClient 
           body: { inputs, decision: config.DECISION_NAME },
           correlationId,
           timeoutMs: config.DECISION_TIMEOUT_MS,
+          // An evaluation is a pure function, safe to send again; a connection lost under it
+          // (a peer restarting, a reset socket) is one more attempt, a timeout is not (the budget).
+          reconnects: 1,
         });
       } catch (error) {
         if (!(error instanceof OutboundError)) throw error;

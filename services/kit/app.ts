@@ -117,6 +117,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', proxies.length === 0 ? false : proxies);
   app.use(requestStart(options.service, options.logger, new Set(['/health', '/metrics', ...(options.quietPaths ?? [])])));
   const readJson = express.json({ limit: options.bodyLimit ?? '16kb' });
+  // Flat text fields only (`extended: false`: no nested objects built from `a[b]=c`).
+  const readForm = express.urlencoded({ extended: false, limit: options.bodyLimit ?? '16kb', parameterLimit: 32 });
   // Paths match as the document reads them: case and trailing slash count.
   const router = express.Router({ caseSensitive: true, strict: true });
   const routes = [...options.routes, documentRoute(() => document), metricsRoute()];
@@ -127,7 +129,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   // of the concrete path, not a read of an entitlement named "evaluate".
   const concreteFirst = [...byPath].sort(([a], [b]) => Number(a.includes(':')) - Number(b.includes(':')));
   for (const [path, group] of concreteFirst) {
-    for (const r of group) r.mount(router, readJson);
+    for (const r of group) r.mount(router, readJson, readForm);
     router.all(path, methodNotAllowed(group.map((r) => r.method.toUpperCase())));
   }
   app.use(router);

@@ -7,7 +7,7 @@ interface BodyParserError {
   status: number;
 }
 
-// body-parser (inside express.json) reports its failures with a `type`; each becomes a 400
+// body-parser (inside express.json and express.urlencoded) reports its failures with a `type`; each becomes a 400
 // INVALID_REQUEST with a message that names the problem but never echoes the body.
 const BODY_PARSER_MESSAGES: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON.',
@@ -17,6 +17,7 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'entity.verify.failed': 'The request body could not be read.',
   'request.aborted': 'The request body was not received whole.',
   'request.size.invalid': 'The request body length does not match its header.',
+  'parameters.too.many': 'The request body has too many fields.',
 };
 
 function isBodyParserError(error: unknown): error is BodyParserError {

@@ -38,6 +38,13 @@ export interface OutboundCall {
    * body are never retried.
    */
   attempts?: number;
+  /**
+   * Attempts more when the connection failed (refused, reset, closed under the request), never
+   * after a timeout (default 0). For a call that is safe to repeat but whose budget is one
+   * timeout, inside a caller's own budget (the decision, between loyalty and the portal's 5 s):
+   * a reset socket answers in microseconds, so a second attempt costs nothing a person notices.
+   */
+  reconnects?: number;
   /** Ends the call early (the caller is stopping): it then fails as a timeout. */
   signal?: AbortSignal;
 }
@@ -59,10 +66,12 @@ const NOT_PROCESSED_RETRIES = 2;
 // to its end by then, and a timeout still aborts it.
 const policies = new Map<string, ReturnType<typeof policyFor>>();
 const retryable = (error: Error) => error instanceof TaskCancelledError || (error instanceof OutboundError && error.failure !== 'bad-response');
-function policyFor(timeoutMs: number, attempts: number) {
+const lostConnection = (error: Error) => error instanceof OutboundError && error.failure === 'unreachable';
+function policyFor(timeoutMs: number, attempts: number, reconnects: number) {
   return wrap(
     retry(handleType(NotProcessed), { maxAttempts: NOT_PROCESSED_RETRIES, backoff: new ConstantBackoff(0) }),
     retry(handleWhen(retryable), { maxAttempts: Math.max(0, attempts - 1), backoff: new ConstantBackoff(0) }),
+    retry(handleWhen(lostConnection), { maxAttempts: reconnects, backoff: new ConstantBackoff(0) }),
     timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }),
   );
 }
@@ -77,10 +86,11 @@ export async function callJson(call: OutboundCall): Promise<OutboundResponse> {
   // An aggressive timeout rejects with TaskCancelledError before the aborted request settles.
   // (instanceof, not cockatiel 3.2's isTaskCancelledError, which tests the wrong property.)
   const attempts = call.attempts ?? 1;
-  const key = `${call.timeoutMs}:${attempts}`;
+  const reconnects = call.reconnects ?? 0;
+  const key = `${call.timeoutMs}:${attempts}:${reconnects}`;
   let policy = policies.get(key);
   if (policy === undefined) {
-    policy = policyFor(call.timeoutMs, attempts);
+    policy = policyFor(call.timeoutMs, attempts, reconnects);
     policies.set(key, policy);
   }
   const timer = outboundSeconds.startTimer({ peer: target });

@@ -10,6 +10,8 @@ export interface DocumentedRoute {
   summary: string;
   security?: Security;
   body?: z.ZodType;
+  /** The body may also come form-encoded (`application/x-www-form-urlencoded`, flat text fields), as gateways modelled on Twilio's API send it. */
+  formBody?: boolean;
   /** Schemas of the path parameters (`:name` in `path`); a parameter without one is a plain string. */
   params?: Record<string, z.ZodType>;
   /** Schemas of the query parameters; each is optional unless its schema refuses undefined. */
@@ -78,7 +80,13 @@ export function openApiDocument(title: string, routes: readonly DocumentedRoute[
     const operation: Record<string, unknown> = { summary: route.summary };
     const parameters = pathParameters(route);
     if (parameters.length > 0) operation.parameters = parameters;
-    if (route.body) operation.requestBody = { required: true, content: jsonContent(route.body, 'input') };
+    if (route.body) {
+      const content = jsonContent(route.body, 'input');
+      operation.requestBody = {
+        required: true,
+        content: route.formBody ? { ...content, 'application/x-www-form-urlencoded': content['application/json'] } : content,
+      };
+    }
     if (route.security) operation.security = [{ [route.security]: [] }];
     operation.responses = declaredResponses(route);
     const path = openApiPath(route.path);

@@ -39,8 +39,11 @@ export interface RouteSpec<S extends z.ZodType | undefined, P extends Fields | u
 
 /** A route with its types erased, so a service can keep all of its routes in one table. */
 export interface Route extends DocumentedRoute {
-  /** Mounts the route; `readJson` parses the body and runs only on routes that declare one. */
-  mount(router: Router, readJson?: RequestHandler): void;
+  /**
+   * Mounts the route; `readJson` parses the body and runs only on routes that declare one, and
+   * `readForm` a form-encoded one on routes that also take that (`formBody`).
+   */
+  mount(router: Router, readJson?: RequestHandler, readForm?: RequestHandler): void;
 }
 
 /**
@@ -72,9 +75,10 @@ export function route<S extends z.ZodType | undefined = undefined, P extends Fie
   };
   return {
     ...documented,
-    mount(router, readJson) {
+    mount(router, readJson, readForm) {
       // The body is read only after the steps: a caller without the key cannot make us parse it.
-      const read = spec.body && readJson ? [readJson] : [];
+      // Each reader reads only its own content type, so a form route runs both.
+      const read = [...(spec.body && readJson ? [readJson] : []), ...(spec.body && spec.formBody && readForm ? [readForm] : [])];
       router[spec.method](spec.path, inOrder([...steps, ...checkParams, ...read, ...bodySteps, terminal]));
     },
   };

@@ -31,8 +31,10 @@ export async function createApp(config: SmsCatcherConfig, logger: Logger): Promi
       route({
         method: 'post',
         path: '/api/v1/sms',
-        summary: 'Takes one text message, as an SMS gateway would; while a fault is set it fails as set and keeps nothing.',
+        summary:
+          'Takes one text message, as an SMS gateway would, as JSON or form-encoded (the shape Twilio-style gateways take); while a fault is set it fails as set and keeps nothing.',
         body: SendRequest,
+        formBody: true,
         responses: {
           202: { description: 'Caught.', schema: Accepted },
           400: { description: 'INVALID_REQUEST: not an E.164 number, or no text.' },

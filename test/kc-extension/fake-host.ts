@@ -9,6 +9,8 @@ export interface HttpCall {
   headers: Record<string, string>;
   body: unknown;
   timeoutMs: number;
+  /** Sent form-encoded (postForm): `body` holds the fields. */
+  form?: true;
 }
 
 export interface FakeHost extends AuthHost {
@@ -95,6 +97,10 @@ export function fakeHost(
     http: {
       postJson: (url, hdrs, body, timeoutMs) => {
         httpCalls.push({ url, headers: hdrs, body, timeoutMs });
+        return replies.length > 1 ? replies.shift()! : replies[0]!;
+      },
+      postForm: (url, hdrs, fields, timeoutMs) => {
+        httpCalls.push({ url, headers: hdrs, body: fields, timeoutMs, form: true });
         return replies.length > 1 ? replies.shift()! : replies[0]!;
       },
     },

@@ -191,6 +191,11 @@ test('unusable settings refuse with 503 naming the setting in the log, never sen
   t.is(host.httpCalls.length, 0);
   t.true(host.logs.some((line) => line.includes('codeHashKey') && line.includes('smsUrl')));
   t.like(world({ config: { ...CONFIG, smsText: 'no code here' } }).run({ phone: TYPED }), { status: 503 });
+  // A form carries flat text fields only: a template with a number in it is named, nothing sent.
+  const form = world({ config: { ...CONFIG, smsBodyForm: 'true', smsBodyTemplate: '{"To":"{{to}}","Body":"{{text}}","n":1}' } });
+  t.like(form.run({ phone: TYPED }), { status: 503 });
+  t.is(form.host.httpCalls.length, 0);
+  t.true(form.host.logs.some((line) => line.includes('smsBodyTemplate')));
 });
 
 test('the number and the code reach the SMS only: not logs, events, store keys or values, accounts’ names', (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { HttpReply } from '../../../kc-extension/host/auth-host.js';
+import { formEncode, type HttpReply } from '../../../kc-extension/host/auth-host.js';
 import { base64, createHttpSmsSender, type HttpSmsSettings } from '../../../kc-extension/phone-auth/http-sms-sender.js';
 import { fakeHost } from '../fake-host.js';
 
@@ -12,6 +12,7 @@ const SETTINGS: HttpSmsSettings = {
   smsUser: 'venue-key',
   smsPassword: 'venue-secret',
   smsBasicAuth: false,
+  smsBodyForm: false,
   smsBodyTemplate: JSON.stringify({
     ApiKey: '{{user}}',
     SecretKey: '{{password}}',
@@ -53,6 +54,32 @@ test('the body follows the template with the number, the text and the credential
     meta: ['84912345678', PHONE, '{{unknown}}'],
   });
   t.deepEqual(call?.headers, { 'X-Correlation-ID': CORR }, 'no Authorization without Basic');
+});
+
+// Twilio's Messages API: POST form fields To, From, Body with the account's SID and token as HTTP Basic.
+const TWILIO_TEMPLATE = JSON.stringify({ To: '{{to}}', From: '+15005550006', Body: '{{text}}' });
+
+test('a form gateway gets the filled template as form fields, with Basic credentials', (t) => {
+  const { host, sms } = sender([status(201)], { smsBodyForm: true, smsBodyTemplate: TWILIO_TEMPLATE, smsBasicAuth: true, smsUser: 'AC1', smsPassword: 'tok' });
+  t.deepEqual(sms.send({ to: PHONE, text: CODE_TEXT }, CORR), { kind: 'sent' });
+  const [call] = host.httpCalls;
+  t.true(call?.form, 'sent as a form, not JSON');
+  t.deepEqual(call?.body, { To: PHONE, From: '+15005550006', Body: CODE_TEXT });
+  t.is(call?.headers['Authorization'], `Basic ${Buffer.from('AC1:tok').toString('base64')}`);
+});
+
+test('a form needs flat text fields: a template with a number, a list or an object sends nothing', (t) => {
+  for (const smsBodyTemplate of [SETTINGS.smsBodyTemplate, JSON.stringify({ To: '{{to}}', n: { a: 'b' } })]) {
+    const { host, sms } = sender([status(200)], { smsBodyForm: true, smsBodyTemplate });
+    t.deepEqual(sms.send({ to: PHONE, text: 'x' }, CORR), { kind: 'failed', reason: 'refused' });
+    t.is(host.httpCalls.length, 0);
+  }
+});
+
+test('form encoding is the WHATWG one: UTF-8, space as +, reserved signs escaped', (t) => {
+  const fields = { To: '+84912345678', Body: "Mã Wi-Fi: 482913 & more=yes (5 phút)!*'~", 'a b': 'c+d' };
+  t.is(formEncode(fields), new URLSearchParams(fields).toString());
+  t.is(formEncode({}), '');
 });
 
 test('a text that looks like JSON or a placeholder cannot change the body', (t) => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
 import { freePort } from '../../helpers/postgres-server.js';
@@ -18,6 +20,30 @@ test('decision service down: 503 DMN_UNAVAILABLE for customers and employees, no
   assertError(t, await service.evaluate(await shared.keys.token(customer)), 503, 'DMN_UNAVAILABLE');
   assertError(t, await service.evaluate(await shared.keys.token(employee)), 503, 'DMN_UNAVAILABLE');
   t.deepEqual(await shared.db.query('SELECT count(*)::int AS n FROM entitlements WHERE subject_id IN ($1, $2)', [customer.sub, employee.sub]), [{ n: 0 }]);
+});
+
+test('a connection to the decision service lost under the request is sent once more: the sign-in gets its entitlement', async (t) => {
+  // In front of the real decision service, a peer that drops the first connection it is given.
+  let seen = 0;
+  const front = createServer((req, res) => {
+    seen += 1;
+    if (seen === 1) {
+      req.socket.destroy();
+      return;
+    }
+    req.pipe(
+      request(`${shared.decision.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => front.close(() => resolve())));
+  const service = await boot(t, { DECISION_URL: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, LOYALTY_URL: '' });
+  const reply = await service.evaluate(await shared.keys.token(customerClaims()));
+  t.is(reply.status, 201, reply.text);
+  t.is(seen, 2);
 });
 
 test('decision service down with POLICY_FALLBACK=local: the same model decides in process', async (t) => {

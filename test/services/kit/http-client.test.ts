@@ -3,13 +3,17 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callJson, OutboundError } from '../../../services/kit/index.js';
 
-type Behaviour = (attempt: number) => { delayMs?: number; status?: number; text?: string; headers?: Record<string, string> };
+type Behaviour = (attempt: number) => { reset?: boolean; delayMs?: number; status?: number; text?: string; headers?: Record<string, string> };
 
 async function peer(behaviour: Behaviour) {
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
-    const { delayMs = 0, status = 200, text = '{"ok":true}', headers = { 'content-type': 'application/json' } } = behaviour(seen.length);
+    const { reset = false, delayMs = 0, status = 200, text = '{"ok":true}', headers = { 'content-type': 'application/json' } } = behaviour(seen.length);
+    if (reset) {
+      req.socket.destroy();
+      return;
+    }
     setTimeout(() => {
       if (res.destroyed) return;
       res.writeHead(status, headers).end(text);
@@ -100,4 +104,26 @@ test('such refusals are sent again at most twice; a JSON 503 is an answer and is
   t.deepEqual(await callJson({ url: answering.url, body: {}, correlationId: CORR, timeoutMs: 1000 }), { status: 503, body: { error: 'hr_unavailable' } });
   t.is(answering.seen.length, 1);
   await answering.close();
+});
+
+test('a connection lost under the request is attempted again when the call allows reconnects, and is unreachable without', async (t) => {
+  // The first two requests lose their connection, later ones are answered.
+  const server = await peer((n) => (n <= 2 ? { reset: true } : {}));
+  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 2000 }), { instanceOf: OutboundError });
+  t.is(error?.failure, 'unreachable');
+  t.is(server.seen.length, 1);
+  const answer = await callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 2000, reconnects: 1 });
+  t.is(answer.status, 200);
+  t.is(server.seen.length, 3);
+  await server.close();
+});
+
+test('reconnects never repeat a timeout: the budget is one attempt', async (t) => {
+  const server = await peer(() => ({ delayMs: HOLD }));
+  const error = await t.throwsAsync(callJson({ url: server.url, body: {}, correlationId: CORR, timeoutMs: 1000, reconnects: 2 }), {
+    instanceOf: OutboundError,
+  });
+  t.is(error?.failure, 'timeout');
+  t.is(server.seen.length, 1);
+  await server.close();
 });

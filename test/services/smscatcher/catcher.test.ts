@@ -1,5 +1,6 @@
 import test from 'ava';
 import { DEFAULT_SMS_BODY_TEMPLATE, parseBodyTemplate, renderBody, type HttpSmsSettings } from '../../../kc-extension/phone-auth/http-sms-sender.js';
+import { formEncode } from '../../../kc-extension/host/auth-host.js';
 import { smsCatcherService } from './catcher-service.js';
 
 const PHONE = '+84912345678';
@@ -35,6 +36,27 @@ test("the sender's default body is caught and read back by number, newest first"
   t.like(one.body, { to: PHONE, text: TEXT });
   t.is((await service.request('GET', '/api/v1/messages?to=not-a-number')).status, 400);
   t.is((await service.request('GET', '/api/v1/messages/sms-00000000-0000-0000-0000-000000000000')).status, 404);
+});
+
+test('a form-encoded message (the shape Twilio-style gateways take) is caught as a JSON one is', async (t) => {
+  const { service } = await smsCatcherService(t);
+  const text = 'Mã Wi-Fi: 482913 (5 phút) & more';
+  const sent = await service.request('POST', '/api/v1/sms', {
+    raw: formEncode({ to: PHONE, text }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  t.is(sent.status, 202, JSON.stringify(sent.body));
+  t.like((await service.request('GET', `/api/v1/messages/${String(sent.body['id'])}`)).body, { to: PHONE, text });
+  const bad = await service.request('POST', '/api/v1/sms', {
+    raw: formEncode({ to: 'nope', text }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  t.is(bad.status, 400);
+  t.is(bad.body['code'], 'INVALID_REQUEST');
+  const openapi = (await service.request('GET', '/openapi.json')).body as {
+    paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
+  };
+  t.deepEqual(Object.keys(openapi.paths['/api/v1/sms']?.post?.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded']);
 });
 
 test('a message that is not a text to an E.164 number is refused with the error object', async (t) => {

@@ -22,7 +22,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
- * Outbound HTTP for JS: one blocking POST with a JSON body, and the connector probe's name
+ * Outbound HTTP for JS: one blocking POST with a JSON body (or the type the caller names), and the connector probe's name
  * lookup and pinned GET; faults come back as values, never throws. HttpURLConnection keeps connections alive and, being synchronous, costs no thread
  * hand-off on the login path.
  */
@@ -53,12 +53,17 @@ final class HttpFacade {
         try {
             connection = open(url, method, timeoutMs);
             connection.setRequestProperty("Accept", "application/json");
+            boolean typed = false;
             for (Map.Entry<String, Object> header : Json.readObject(headersJson).entrySet()) {
                 connection.setRequestProperty(header.getKey(), String.valueOf(header.getValue()));
+                typed |= header.getKey().equalsIgnoreCase("Content-Type");
             }
             if (body != null) {
                 connection.setDoOutput(true);
-                connection.setRequestProperty("Content-Type", "application/json");
+                // JSON unless the caller named the body's type (a form, for an SMS gateway).
+                if (!typed) {
+                    connection.setRequestProperty("Content-Type", "application/json");
+                }
                 byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
                 connection.setFixedLengthStreamingMode(bytes.length);
                 try (OutputStream out = connection.getOutputStream()) {
