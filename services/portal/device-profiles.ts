@@ -65,6 +65,9 @@ export function deviceProfileRoute(config: PortalConfig, sessions: PortalSession
       503: { description: 'SERVICE_UNAVAILABLE: no secure Wi-Fi is set up for this venue, or its RADIUS CA cannot be read.' },
     },
     handle: async ({ req, res, query, correlationId }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      // Express answers HEAD with the GET route: a link checker's or a prefetch's HEAD makes no credential.
+      if (req.method === 'HEAD') return { status: 200, body: undefined, raw: '' };
       const found = await sessions.current(req, correlationId);
       if (found === undefined) throw new ApiError('UNAUTHORIZED', { message: 'Sign in to add a device.' });
       const { stored } = found;
@@ -85,7 +88,6 @@ export function deviceProfileRoute(config: PortalConfig, sessions: PortalSession
         displayName: wifi.friendlyName,
         passpoint: wifi,
       });
-      res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Content-Type', kind.type);
       if (kind.extension === undefined) res.setHeader('Content-Transfer-Encoding', 'base64');
       else res.setHeader('Content-Disposition', `attachment; filename="${fileName(wifi.ssid, kind.extension)}"`);

@@ -105,6 +105,8 @@ test('refused before any credential is made: nobody signed in (401), a cross-sit
   assertError(t, await portal.get('/api/v1/me/devices/profile?kind=apple'), 401, 'UNAUTHORIZED');
   assertError(t, await portal.get('/api/v1/me/devices/profile?kind=apple', { cookie, 'sec-fetch-site': 'cross-site' }), 403, 'FORBIDDEN');
   assertError(t, await portal.get('/api/v1/me/devices/profile?kind=windows-phone', { cookie }), 400, 'INVALID_REQUEST');
+  const head = await portal.request('HEAD', '/api/v1/me/devices/profile?kind=apple', { headers: { cookie } });
+  t.is(head.status, 200, 'a HEAD is answered without a credential');
   const noCa = await signedIn(t, { RADIUS_EAP_CA_FILE: '/nonexistent/ca.pem' });
   assertError(t, await noCa.portal.get('/api/v1/me/devices/profile?kind=apple', { cookie: noCa.cookie }), 503, 'SERVICE_UNAVAILABLE');
   const bare = JSON.parse(readFileSync(TEST_GATEWAYS, 'utf8')) as Record<string, unknown>;
