@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   // The person's allowance for the period (time or data) is used up: `renewsAt` says when it comes back.
   ALLOWANCE_USED_UP: { status: 403, message: 'Your allowance for this period is used up.' },
   SESSION_EXPIRED: { status: 409, message: 'The session is revoked or expired.' },
+  DEVICE_SLOTS_FULL: { status: 409, message: 'Every device slot of this sign-in is in use; remove a device first.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; try again later.' },
   HR_SERVICE_UNAVAILABLE: { status: 503, message: 'HR verification is unavailable.' },
   HR_SERVICE_TIMEOUT: { status: 504, message: 'HR verification did not answer in time.' },

@@ -1,7 +1,17 @@
-// The Wi-Fi profiles a device installs to join a venue's WPA2/3-Enterprise network with its
-// 802.1X device credential (EAP-TTLS, inner PAP; decision 0096): the server certificate's CA and
-// name travel in the profile, so the device trusts only the platform's RADIUS.
-import { createHash, X509Certificate } from 'node:crypto';
+// The Wi-Fi profiles a device installs to join a venue's WPA2/3-Enterprise network, and its
+// Passpoint (Hotspot 2.0) identifiers, with its 802.1X device credential (EAP-TTLS, inner PAP;
+// decision 0096): the server certificate's CA and name travel in the profile, so the device trusts
+// only the platform's RADIUS.
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
+import { build as buildPlist } from 'plist';
+
+/** The Passpoint identifiers a venue's access points advertise over ANQP (gateway registry). */
+export interface PasspointIdentifiers {
+  homeDomain: string;
+  roamingConsortiumOIs: string[];
+  naiRealm: string;
+  friendlyName: string;
+}
 
 export interface DeviceProfileInput {
   ssid: string;
@@ -14,6 +24,8 @@ export interface DeviceProfileInput {
   serverName: string;
   /** Shown in the device's settings. */
   displayName?: string;
+  /** With these, the profile also joins every venue advertising them (Passpoint), not only the SSID. */
+  passpoint?: PasspointIdentifiers;
 }
 
 /** A string as wpa_supplicant reads one in double quotes: it has no escapes, so a quote or a line break is refused. */
@@ -22,11 +34,8 @@ function wpaString(value: string): string {
   return `"${value}"`;
 }
 
-/**
- * A wpa_supplicant network block (Linux, and what NetworkManager imports), the CA by file path:
- * wpa_supplicant reads certificates from files (or a blob its control interface loads).
- */
-export function wpaSupplicantProfile(input: DeviceProfileInput, caFile: string): string {
+/** The network block, trusting `caCert` (`blob://<name>` of a blob in the same file). */
+function wpaNetwork(input: DeviceProfileInput, caCert: string): string[] {
   return [
     'network={',
     `\tssid=${wpaString(input.ssid)}`,
@@ -37,14 +46,28 @@ export function wpaSupplicantProfile(input: DeviceProfileInput, caFile: string):
     `\tanonymous_identity=${wpaString(input.anonymousIdentity)}`,
     `\tpassword=${wpaString(input.password)}`,
     '\tphase2="auth=PAP"',
-    `\tca_cert=${wpaString(caFile)}`,
+    `\tca_cert=${wpaString(caCert)}`,
     `\tdomain_match=${wpaString(input.serverName)}`,
     '}',
+  ];
+}
+
+/**
+ * A whole wpa_supplicant configuration to download (Linux, and what NetworkManager imports): the
+ * network block and the CA as a blob of the same file (`blob-base64-<name>`, DER), so one file is
+ * all a device needs; wpa_supplicant reads certificates from files or blobs only.
+ */
+export function wpaSupplicantConfig(input: DeviceProfileInput): string {
+  const der = new X509Certificate(input.caPem).raw.toString('base64');
+  return [
+    '# Wi-Fi profile: EAP-TTLS with inner PAP; the RADIUS server is trusted only with this CA and name.',
+    'blob-base64-radius-ca={',
+    ...(der.match(/.{1,64}/g) ?? []),
+    '}',
+    ...wpaNetwork(input, 'blob://radius-ca'),
     '',
   ].join('\n');
 }
-
-const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A UUID derived from the inputs, so the same credential's profile replaces itself on a device. */
 function uuidOf(...parts: string[]): string {
@@ -54,82 +77,140 @@ function uuidOf(...parts: string[]): string {
 
 /**
  * An Apple configuration profile (.mobileconfig, iOS/iPadOS/macOS): a root certificate payload
- * (com.apple.security.root) with the CA and a Wi-Fi payload (com.apple.wifi.managed) with
- * EAP-TTLS (type 21) and inner PAP, trusting only that CA and the server name. Unsigned: the
- * device says "Unverified" on install; signing it with a public code-signing certificate is the
- * operator's.
+ * (com.apple.security.root) with the CA and a Wi-Fi payload (com.apple.wifi.managed) for the SSID
+ * with EAP-TTLS (type 21) and inner PAP, trusting only that CA and the server name; with Passpoint
+ * identifiers, a second Wi-Fi payload (IsHotspot) with the same credential joins every venue that
+ * advertises them. Unsigned: the device says "Unverified" on install; signing it with a public
+ * code-signing certificate is the operator's.
  */
 export function appleMobileconfig(input: DeviceProfileInput): string {
   const ca = new X509Certificate(input.caPem);
   const caUuid = uuidOf('ca', ca.fingerprint256);
-  const wifiUuid = uuidOf('wifi', input.ssid, input.username);
   const profileUuid = uuidOf('profile', input.ssid, input.username);
-  const name = xml(input.displayName ?? input.ssid);
-  const string = (key: string, value: string) => `\t\t\t<key>${key}</key>\n\t\t\t<string>${xml(value)}</string>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-\t<key>PayloadContent</key>
-\t<array>
-\t\t<dict>
-\t\t\t<key>PayloadContent</key>
-\t\t\t<data>${ca.raw.toString('base64')}</data>
-${string('PayloadType', 'com.apple.security.root')}
-${string('PayloadIdentifier', `net.wifi-platform.ca.${caUuid}`)}
-${string('PayloadUUID', caUuid)}
-\t\t\t<key>PayloadVersion</key>
-\t\t\t<integer>1</integer>
-${string('PayloadDisplayName', 'RADIUS CA')}
-\t\t</dict>
-\t\t<dict>
-${string('PayloadType', 'com.apple.wifi.managed')}
-${string('PayloadIdentifier', `net.wifi-platform.wifi.${wifiUuid}`)}
-${string('PayloadUUID', wifiUuid)}
-\t\t\t<key>PayloadVersion</key>
-\t\t\t<integer>1</integer>
-${string('SSID_STR', input.ssid)}
-${string('EncryptionType', 'WPA2')}
-\t\t\t<key>AutoJoin</key>
-\t\t\t<true/>
-\t\t\t<key>PayloadCertificateAnchorUUID</key>
-\t\t\t<array>
-\t\t\t\t<string>${caUuid}</string>
-\t\t\t</array>
-\t\t\t<key>EAPClientConfiguration</key>
-\t\t\t<dict>
-\t\t\t\t<key>AcceptEAPTypes</key>
-\t\t\t\t<array>
-\t\t\t\t\t<integer>21</integer>
-\t\t\t\t</array>
-\t\t\t\t<key>TTLSInnerAuthentication</key>
-\t\t\t\t<string>PAP</string>
-\t\t\t\t<key>UserName</key>
-\t\t\t\t<string>${xml(input.username)}</string>
-\t\t\t\t<key>UserPassword</key>
-\t\t\t\t<string>${xml(input.password)}</string>
-\t\t\t\t<key>OuterIdentity</key>
-\t\t\t\t<string>${xml(input.anonymousIdentity)}</string>
-\t\t\t\t<key>TLSTrustedServerNames</key>
-\t\t\t\t<array>
-\t\t\t\t\t<string>${xml(input.serverName)}</string>
-\t\t\t\t</array>
-\t\t\t\t<key>TLSMinimumVersion</key>
-\t\t\t\t<string>1.2</string>
-\t\t\t</dict>
-\t\t</dict>
-\t</array>
-\t<key>PayloadDisplayName</key>
-\t<string>${name}</string>
-\t<key>PayloadIdentifier</key>
-\t<string>net.wifi-platform.profile.${profileUuid}</string>
-\t<key>PayloadType</key>
-\t<string>Configuration</string>
-\t<key>PayloadUUID</key>
-\t<string>${profileUuid}</string>
-\t<key>PayloadVersion</key>
-\t<integer>1</integer>
-</dict>
-</plist>
-`;
+  const eap = {
+    AcceptEAPTypes: [21],
+    TTLSInnerAuthentication: 'PAP',
+    UserName: input.username,
+    UserPassword: input.password,
+    OuterIdentity: input.anonymousIdentity,
+    TLSTrustedServerNames: [input.serverName],
+    TLSMinimumVersion: '1.2',
+  };
+  const wifi = (kind: string, fields: Record<string, unknown>) => {
+    const uuid = uuidOf(kind, input.ssid, input.username);
+    return {
+      PayloadType: 'com.apple.wifi.managed',
+      PayloadIdentifier: `net.wifi-platform.${kind}.${uuid}`,
+      PayloadUUID: uuid,
+      PayloadVersion: 1,
+      EncryptionType: 'WPA2',
+      AutoJoin: true,
+      PayloadCertificateAnchorUUID: [caUuid],
+      EAPClientConfiguration: eap,
+      ...fields,
+    };
+  };
+  const passpoint = input.passpoint;
+  return buildPlist({
+    PayloadContent: [
+      {
+        PayloadContent: ca.raw,
+        PayloadType: 'com.apple.security.root',
+        PayloadIdentifier: `net.wifi-platform.ca.${caUuid}`,
+        PayloadUUID: caUuid,
+        PayloadVersion: 1,
+        PayloadDisplayName: 'RADIUS CA',
+      },
+      wifi('wifi', { SSID_STR: input.ssid }),
+      ...(passpoint === undefined
+        ? []
+        : [
+            wifi('passpoint', {
+              IsHotspot: true,
+              DomainName: passpoint.homeDomain,
+              DisplayedOperatorName: passpoint.friendlyName,
+              NAIRealmNames: [passpoint.naiRealm],
+              ServiceProviderRoamingEnabled: passpoint.roamingConsortiumOIs.length > 0,
+              ...(passpoint.roamingConsortiumOIs.length > 0 ? { RoamingConsortiumOIs: passpoint.roamingConsortiumOIs } : {}),
+            }),
+          ]),
+    ],
+    PayloadDisplayName: input.displayName ?? input.ssid,
+    PayloadIdentifier: `net.wifi-platform.profile.${profileUuid}`,
+    PayloadType: 'Configuration',
+    PayloadUUID: profileUuid,
+    PayloadVersion: 1,
+  });
+}
+
+const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** One node of the OMA-DM tree: a leaf with its value, or an interior node with its children. */
+function node(name: string, content: string | string[], indent: string): string {
+  const inner = typeof content === 'string' ? `${indent}  <Value>${xml(content)}</Value>` : content.map((child) => child.replace(/^/gm, '  ')).join('\n');
+  return `${indent}<Node>\n${indent}  <NodeName>${name}</NodeName>\n${inner}\n${indent}</Node>`;
+}
+
+/**
+ * The Passpoint PerProviderSubscription management object (Wi-Fi Alliance Hotspot 2.0 PPS-MO,
+ * OMA-DM DDF `urn:wfa:mo:hotspot2dot0-perprovidersubscription:1.0`) of the credential: HomeSP
+ * (friendly name, FQDN, roaming consortium OIs) and Credential (realm, user name, the password
+ * in base64 as the DDF wants it, EAP-TTLS with inner PAP).
+ */
+export function ppsMo(input: DeviceProfileInput & { passpoint: PasspointIdentifiers }): string {
+  const { passpoint } = input;
+  const homeSp = [
+    node('FriendlyName', passpoint.friendlyName, ''),
+    node('FQDN', passpoint.homeDomain, ''),
+    ...(passpoint.roamingConsortiumOIs.length > 0 ? [node('RoamingConsortiumOI', passpoint.roamingConsortiumOIs.join(','), '')] : []),
+  ];
+  const credential = [
+    node('Realm', passpoint.naiRealm, ''),
+    node(
+      'UsernamePassword',
+      [
+        node('Username', input.username, ''),
+        node('Password', Buffer.from(input.password).toString('base64'), ''),
+        node('EAPMethod', [node('EAPType', '21', ''), node('InnerMethod', 'PAP', '')], ''),
+      ],
+      '',
+    ),
+  ];
+  const subscription = [
+    '<Node>',
+    '  <NodeName>PerProviderSubscription</NodeName>',
+    '  <RTProperties>',
+    '    <Type>',
+    '      <DDFName>urn:wfa:mo:hotspot2dot0-perprovidersubscription:1.0</DDFName>',
+    '    </Type>',
+    '  </RTProperties>',
+    node('i001', [node('HomeSP', homeSp, ''), node('Credential', credential, '')], '  '),
+    '</Node>',
+  ];
+  return ['<MgmtTree xmlns="syncml:dmddf1.2">', '  <VerDTD>1.2</VerDTD>', ...subscription.map((line) => `  ${line}`), '</MgmtTree>', ''].join('\n');
+}
+
+const base64Lines = (data: Buffer) => (data.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+
+/**
+ * Android's Passpoint provisioning file (`application/x-wifi-config`, Android 8.0+): base64 of a
+ * MIME multipart/mixed message whose parts are the PPS-MO (`application/x-passpoint-profile`)
+ * and the CA certificate (`application/x-x509-ca-cert`), each base64; the browser hands a download
+ * of this type to the Wi-Fi settings, which install the subscription.
+ */
+export function androidWifiConfig(input: DeviceProfileInput & { passpoint: PasspointIdentifiers }): string {
+  const boundary = `wifi-platform-${randomBytes(12).toString('hex')}`;
+  const part = (type: string, data: Buffer) =>
+    [`--${boundary}`, `Content-Type: ${type}`, 'Content-Transfer-Encoding: base64', '', base64Lines(data)].join('\r\n');
+  const message = [
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary=${boundary}`,
+    'Content-Transfer-Encoding: base64',
+    '',
+    part('application/x-passpoint-profile', Buffer.from(ppsMo(input))),
+    part('application/x-x509-ca-cert', new X509Certificate(input.caPem).raw),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  return base64Lines(Buffer.from(message));
 }

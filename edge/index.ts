@@ -7,12 +7,16 @@ export {
   fromGatewayOutside,
   gatewayForArrival,
   GatewaysFile,
+  loadDefaultWifi,
   loadGatewayRegistry,
   normalUrl,
   venueOf,
+  WifiIdentifiers,
   type Gateway,
   type GatewayMatch,
   type GatewayRegistry,
   type GatewaysFileEntry,
+  type VenueWifi,
+  type WifiIdentifiersInput,
 } from './registry.js';
 export { arrivalIntegrityHolds, chapAnswerFor } from './controller-crypto.js';

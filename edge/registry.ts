@@ -62,7 +62,55 @@ const GatewayEntry = z
     }
   });
 
-export const GatewaysFile = z.strictObject({ gateways: z.array(GatewayEntry).min(1) });
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const domain = (what: string) => z.string().toLowerCase().regex(DOMAIN, `${what} must be a domain name (letters, digits, dashes, dots)`);
+
+/**
+ * What a device is told to join at a venue with its 802.1X credential: the SSID of the
+ * WPA2/3-Enterprise network and the Passpoint (Hotspot 2.0) identifiers its access points advertise
+ * over ANQP, which let a phone join any venue of the operator by itself.
+ */
+export const WifiIdentifiers = z.strictObject({
+  ssid: z
+    .string()
+    .min(1)
+    // 802.11 caps an SSID at 32 octets; wpa_supplicant's quoted strings have no escapes.
+    .refine((ssid) => Buffer.byteLength(ssid) <= 32, 'an SSID is at most 32 bytes')
+    .refine((ssid) => ![...ssid].some((c) => c === '"' || c === '\\' || c.charCodeAt(0) < 0x20), 'an SSID here holds no quote, backslash or control character')
+    .describe("The SSID of the WPA2/3-Enterprise network pointing at the platform's RADIUS."),
+  homeDomain: domain('homeDomain').describe("Passpoint home service provider's FQDN (the PPS-MO's HomeSP/FQDN, Apple's DomainName)."),
+  roamingConsortiumOIs: z
+    .array(
+      z
+        .string()
+        .regex(/^([0-9A-Fa-f]{6}|[0-9A-Fa-f]{10})$/, 'a roaming consortium OI is 3 or 5 octets in hex')
+        .transform((oi) => oi.toUpperCase()),
+    )
+    .max(3)
+    .default([])
+    .describe('Roaming consortium OIs the access points advertise (3 or 5 octets, hex); at most 3, as ANQP beacons carry.'),
+  naiRealm: domain('naiRealm').optional().describe('The NAI realm the access points advertise (default: homeDomain).'),
+  friendlyName: z.string().trim().min(1).max(64).optional().describe("The provider's name a device shows (default: the SSID)."),
+});
+export type WifiIdentifiersInput = z.input<typeof WifiIdentifiers>;
+
+/** A venue's Wi-Fi identifiers with their defaults filled in. */
+export interface VenueWifi {
+  ssid: string;
+  homeDomain: string;
+  roamingConsortiumOIs: string[];
+  naiRealm: string;
+  friendlyName: string;
+}
+
+export const GatewaysFile = z.strictObject({
+  gateways: z.array(GatewayEntry).min(1),
+  wifi: WifiIdentifiers.optional().describe('The Wi-Fi identifiers of every venue the file names none for, and of a sign-in that came through no gateway.'),
+  venues: z
+    .record(z.string().regex(NAME_PATTERN), WifiIdentifiers)
+    .default({})
+    .describe("Wi-Fi identifiers per venue group (a gateway's `venue`, else its NAS id)."),
+});
 export type GatewaysFileEntry = z.input<typeof GatewayEntry>;
 
 /** A registered gateway, secrets opened. */
@@ -84,6 +132,8 @@ export interface Gateway {
   macAuthentication: boolean;
   /** Normalised (`new URL(...).href`). */
   loginUrls: string[];
+  /** What its devices join by 802.1X: its venue's identifiers, else the file's `wifi`; undefined when the file has neither. */
+  wifi?: VenueWifi;
 }
 
 export type GatewayRegistry = ReadonlyMap<string, Gateway>;
@@ -120,6 +170,9 @@ export function handsOverPassword(profile: ControllerProfile): boolean {
  */
 export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegistry {
   const parsed = GatewaysFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const venueNames = new Set(parsed.gateways.map((entry) => entry.venue ?? entry.nasId));
+  // A venue named in `venues` that no gateway is in is a typing mistake the operator would not see.
+  for (const venue of Object.keys(parsed.venues)) if (!venueNames.has(venue)) throw new Error(`gateways file: venues names ${venue}, which no gateway is in`);
   const gateways = new Map<string, Gateway>();
   const loginUrls = new Set<string>();
   for (const entry of parsed.gateways) {
@@ -151,9 +204,26 @@ export function loadGatewayRegistry(file: string, sealer: Sealer): GatewayRegist
       venue: entry.venue ?? entry.nasId,
       macAuthentication: entry.macAuthentication,
       loginUrls: urls,
+      ...wifiField(parsed.venues[entry.venue ?? entry.nasId] ?? parsed.wifi),
     });
   }
   return gateways;
+}
+
+const withDefaults = (wifi: z.output<typeof WifiIdentifiers>): VenueWifi => ({
+  ssid: wifi.ssid,
+  homeDomain: wifi.homeDomain,
+  roamingConsortiumOIs: wifi.roamingConsortiumOIs,
+  naiRealm: wifi.naiRealm ?? wifi.homeDomain,
+  friendlyName: wifi.friendlyName ?? wifi.ssid,
+});
+
+const wifiField = (wifi: z.output<typeof WifiIdentifiers> | undefined): { wifi?: VenueWifi } => (wifi === undefined ? {} : { wifi: withDefaults(wifi) });
+
+/** The file's own `wifi`: what a sign-in that came through no registered gateway is offered. */
+export function loadDefaultWifi(file: string): VenueWifi | undefined {
+  const wifi = GatewaysFile.parse(JSON.parse(readFileSync(file, 'utf8'))).wifi;
+  return wifi === undefined ? undefined : withDefaults(wifi);
 }
 
 const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');

@@ -179,6 +179,9 @@ const GIGAWORD = 2 ** 32;
  * A volume cap of `bytes` in the controller's attributes. Without a gigawords attribute a cap
  * past 4 GiB is sent as the largest 32-bit value: the controller ends the session early, never late.
  */
+/** The octets a volume cap of `bytes` carries in the controller's attributes (`volumeAttributes`). */
+export const volumeCapOf = (volume: VolumeAttribute, bytes: number): number => (volume.gigawords === null ? Math.min(bytes, GIGAWORD - 1) : bytes);
+
 export function volumeAttributes(volume: VolumeAttribute | null, bytes: number): Record<string, number> {
   if (volume === null) return {};
   if (volume.gigawords === null) return { [volume.octets]: Math.min(bytes, GIGAWORD - 1) };

@@ -1,8 +1,8 @@
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
-import { volumeAttributes } from '../../edge/controllers/types.js';
+import { volumeAttributes, volumeCapOf } from '../../edge/controllers/types.js';
 import type { Reply } from '../kit/index.js';
 import { deviceRefFor, normalizeMac, venueOf, type Gateway, type GatewayRegistry } from '../../edge/index.js';
-import type { CredentialStore } from './credential-store.js';
+import type { CredentialStore, GivenCaps } from './credential-store.js';
 import { chapMatches, papMatches, passwordFor, usernameHash } from './credentials.js';
 import { limitsFor, type QosTable } from './qos.js';
 import { octets, reject, text, type RadiusAttributes } from './radius-request.js';
@@ -96,8 +96,12 @@ export async function decideAccess(deps: AccessDeps, nasId: string, attributes: 
   const profile = CONTROLLER_PROFILES[gateway.profile];
   // A controller that re-asks for a device it let in (pfSense) gets the same answer
   // while the session lives; the checks above (NAS, device, live session) hold for it too.
-  if (!(await deps.credentials.consume(hash, now)) && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash))))
-    return reject(NOT_VALID);
+  const consumed = await deps.credentials.consume(hash, now);
+  if (!consumed && !(profile.reauthenticates === true && (await deps.credentials.stillInUse(hash)))) return reject(NOT_VALID);
+  // A controller without CoA keeps this Accept's caps while the connection runs: recorded, so that
+  // a shrunk allowance can be compared with them (disconnect-sender.ts). A reauthentication's
+  // Accept (pfSense) is not taken for them: nothing says the controller applies it.
+  if (consumed && !profile.coa) await deps.credentials.gave(session.sessionId, gateway.nasId, givenCaps(gateway, session, seconds), now);
   return accept(deps, gateway, session, seconds);
 }
 
@@ -143,18 +147,45 @@ export function runningLimitAttributes(
 }
 
 /**
+ * Whether a running connection at a controller without CoA holds caps past what the person has
+ * left now: the caps its Access-Accept gave (`given`; undefined when not recorded: never a
+ * shrink) against what the session service counted of this connection plus what is left, the
+ * measure a CoA-Request's caps take (runningLimitAttributes). Time always counts (every profile
+ * takes Session-Timeout); data only where the profile has a volume attribute, since only there
+ * does the next Accept carry a lower one (elsewhere the counters' Disconnect ends it at zero).
+ */
+export function exceedsAllowance(gateway: Gateway, session: SessionView, counted: { octets: number; seconds: number }, given: GivenCaps | undefined): boolean {
+  const left = session.remaining ?? null;
+  if (left === null || given === undefined) return false;
+  if (left.secondsRemaining != null && counted.seconds + left.secondsRemaining < given.seconds) return true;
+  const volume = CONTROLLER_PROFILES[gateway.profile].volume;
+  if (left.bytesRemaining == null || volume === null) return false;
+  return given.octets === null || volumeCapOf(volume, counted.octets + left.bytesRemaining) < given.octets;
+}
+
+/** What an Access-Accept gives a connection: Session-Timeout no longer than the time left, and the volume cap of the data left (null: none sent). */
+export function givenCaps(gateway: Gateway, session: SessionView, seconds: number): GivenCaps {
+  const left = session.remaining ?? null;
+  const volume = CONTROLLER_PROFILES[gateway.profile].volume;
+  return {
+    seconds: left?.secondsRemaining == null ? seconds : Math.min(seconds, left.secondsRemaining),
+    octets: left?.bytesRemaining == null || volume === null ? null : volumeCapOf(volume, left.bytesRemaining),
+  };
+}
+
+/**
  * The Access-Accept: the session's limits as the gateway's controller reads them, and the session
  * as Class. With an allowance, Session-Timeout is no longer than the time left of it, and the
  * controller's volume attribute (where its profile has one) carries the data left.
  */
 export function accept(deps: AccessDeps, gateway: Gateway, session: SessionView, seconds: number): Reply {
   const left = session.remaining ?? null;
-  const capped = left?.secondsRemaining == null ? seconds : Math.min(seconds, left.secondsRemaining);
+  const given = givenCaps(gateway, session, seconds);
   const volume = left?.bytesRemaining == null ? {} : volumeAttributes(CONTROLLER_PROFILES[gateway.profile].volume, left.bytesRemaining);
   return {
     status: 200,
     body: {
-      ...replyOf({ ...limitAttributesOf(deps.settings, gateway, session, capped), ...volume }),
+      ...replyOf({ ...limitAttributesOf(deps.settings, gateway, session, given.seconds), ...volume }),
       'reply:Class': session.sessionId,
     },
   };
@@ -200,7 +231,10 @@ async function returningDevice(deps: AccessDeps, gateway: Gateway, mac: string, 
     { usernameHash: usernameHash(`mac\n${gateway.nasId}\n${session.sessionId}`), sessionId: session.sessionId, deviceRef: here, nasId: gateway.nasId },
     deps.now(),
   );
-  return accept(deps, gateway, session, Math.min(seconds, windowLeft));
+  const acceptSeconds = Math.min(seconds, windowLeft);
+  if (!CONTROLLER_PROFILES[gateway.profile].coa)
+    await deps.credentials.gave(session.sessionId, gateway.nasId, givenCaps(gateway, session, acceptSeconds), deps.now());
+  return accept(deps, gateway, session, acceptSeconds);
 }
 
 /** Whole seconds left of the window after the last Stop (NaN when no connection ever stopped). */

@@ -83,7 +83,15 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     'disconnect',
   );
   kickSender = () => sender.kick();
-  const coaNasIds = [...gateways.values()].filter((gateway) => CONTROLLER_PROFILES[gateway.profile].coa).map((gateway) => gateway.nasId);
+  // Where a running session's new limits go: a CoA-Request where the profile takes one; else, at a
+  // RADIUS controller with a Disconnect listener, a limit check that disconnects a connection whose
+  // Accept gave more than a shrunk allowance leaves (disconnect-sender.ts).
+  const coaNasIds = [...gateways.values()]
+    .filter((gateway) => {
+      const profile = CONTROLLER_PROFILES[gateway.profile];
+      return profile.coa || (gateway.secret !== undefined && profile.disconnectListener !== false);
+    })
+    .map((gateway) => gateway.nasId);
   // A connection whose NAS fell silent (two interim intervals and a grace) is over.
   const sweeper = every(
     config.STALE_CHECK_MS,

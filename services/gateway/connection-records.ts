@@ -1,3 +1,4 @@
+import type { GivenCaps } from './credential-store.js';
 // What the parts of the gateway's connection store (connection-store.ts) share: the rows and
 // records of table `connections`, and the key a connection of one NAS goes by in memory.
 
@@ -71,6 +72,8 @@ export interface DueRequest {
   sealedIdentity: string | null;
   /** The connection's totals the session service's allowance counters acknowledged (octets, seconds). */
   counted: { octets: number; seconds: number };
+  /** CoA queue only: the caps the latest Access-Accept of the session at this NAS gave (undefined: not recorded). */
+  given?: GivenCaps;
 }
 
 export type CoaStatus = 'PENDING' | 'ACKED' | 'NAKED' | 'NO_ANSWER';

@@ -72,6 +72,19 @@ export interface CredentialStore {
   acceptedAt(binding: { usernameHash: string; sessionId: string; deviceRef: string; nasId: string }, now: Date): Promise<void>;
   /** Whether the session service has ended this session (its feed reached this store). */
   ended(sessionId: string): Promise<boolean>;
+  /**
+   * What an Access-Accept of this session at this NAS gave its connection (Session-Timeout, and the
+   * volume cap sent or null), kept on the session's newest used credential there (a returning
+   * device's MAC authentication may have made none of its own): a controller without CoA keeps
+   * these caps while the connection runs. The latest one recorded is the running connection's.
+   */
+  gave(sessionId: string, nasId: string, given: GivenCaps, now: Date): Promise<void>;
+}
+
+/** The caps an Access-Accept sent: Session-Timeout in seconds, the volume attribute's octets (null: none sent). */
+export interface GivenCaps {
+  seconds: number;
+  octets: number | null;
 }
 
 /**
@@ -175,6 +188,14 @@ export function createCredentialStore(db: Queryable): CredentialStore {
 
     async ended(sessionId: string): Promise<boolean> {
       return (await db.query('SELECT 1 FROM ended_sessions WHERE session_id = $1', [sessionId])).length > 0;
+    },
+
+    async gave(sessionId: string, nasId: string, given: GivenCaps, now: Date): Promise<void> {
+      await db.query(
+        `UPDATE credentials SET given_seconds = $3, given_octets = $4, given_at = $5
+         WHERE username_hash = (SELECT username_hash FROM credentials WHERE session_id = $1 AND nas_id = $2 AND used_at IS NOT NULL ORDER BY used_at DESC LIMIT 1)`,
+        [sessionId, nasId, given.seconds, given.octets, now],
+      );
     },
   };
 }

@@ -71,6 +71,15 @@ const DeviceRequest = z
   .object({
     sessionId: z.string().regex(PATH_ID_PATTERN),
     label: z.string().trim().min(1).max(64).optional().describe('What the person calls the device ("my phone"); shown in their list.'),
+    maxDevices: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe(
+        "The entitlement's device slots (its permission's deviceSlots): live credentials the sign-in may hold, never more than DEVICE_CREDENTIALS_PER_SESSION.",
+      ),
   })
   .strict();
 const Device = z.object({ deviceId: z.string(), label: z.string(), createdAt: z.string() });
@@ -99,7 +108,10 @@ export function deviceRoutes(deps: DeviceDeps, apiKeys: readonly CallerKey<Gatew
       responses: {
         201: { description: 'The credential.', schema: IssuedDevice },
         404: { description: 'NOT_FOUND: no such session.' },
-        409: { description: 'SESSION_EXPIRED: the session is not GRANTED or has expired, or already holds DEVICE_CREDENTIALS_PER_SESSION devices.' },
+        409: {
+          description:
+            'SESSION_EXPIRED: the session is not GRANTED or has expired; DEVICE_SLOTS_FULL: it already holds maxDevices (at most DEVICE_CREDENTIALS_PER_SESSION) live devices.',
+        },
         502: { description: 'UPSTREAM_UNAVAILABLE: the session service did not answer.' },
       },
       handle: async ({ body, correlationId }) => {
@@ -112,6 +124,8 @@ export function deviceRoutes(deps: DeviceDeps, apiKeys: readonly CallerKey<Gatew
           throw new ApiError('SESSION_EXPIRED');
         const issued = newDeviceCredential(deps.realm);
         const label = body.label ?? 'Device';
+        // The entitlement's slots, which only the portal holds, within the service's own ceiling.
+        const slots = Math.min(body.maxDevices ?? deps.maxPerSession, deps.maxPerSession);
         const stored = await deps.devices.issue(
           {
             deviceId: issued.deviceId,
@@ -121,9 +135,12 @@ export function deviceRoutes(deps: DeviceDeps, apiKeys: readonly CallerKey<Gatew
             label,
             createdAt: now,
           },
-          deps.maxPerSession,
+          slots,
         );
-        if (!stored) throw new ApiError('SESSION_EXPIRED', { message: `This sign-in already has ${deps.maxPerSession} devices; remove one first.` });
+        if (!stored)
+          throw new ApiError('DEVICE_SLOTS_FULL', {
+            message: slots === 1 ? 'This sign-in already has its one device; remove it first.' : `This sign-in already has ${slots} devices; remove one first.`,
+          });
         return {
           status: 201,
           body: {

@@ -17,8 +17,15 @@ export interface DisconnectQueue {
   takeDueCoa(now: Date, leaseUntil: Date, limit: number): Promise<DueRequest[]>;
   settleCoa(nasId: string, acctSessionId: string, outcome: CoaOutcome): Promise<void>;
   coaOf(nasId: string, acctSessionId: string): Promise<{ status: CoaStatus | null; attempts: number } | undefined>;
+  /** A connection whose caps passed a shrunk allowance at a controller without CoA: its CoA entry turns into a Disconnect due now. */
+  disconnectInstead(nasId: string, acctSessionId: string, now: Date): Promise<void>;
   settle(nasId: string, acctSessionId: string, outcome: DisconnectOutcome, now: Date): Promise<void>;
 }
+
+/** The caps the latest Access-Accept of a connection's session at its NAS gave (credential-store.ts `gave`), as JSON; NULL when none was recorded. */
+const GIVEN = `(SELECT json_build_object('seconds', c.given_seconds, 'octets', c.given_octets) FROM credentials c
+     WHERE c.session_id = connections.session_id AND c.nas_id = connections.nas_id AND c.given_at IS NOT NULL
+     ORDER BY c.given_at DESC LIMIT 1)`;
 
 /** A final Disconnect answer ends what `buffer` knows of the connection first. */
 export function createDisconnectQueue(db: Database, buffer: CountersBuffer): DisconnectQueue {
@@ -32,13 +39,15 @@ export function createDisconnectQueue(db: Database, buffer: CountersBuffer): Dis
       identity: string | null;
       usage_sent_octets: string | number;
       usage_sent_seconds: string | number;
+      given: { seconds: number; octets: string | number | null } | null;
     }>(
       `UPDATE connections SET ${queue}_next_at = $2, ${queue}_attempts = ${queue}_attempts + 1
        WHERE (nas_id, acct_session_id) IN (
          SELECT nas_id, acct_session_id FROM connections
          WHERE ${queue}_status = 'PENDING' AND ${queue}_next_at <= $1
          ORDER BY ${queue}_next_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING nas_id, acct_session_id, session_id, ${queue}_attempts AS attempts, identity, usage_sent_octets, usage_sent_seconds`,
+       RETURNING nas_id, acct_session_id, session_id, ${queue}_attempts AS attempts, identity, usage_sent_octets, usage_sent_seconds,
+         ${queue === 'coa' ? GIVEN : 'NULL'} AS given`,
       [now, leaseUntil, limit],
     );
     return rows.map((r) => ({
@@ -48,6 +57,7 @@ export function createDisconnectQueue(db: Database, buffer: CountersBuffer): Dis
       attempt: r.attempts,
       sealedIdentity: r.identity,
       counted: { octets: Number(r.usage_sent_octets), seconds: Number(r.usage_sent_seconds) },
+      ...(r.given === null ? {} : { given: { seconds: Number(r.given.seconds), octets: r.given.octets === null ? null : Number(r.given.octets) } }),
     }));
   };
   return {
@@ -90,6 +100,14 @@ export function createDisconnectQueue(db: Database, buffer: CountersBuffer): Dis
         [nasId, acctSessionId],
       );
       return row === undefined ? undefined : { status: row.coa_status, attempts: row.coa_attempts };
+    },
+
+    async disconnectInstead(nasId: string, acctSessionId: string, now: Date): Promise<void> {
+      await db.query(
+        `UPDATE connections SET coa_status = NULL, coa_next_at = NULL, disconnect_status = 'PENDING', disconnect_next_at = $3
+         WHERE nas_id = $1 AND acct_session_id = $2 AND coa_status = 'PENDING' AND disconnect_status IS NULL AND stopped_at IS NULL`,
+        [nasId, acctSessionId, now],
+      );
     },
 
     /** The answer to one attempt: final (ACKED, NAKED, GONE, NO_ANSWER) or another try at `retryAt`; GONE also ends the connection. */

@@ -1,7 +1,7 @@
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { newCorrelationId, type Logger } from '../kit/index.js';
 import type { Gateway, GatewayRegistry } from '../../edge/index.js';
-import { runningLimitAttributes, secondsLeft, type AccessDeps } from './access.js';
+import { exceedsAllowance, runningLimitAttributes, secondsLeft, type AccessDeps } from './access.js';
 import type { SessionIdentity } from './accounting.js';
 import type { ConnectionStore, DueRequest } from './connection-store.js';
 import { radiusCoas, radiusDisconnects } from './metrics.js';
@@ -94,11 +94,13 @@ export async function sendDueDisconnects(
 /**
  * One pass over the due CoA-Requests (a running session's limits changed). The
  * session is read again when the request goes out, so it carries the limits in force then (only
- * connections at controllers whose profile takes a CoA are queued, see feed-follower.ts); a
+ * connections at controllers that take a CoA or a Disconnect are queued, see feed-follower.ts); a
  * session that ended meanwhile drops its CoA (its Disconnect comes through the feed). Sent only to
  * controllers whose profile takes a CoA, naming the session as its Disconnect would, with the
- * limit attributes of an Access-Accept. ACK and NAK are final; silence and an unavailable session
- * service retry with doubling backoff, up to DISCONNECT_ATTEMPTS.
+ * limit attributes of an Access-Accept. At a controller without CoA the entry is a limit check:
+ * a Disconnect when the caps its Accept gave pass what the person has left (`exceedsAllowance`),
+ * else nothing. ACK and NAK are final; silence and an unavailable session service retry with
+ * doubling backoff, up to DISCONNECT_ATTEMPTS.
  */
 export async function sendDueCoas(
   store: ConnectionStore,
@@ -136,6 +138,15 @@ export async function sendDueCoas(
       if (lookup.kind === 'unavailable') return retryOrGiveUp(item, nas);
       const seconds = lookup.kind === 'found' ? secondsLeft(lookup.session, now()) : 0;
       if (lookup.kind !== 'found' || lookup.session.state !== 'GRANTED' || !(seconds > 0)) return drop();
+      if (!CONTROLLER_PROFILES[gateway.profile].coa) {
+        // No CoA lowers this controller's caps: a connection whose Accept gave more than the
+        // person has left now is disconnected, so the next authentication carries the lower limit.
+        if (!exceedsAllowance(gateway, lookup.session, item.counted, item.given)) return drop();
+        await store.disconnectInstead(item.nasId, item.acctSessionId, now());
+        log.info({ sessionId: item.sessionId, nasId: item.nasId }, 'allowance below the caps given: disconnect');
+        radiusCoas.inc({ nas, answer: 'disconnect' });
+        return;
+      }
       const identity = JSON.parse(open(item.sealedIdentity)) as SessionIdentity;
       const attributes: DisconnectAttributes = [
         ...disconnectAttributes(gateway, item, identity, at),

@@ -6,7 +6,7 @@ export interface EndedSession {
   state: string;
 }
 
-/** Sessions whose limits changed, and the NASes whose controller takes a CoA-Request. */
+/** Sessions whose limits changed, and the NASes that get them (a CoA-Request, or a limit check where the controller takes no CoA). */
 export interface ChangedLimits {
   sessionIds: string[];
   coaNasIds: string[];

@@ -28,7 +28,7 @@ export const radiusDisconnects = new Counter({
 
 export const radiusCoas = new Counter({
   name: 'radius_coa_total',
-  help: 'CoA-Request attempts (new limits for a running session), by NAS and what came of them (ACKED, NAKED, NO_ANSWER, retry, dropped).',
+  help: 'CoA-Request attempts (new limits for a running session), by NAS and what came of them (ACKED, NAKED, NO_ANSWER, retry, dropped; disconnect: a controller without CoA whose caps passed a shrunk allowance).',
   labelNames: ['nas', 'answer'],
   registers: [metricsRegistry],
 });

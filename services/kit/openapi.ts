@@ -17,7 +17,7 @@ export interface DocumentedRoute {
   /** Schemas of the query parameters; each is optional unless its schema refuses undefined. */
   query?: Record<string, z.ZodType>;
   /** Statuses the route answers. Error statuses (>= 400) carry the spec 2.2 error object unless a schema is given. */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, { description: string; schema?: z.ZodType /** Media types of a file the answer is instead of JSON. */; files?: string[] }>;
 }
 
 const SECURITY_SCHEMES = {
@@ -60,6 +60,13 @@ function declaredResponses(route: DocumentedRoute): Record<string, unknown> {
   all[500] ??= { description: 'INTERNAL_ERROR: an unexpected failure; the message is generic.' };
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(all)) {
+    if (response.files !== undefined) {
+      responses[status] = {
+        description: response.description,
+        content: Object.fromEntries(response.files.map((type) => [type, { schema: { type: 'string' } }])),
+      };
+      continue;
+    }
     const schema = response.schema ?? (Number(status) >= 400 ? ErrorBodySchema : undefined);
     responses[status] = schema ? { description: response.description, content: jsonContent(schema, 'output') } : { description: response.description };
   }

@@ -6,6 +6,8 @@ import { parseBody, parseFields } from './validate.js';
 export interface Reply {
   status: number;
   body: unknown;
+  /** A file sent as it is instead of JSON (its Content-Type set by the handler): a downloaded profile. */
+  raw?: string;
 }
 
 type Fields = Record<string, z.ZodType>;
@@ -115,6 +117,11 @@ export function sendJson(res: Response, reply: Reply): void {
   res.statusCode = reply.status;
   if (reply.status === 204 || reply.status === 304) {
     res.end();
+    return;
+  }
+  if (reply.raw !== undefined) {
+    res.setHeader('Content-Length', Buffer.byteLength(reply.raw));
+    res.end(reply.raw);
     return;
   }
   const text = JSON.stringify(reply.body) ?? '';

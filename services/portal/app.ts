@@ -1,5 +1,6 @@
 import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceInstance } from '../kit/index.js';
-import { loadGatewayRegistry } from '../../edge/index.js';
+import { loadDefaultWifi, loadGatewayRegistry } from '../../edge/index.js';
+import { deviceProfileRoute } from './device-profiles.js';
 import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
 import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
 import { createArrivalLimit } from './arrival-limit.js';
@@ -50,6 +51,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const accounts = deps.accounts ?? createAccountAdmin(config);
   const terms = deps.terms ?? createTermsSource(config, now);
   const acceptances = createTermsAcceptances(db, now);
+  const devices = deps.devices ?? createDeviceGateway(config);
   const routes = [
     healthRoute('portal', storeReadiness(db, 'portal session')),
     ...signInRoutes({
@@ -69,7 +71,8 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     captiveRoute(config, sessions, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
     ...dataCopyRoutes(sessions, upstreams, acceptances, now),
-    ...deviceRoutes(config, sessions, deps.devices ?? createDeviceGateway(config)),
+    ...deviceRoutes(config, sessions, devices),
+    deviceProfileRoute(config, sessions, devices, { registry, defaultWifi: loadDefaultWifi(config.GATEWAYS_FILE) }),
   ];
   const ui = createUiRouter({
     gatewayLoginUrl: async (req) => {

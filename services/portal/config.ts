@@ -50,6 +50,21 @@ export const PortalConfig = z.object({
     .min(16)
     .default('dev-device-ref-key-0001')
     .describe('HMAC key of deviceRef = HMAC(gateway id, MAC); the gateway service uses the same.'),
+  RADIUS_EAP_CA_FILE: z
+    .string()
+    .optional()
+    .describe(
+      "The CA devices trust for the platform's RADIUS (FreeRADIUS's setting of the same name), put into the Wi-Fi profiles; unset: the platform's own CA, `<RADIUS_RUN_DIR>-ca/ca.pem`.",
+    ),
+  RADIUS_RUN_DIR: z
+    .string()
+    .default('.run/freeradius')
+    .describe("FreeRADIUS's generated folder, beside which the platform's own CA lives (FreeRADIUS's setting of the same name)."),
+  RADIUS_EAP_SERVER_NAME: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/)
+    .optional()
+    .describe("The name the RADIUS server certificate carries, which the profiles make devices check (default radius.<the gateway service's EAP_REALM>)."),
   GATEWAY_CONTEXT_TTL_SECONDS: envInt(900, 30, 86_400).describe('How long a gateway context (cookie gw) waits for its sign-in.'),
   OPENNDS_CONTEXT_TTL_SECONDS: envInt(300, 30, 3_600).describe(
     "How long an openNDS arrival's context waits for its sign-in: its link can be copied, so it lives briefly.",

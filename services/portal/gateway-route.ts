@@ -6,7 +6,7 @@ import type { GatewayRegistry } from '../../edge/index.js';
 import type { ArrivalLimit } from './arrival-limit.js';
 import { sendArrivalPage, type ArrivalPage } from './arrival-page.js';
 import type { PortalConfig } from './config.js';
-import { readSid, sidCookie } from './cookies.js';
+import { readGatewayCookie, readSid, sidCookie } from './cookies.js';
 import { readGatewayArrival } from './gateway-arrival.js';
 import { readOpenndsArrival } from './opennds-arrival.js';
 import { replyOf, type Upstreams } from './upstreams.js';
@@ -106,12 +106,13 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         return show({ kind: 'rate-limited' });
       }
       const { nasId } = req.params;
+      const lifeMs = config.OPENNDS_CONTEXT_TTL_SECONDS * 1000;
       const outcome = NAS_ID_PATTERN.test(nasId)
         ? await readOpenndsArrival(
             {
               registry: deps.registry,
               deviceRefKey: config.DEVICE_REF_KEY,
-              spendHid: (hid) => deps.contexts.spendHid(hid),
+              holdHid: (context) => deps.contexts.holdHid(context, lifeMs, readGatewayCookie(req)),
               polling: (id) => openndsPolling(id),
             },
             nasId,
@@ -127,8 +128,7 @@ export function gatewayArrivalRouter(deps: GatewayRouteDeps): Router {
         else deps.logger.info(log, 'gateway arrival refused');
         return show(outcome.why === 'malformed' ? { kind: 'malformed', names: outcome.problems } : { kind: outcome.why });
       }
-      const lifeMs = config.OPENNDS_CONTEXT_TTL_SECONDS * 1000;
-      cookie.gateway(req, res, await deps.contexts.put(outcome.context, lifeMs), lifeMs);
+      cookie.gateway(req, res, outcome.id, lifeMs);
       return res.redirect(303, '/');
     } catch (error) {
       next(error);

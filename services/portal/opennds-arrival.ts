@@ -15,13 +15,17 @@ export type OpenndsRefusal =
   | 'not-polling'
   | 'gateway-unavailable';
 
-export type OpenndsArrival = { kind: 'refused'; why: OpenndsRefusal; problems: string[] } | { kind: 'context'; context: GatewayContext };
+/** A context made (or this browser's own found again): `id` is its cookie value. */
+export type OpenndsArrival = { kind: 'refused'; why: OpenndsRefusal; problems: string[] } | { kind: 'context'; context: GatewayContext; id: string };
 
 export interface OpenndsArrivalDeps {
   registry: GatewayRegistry;
   deviceRefKey: string;
-  /** Spends the hid as the context is made; false when an arrival spent it already. */
-  spendHid(hid: string): Promise<boolean>;
+  /**
+   * Keeps the context, holding its hid (gateway-context-store.ts `holdHid`): its cookie value, or
+   * undefined when a grant spent the hid or another browser's live context holds it.
+   */
+  holdHid(context: GatewayContext & { hid: string }): Promise<string | undefined>;
   /** Whether the gateway's authmon polls the platform (gateway service); undefined when that could not be asked. */
   polling(nasId: string): Promise<boolean | undefined>;
 }
@@ -33,9 +37,13 @@ export interface OpenndsArrivalDeps {
  * whose `gatewayname` is the registered id and whose `gatewayaddress` is one the entry registered
  * (`http://<gatewayaddress>/`). The link carries no time and no binding to the browser that
  * opens it, so it is taken only from the gateway's outside addresses (`callerAddress`, as the
- * trusted proxies report it: a copy opened elsewhere binds nothing), and its `hid` is spent as
- * the context is made: a second arrival with it is a replay (openNDS gives a client a new token,
- * so a new hid, whenever it is deauthenticated). The MAC leaves here
+ * trusted proxies report it: a copy opened elsewhere binds nothing), and its `hid` makes one
+ * hand-off at a time: held by the context made here while it lives (another browser's arrival
+ * with it is a replay; the same browser, by its cookie, gets its context again) and spent by the
+ * grant a sign-in queues with it. A hand-off that ended without a grant (the sign-in refused, the
+ * context expired) leaves the hid to the device's next arrival: openNDS 9.10 gives a client a new
+ * token only when it was authenticated and is deauthenticated, or forgets it (docs/decisions/0097).
+ * The MAC leaves here
  * only as the keyed deviceRef; the hid is kept for the rhid the gateway service computes.
  * Levels 1 and 2 are refused before any password (docs/operate/opennds.md): a level 1 query (plain
  * base64, no `iv`) can be forged; a level 2 query is encrypted as level 3's, but no authmon runs
@@ -64,10 +72,18 @@ export async function readOpenndsArrival(
   if (deviceRef === undefined) return { kind: 'refused', why: 'malformed', problems: ['clientmac'] };
   const polling = await deps.polling(gateway.nasId);
   if (polling !== true) return { kind: 'refused', why: polling === undefined ? 'gateway-unavailable' : 'not-polling', problems: [] };
-  if (!(await deps.spendHid(fields.hid))) return { kind: 'refused', why: 'replayed', problems: [] };
   const returnUrl = fields.originurl !== undefined && /^https?:\/\//.test(fields.originurl) && fields.originurl.length <= 2048 ? fields.originurl : null;
-  return {
-    kind: 'context',
-    context: { profile: 'opennds', nasId: gateway.nasId, deviceRef, loginUrl: address, challenge: null, chapId: null, returnUrl, hid: fields.hid },
-  };
+  const context = {
+    profile: 'opennds',
+    nasId: gateway.nasId,
+    deviceRef,
+    loginUrl: address,
+    challenge: null,
+    chapId: null,
+    returnUrl,
+    hid: fields.hid,
+  } as const;
+  const id = await deps.holdHid(context);
+  if (id === undefined) return { kind: 'refused', why: 'replayed', problems: [] };
+  return { kind: 'context', context, id };
 }

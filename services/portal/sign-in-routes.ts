@@ -106,7 +106,7 @@ function signInPipeline(deps: SignInRouteDeps) {
   /** The gateway context a sign-in used is used up (row and cookie), so a replayed cookie names nothing. */
   const useUpGatewayContext = async (req: Request, res: Response, login: GatewayLogin | null, gateway: SigningDevice['gateway']) => {
     const id = readGatewayCookie(req);
-    // A queued grant hands nothing to the browser and still uses its context up (openNDS: its hid was spent on arrival).
+    // A queued grant hands nothing to the browser and still uses its context up (openNDS: the grant spent its hid).
     const queued = gateway !== null && gateway !== undefined && grantOf(gateway.profile) === 'queued';
     if ((login === null && !queued) || id === undefined) return;
     await deps.gatewayContexts.drop(id);

@@ -7,6 +7,7 @@ import { grantOf } from '../../edge/index.js';
 import type { ClaimsReader } from './claims.js';
 import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client.js';
 import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
+import type { GatewayContextStore } from './gateway-context-store.js';
 import type { PortalSessionData } from './portal-session-store.js';
 import { termsStep, type TermsAcceptances, type TermsClaim, type TermsSource } from './terms.js';
 import { replyOf, type PeerAnswer, type Upstreams } from './upstreams.js';
@@ -18,6 +19,8 @@ export interface SignInDeps {
   /** The terms in force (svc-admin) and who accepted which version (the portal's database). */
   terms: TermsSource;
   acceptances: TermsAcceptances;
+  /** Where a grant queued with an openNDS hid spends it (gateway-context-store.ts). */
+  gatewayContexts: Pick<GatewayContextStore, 'spendHid'>;
   log: Logger;
 }
 
@@ -174,6 +177,8 @@ async function handOff(deps: SignInDeps, device: SigningDevice, sessionId: strin
     if (hid === undefined || hid === null) throw upstreamFailure('gateway service');
     const authorisation = await upstreams.authoriseOpennds({ sessionId, deviceRef: device.deviceRef, nasId, hid }, correlationId);
     if (replyOf(OpenndsAuthorisationReply, authorisation, [201]) === undefined) throw failedAt(log, 'gateway service', hopFailureOf(authorisation));
+    // Queued, the hid is the grant's: openNDS changes the client's token once it authorises it.
+    await deps.gatewayContexts.spendHid(hid);
     return null;
   }
   const { nasId, challenge, chapId } = device.gateway;

@@ -3,7 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { CONTROLLER_PROFILES, PROFILE_IDS, type ProfileId } from '../../edge/controllers/index.js';
 import { handsOverPassword } from '../../edge/registry.js';
 import { createSealer } from '../../services/kit/index.js';
-import { gatewayForArrival, loadGatewayRegistry, type GatewaysFileEntry } from '../../edge/index.js';
+import { gatewayForArrival, loadDefaultWifi, loadGatewayRegistry, type GatewaysFileEntry } from '../../edge/index.js';
 import { tempDir } from '../services/gateway/platform.js';
 
 // One registry, read by the portal and the gateway service, decides where a device
@@ -121,4 +121,72 @@ test('MAC authentication is off at a gateway unless its entry enables it', (t) =
   t.throws(() =>
     loadGatewayRegistry(registryFile(t, [entry('odd-1', ['http://10.1.0.1:3990/logon'], { macAuthentication: 'yes' as unknown as boolean })]), sealer),
   );
+});
+
+function wifiFile(t: ExecutionContext, extra: Record<string, unknown>): string {
+  const file = `${tempDir(t, 'wifi-registry-')}/gateways.json`;
+  const gateways = [
+    entry('a', ['http://10.1.0.1/logon'], { venue: 'mall' }),
+    entry('b', ['http://10.1.0.2/logon'], { venue: 'mall' }),
+    entry('c', ['http://10.1.0.3/logon']),
+  ];
+  writeFileSync(file, JSON.stringify({ gateways, ...extra }));
+  return file;
+}
+
+test("each gateway carries its venue's Wi-Fi identifiers, else the file's own, with the NAI realm and friendly name defaulted; OIs in upper case", (t) => {
+  const file = wifiFile(t, {
+    wifi: { ssid: 'Chain Secure', homeDomain: 'Chain.Example.net', roamingConsortiumOIs: ['f4f5e8'] },
+    venues: {
+      mall: {
+        ssid: 'Mall Secure',
+        homeDomain: 'mall.example.net',
+        roamingConsortiumOIs: ['a1b2c3d4e5', 'A1B2C3'],
+        naiRealm: 'wifi.example.net',
+        friendlyName: 'The Mall',
+      },
+    },
+  });
+  const registry = loadGatewayRegistry(file, sealer);
+  const mall = {
+    ssid: 'Mall Secure',
+    homeDomain: 'mall.example.net',
+    roamingConsortiumOIs: ['A1B2C3D4E5', 'A1B2C3'],
+    naiRealm: 'wifi.example.net',
+    friendlyName: 'The Mall',
+  };
+  t.deepEqual(registry.get('a')?.wifi, mall);
+  t.deepEqual(registry.get('b')?.wifi, mall);
+  const chain = {
+    ssid: 'Chain Secure',
+    homeDomain: 'chain.example.net',
+    roamingConsortiumOIs: ['F4F5E8'],
+    naiRealm: 'chain.example.net',
+    friendlyName: 'Chain Secure',
+  };
+  t.deepEqual(registry.get('c')?.wifi, chain);
+  t.deepEqual(loadDefaultWifi(file), chain);
+  const none = wifiFile(t, {});
+  t.is(loadGatewayRegistry(none, sealer).get('a')?.wifi, undefined);
+  t.is(loadDefaultWifi(none), undefined);
+});
+
+test('Wi-Fi identifiers that a device could not use stop the start: an OI of other than 3 or 5 octets, a home domain or realm that is no domain, an SSID past 32 bytes or with a quote, a venue no gateway is in', (t) => {
+  const good = { ssid: 'Secure', homeDomain: 'wifi.example.net' };
+  for (const bad of [
+    { ...good, roamingConsortiumOIs: ['A1B2C3D4'] },
+    { ...good, roamingConsortiumOIs: ['A1B2C'] },
+    { ...good, roamingConsortiumOIs: ['G1B2C3'] },
+    { ...good, roamingConsortiumOIs: ['A1B2C3', 'A1B2C4', 'A1B2C5', 'A1B2C6'] },
+    { ...good, homeDomain: 'localhost' },
+    { ...good, homeDomain: 'https://wifi.example.net' },
+    { ...good, naiRealm: 'wifi example net' },
+    { ...good, ssid: 'Quán cà phê Sài Gòn Secure 2026' },
+    { ...good, ssid: 'say "hi"' },
+    { ...good, ssid: '' },
+    { ...good, colour: 'blue' },
+  ])
+    t.throws(() => loadGatewayRegistry(wifiFile(t, { wifi: bad }), sealer), undefined, JSON.stringify(bad));
+  t.throws(() => loadGatewayRegistry(wifiFile(t, { venues: { airport: good } }), sealer), { message: /venues names airport/ });
+  t.notThrows(() => loadGatewayRegistry(wifiFile(t, { wifi: good, venues: { c: good } }), sealer));
 });

@@ -30,7 +30,20 @@ export interface FasPlatform {
   subjectId: string;
   /** In-process only: how long the next sign-ins' entitlement is valid, in seconds (3600 unless set). */
   setValiditySeconds(seconds: number): void;
+  /**
+   * In-process only: moves the session service's and the portal's clocks (an allowance's next
+   * period: its reads count from there; the portal's gateway contexts made before have expired).
+   * The gateway keeps the real time: openNDS's signed polls are checked against it.
+   */
+  shift(ms: number): void;
   stop(): Promise<void>;
+}
+
+/** What the stood-in entitlement's permission carries as its allowance (none unless given). */
+export interface FasAllowance {
+  dataBytes: number | null;
+  timeSeconds: number | null;
+  period: 'DAY' | 'WEEK' | 'MONTH';
 }
 
 const SESSION_MIGRATIONS = new URL('../../services/session/migrations/', import.meta.url);
@@ -48,7 +61,12 @@ const close = (server: Server) =>
 export const QUOTA_KB = 300;
 const QOS_TABLE = JSON.stringify({ '*': { up: 1_000_000, down: 5_000_000, downQuotaKB: QUOTA_KB } });
 
-export async function fasPlatform(options: { inProcess?: boolean } = {}): Promise<FasPlatform> {
+function withAllowance(body: Record<string, unknown>, allowance: FasAllowance | undefined): Record<string, unknown> {
+  if (allowance === undefined) return body;
+  return { ...body, permission: { ...(body['permission'] as Record<string, unknown>), allowance } };
+}
+
+export async function fasPlatform(options: { inProcess?: boolean; allowance?: FasAllowance } = {}): Promise<FasPlatform> {
   if (process.env['PLATFORM_UP'] === '1' && options.inProcess !== true) {
     return {
       kind: 'the started platform (Keycloak sign-in)',
@@ -60,10 +78,15 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
       setValiditySeconds: () => {
         throw new Error("the started platform's entitlement service decides the validity");
       },
+      shift: () => {
+        throw new Error("the started platform's services keep their own clock");
+      },
       stop: async () => undefined,
     };
   }
   let validitySeconds = 3600;
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
   const logger = createLogger({ service: 'ndst', level: 'warn' });
   const [sessionDb, gatewayDb, portalDb] = await Promise.all([
     openTestDatabase('memory', { service: 'session', migrations: SESSION_MIGRATIONS }),
@@ -72,9 +95,13 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
   ]);
   const servers: Server[] = [];
   const closers: Array<() => Promise<void>> = [];
-  const session = await listen((await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb })).app, 0);
+  const session = await listen((await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now })).app, 0);
   servers.push(session);
-  const gatewayService = await createGatewayApp(GatewayConfig.parse({ SESSION_URL: url(session), FEED_POLL_MS: '200', QOS_TABLE }), logger, { db: gatewayDb });
+  const gatewayService = await createGatewayApp(
+    GatewayConfig.parse({ SESSION_URL: url(session), FEED_POLL_MS: '200', USAGE_PUSH_MS: '200', QOS_TABLE }),
+    logger,
+    { db: gatewayDb },
+  );
   closers.push(gatewayService.close);
   const gateway = await listen(gatewayService.app, 0);
   servers.push(gateway);
@@ -82,12 +109,13 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
   const real = createUpstreams(portalConfig);
   const portalService = await createPortalApp(portalConfig, logger, {
     db: portalDb,
+    now,
     upstreams: {
       ...real,
       evaluate: async () => ({
         kind: 'answer',
         status: 201,
-        body: { ...entitlementBody(), validUntil: new Date(Date.now() + validitySeconds * 1000).toISOString() },
+        body: withAllowance({ ...entitlementBody(), validUntil: new Date(Date.now() + validitySeconds * 1000).toISOString() }, options.allowance),
       }),
     },
     idp: {
@@ -98,6 +126,8 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
       refresh: async () => ({ kind: 'refused', error: 'invalid_grant', status: 400, description: '' }),
       logout: async () => true,
     },
+    // No terms in force: the stood-in platform has no Keycloak to publish them.
+    terms: { current: async () => ({ kind: 'none' }) },
     readClaims: async () => ({ sub: SUBJECT, aud: ['account'], azp: 'wifi-portal-api', preferred_username: 'bob@example.com', user_type: 'CUSTOMER' }),
   });
   closers.push(portalService.close);
@@ -112,6 +142,9 @@ export async function fasPlatform(options: { inProcess?: boolean } = {}): Promis
     subjectId: SUBJECT,
     setValiditySeconds(seconds) {
       validitySeconds = seconds;
+    },
+    shift(ms) {
+      offset += ms;
     },
     async stop() {
       for (const server of servers.reverse()) await close(server);

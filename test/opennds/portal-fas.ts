@@ -16,7 +16,7 @@ import { startHarness, untilGatewayPolls, type Harness } from '../../scripts/ope
 import type { FasOptions } from '../../scripts/opennds/opennds-config.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
-import { fasPlatform, type FasPlatform } from './fas-platform.js';
+import { fasPlatform, type FasAllowance, type FasPlatform } from './fas-platform.js';
 import { browse as browseAs, signInThroughPortal, type Reply } from './portal-client.js';
 
 export const NAS = 'demo-opennds';
@@ -58,6 +58,8 @@ export async function startPortalFas(options: {
   inProcess?: boolean;
   secureLevel?: FasOptions['secureLevel'];
   revocationPoll?: boolean;
+  /** In-process only: the allowance every sign-in's entitlement carries. */
+  allowance?: FasAllowance;
 }): Promise<PortalFas> {
   const folder = mkdtempSync(join(tmpdir(), 'ndst-portal-'));
   const socket = join(folder, 'portal.sock');
@@ -67,7 +69,9 @@ export async function startPortalFas(options: {
     for (const part of stops.reverse()) await part();
   };
   try {
-    const platform = await fasPlatform(options.inProcess === true ? { inProcess: true } : {});
+    const platform = await fasPlatform(
+      options.inProcess === true ? { inProcess: true, ...(options.allowance === undefined ? {} : { allowance: options.allowance }) } : {},
+    );
     stops.push(() => platform.stop());
     const bridge: Server = await bridgeToTcp(socket, Number(new URL(platform.portal).port), new URL(platform.portal).hostname);
     stops.push(() => new Promise<void>((resolve) => bridge.close(() => resolve())));

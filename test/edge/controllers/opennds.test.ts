@@ -100,7 +100,12 @@ function portalDeps(polling: boolean) {
     macAuthentication: false,
     loginUrls: [`http://${CAPTURES.gatewayAddress}/`],
   };
-  return { registry: new Map([[gateway.nasId, gateway]]), deviceRefKey: 'capture-device-ref-key', spendHid: async () => true, polling: async () => polling };
+  return {
+    registry: new Map([[gateway.nasId, gateway]]),
+    deviceRefKey: 'capture-device-ref-key',
+    holdHid: async () => 'context-id',
+    polling: async () => polling,
+  };
 }
 
 test('the portal reads the recorded level 3 arrival into a gateway context (its return address the page opened); level 1 and a level 2 gateway without authmon are refused', async (t) => {

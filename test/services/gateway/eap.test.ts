@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
-import { wpaSupplicantProfile } from '../../../edge/device-profiles.js';
+import { wpaSupplicantConfig } from '../../../edge/device-profiles.js';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import { eapolTest, type Supplicant } from './eapol.js';
@@ -123,18 +123,31 @@ test.serial('a removed device, a revoked sign-in and an expired one are refused 
   t.false((await connect({ identity: laptop.username, password: laptop.password })).success);
 });
 
-test.serial('a sign-in holds at most DEVICE_CREDENTIALS_PER_SESSION devices; an ended or unknown one gets none', async (t) => {
-  const { world, issue } = await setup(t);
-  const sessionId = await grantedSession(world);
-  for (let i = 0; i < 3; i++) t.is((await issue(sessionId, `device ${i}`)).status, 201);
-  const full = await issue(sessionId);
-  t.is(full.status, 409);
-  t.is(full.body['code'], 'SESSION_EXPIRED');
-  t.is((await issue('00000000-0000-4000-8000-000000000000')).status, 404);
-  const ended = await grantedSession(world);
-  t.is((await world.session.revoke(ended)).status, 200);
-  t.is((await issue(ended)).status, 409);
-});
+test.serial(
+  "a sign-in holds at most its entitlement's device slots, never more than DEVICE_CREDENTIALS_PER_SESSION; an ended or unknown one gets none",
+  async (t) => {
+    const { world, gateway, issue } = await setup(t);
+    const sessionId = await grantedSession(world);
+    for (let i = 0; i < 3; i++) t.is((await issue(sessionId, `device ${i}`)).status, 201);
+    const full = await issue(sessionId);
+    t.is(full.status, 409);
+    t.is(full.body['code'], 'DEVICE_SLOTS_FULL');
+    const slotted = (id: string, maxDevices: number) =>
+      gateway.request('POST', '/api/v1/devices', { json: { sessionId: id, maxDevices }, headers: PORTAL_KEY });
+    t.like((await slotted(sessionId, 8)).body, { code: 'DEVICE_SLOTS_FULL' });
+    const customer = await grantedSession(world);
+    t.is((await slotted(customer, 1)).status, 201);
+    const second = await slotted(customer, 1);
+    t.is(second.status, 409);
+    t.like(second.body, { code: 'DEVICE_SLOTS_FULL' });
+    t.is((await slotted(customer, 2)).status, 201);
+    t.is((await slotted(await grantedSession(world), 0)).status, 409, 'an entitlement without device slots gets none');
+    t.is((await issue('00000000-0000-4000-8000-000000000000')).status, 404);
+    const ended = await grantedSession(world);
+    t.is((await world.session.revoke(ended)).status, 200);
+    t.is((await issue(ended)).status, 409);
+  },
+);
 
 test.serial("a person's erasure deletes their device credentials with their sign-ins", async (t) => {
   const { world, gateway, issued, connect } = await setup(t);
@@ -182,20 +195,17 @@ test.serial('accounting of an 802.1X connection reaches its sign-in by Class, an
   t.pass();
 });
 
-test.serial('the generated wpa_supplicant profile, as eapol_test reads it, connects with the issued credential', async (t) => {
+test.serial('the downloadable wpa_supplicant profile (the CA a blob inside it), as eapol_test reads it, connects with the issued credential', async (t) => {
   const { world, issued, connect, certificates } = await setup(t);
   const phone = await issued(await grantedSession(world));
-  const profile = wpaSupplicantProfile(
-    {
-      ssid: 'Venue',
-      username: phone.username,
-      password: phone.password,
-      anonymousIdentity: phone.anonymousIdentity,
-      caPem: readFileSync(certificates.caFile, 'utf8'),
-      serverName: SERVER_NAME,
-    },
-    certificates.caFile,
-  );
+  const profile = wpaSupplicantConfig({
+    ssid: 'Venue',
+    username: phone.username,
+    password: phone.password,
+    anonymousIdentity: phone.anonymousIdentity,
+    caPem: readFileSync(certificates.caFile, 'utf8'),
+    serverName: SERVER_NAME,
+  });
   const outcome = await connect({ identity: 'unused', password: 'unused', profile });
   t.true(outcome.success, outcome.output.slice(-2000));
 });

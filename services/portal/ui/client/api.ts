@@ -20,7 +20,7 @@ export interface ApiFailure {
  * `Origin: null` on a same-origin POST (Chromium sends the origin anyway; WebKit's captive window
  * is not tested here).
  */
-export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> {
+export async function callApi<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(path, {

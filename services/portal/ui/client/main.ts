@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { callApi } from './api.js';
+import { renderDevices, wireDevices } from './devices.js';
 import { renderErase, wireErase } from './erase.js';
 import { clearFormMessages, wireForms } from './forms.js';
 import { postLogin } from './gateway-hand-off.js';
@@ -53,6 +54,7 @@ function showSignedIn(session: PortalSession, serverTime: number): void {
   setText(byId('signed-in-error'), null);
   renderSignedIn(session, serverTime, onSessionReread);
   renderErase(session);
+  renderDevices(session);
   void showAcceptances();
   // Until the gateway confirms the device, ask again now and then.
   if (connectionPoll !== undefined) clearTimeout(connectionPoll);
@@ -140,6 +142,7 @@ function start(): void {
   });
   byId('sign-out').addEventListener('click', () => void signOut());
   wireErase(() => signedOut('status.erased'));
+  wireDevices();
   window.addEventListener('hashchange', () => {
     if (!byId('auth').hidden || !byId('used-up').hidden) {
       showStatus(null);
