@@ -67,12 +67,30 @@ writeFileSync(
   }),
 );
 const certificates = ensureEapCertificates(join(tmp, 'ca'), SERVER_NAME);
-const session = await startServer('services/session/main.ts', PORTS.session, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 60_000);
-const gateway = await startServer(
-  'services/gateway/main.ts',
-  PORTS.gateway,
-  { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000' },
-  60_000,
+// What started is stopped even when a later start fails (a loaded machine can take minutes).
+const started: { stop(): Promise<void> }[] = [];
+const stopAll = async () => {
+  for (const running of started.reverse()) await running.stop();
+  rmSync(tmp, { recursive: true, force: true });
+};
+async function begin<T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<T> {
+  try {
+    const running = await starting;
+    started.push(running);
+    return running;
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+const session = await begin(startServer('services/session/main.ts', PORTS.session, { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn' }, 180_000));
+const gateway = await begin(
+  startServer(
+    'services/gateway/main.ts',
+    PORTS.gateway,
+    { DATABASE_URL: 'memory:', LOG_LEVEL: 'warn', SESSION_URL: session.url, GATEWAYS_FILE: gatewaysFile, SESSION_TIMEOUT_MS: '10000' },
+    180_000,
+  ),
 );
 writeFreeradiusConfig({
   dir: join(tmp, 'server'),
@@ -84,7 +102,7 @@ writeFreeradiusConfig({
   clients: [{ name: NAS, address: '127.0.0.1', secret: SECRET }],
   eap: certificates,
 });
-const server = await startFreeradius(join(tmp, 'server'));
+const server = await begin(startFreeradius(join(tmp, 'server')));
 const pids = { freeradius: server.child.pid!, gateway: gateway.child.pid!, session: session.child.pid!, benchClient: process.pid };
 
 interface Device {
@@ -169,8 +187,5 @@ try {
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten to ${writeResult('eap', result)}\n`);
 } finally {
-  await server.stop();
-  await gateway.stop();
-  await session.stop();
-  rmSync(tmp, { recursive: true, force: true });
+  await stopAll();
 }
