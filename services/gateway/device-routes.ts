@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PATH_ID_PATTERN } from '../../contract/ids.js';
 import { deviceRefFor } from '../../edge/index.js';
 import { ApiError, requireApiKey, route, type CallerKey, type Reply, type Route } from '../kit/index.js';
-import { accept, allowanceRefusal, secondsLeft, type AccessDeps } from './access.js';
+import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
+import { accept, allowanceRefusal, givenCaps, secondsLeft, type AccessDeps } from './access.js';
 import type { GatewayScope } from './config.js';
 import { deviceHash, deviceHashMatches, newDeviceCredential, type DeviceCredentialStore } from './device-credentials.js';
 import { radiusAccess } from './metrics.js';
@@ -63,6 +64,12 @@ export async function decideDeviceAccess(deps: DeviceDeps, nasId: string, attrib
     { usernameHash: usernameHash(`eap\n${gateway.nasId}\n${credential.deviceId}`), sessionId: session.sessionId, deviceRef, nasId: gateway.nasId },
     access.now(),
   );
+  // A controller without CoA keeps this Accept's caps while the 802.1X connection runs, as for a
+  // portal sign-in: recorded, so that a shrunk allowance below them ends it by Disconnect. Every
+  // 802.1X Accept counts (a reauthentication's too): the authenticator applies each one's
+  // Session-Timeout to the port it opens.
+  if (!CONTROLLER_PROFILES[gateway.profile].coa)
+    await access.credentials.gave(session.sessionId, gateway.nasId, givenCaps(gateway, session, seconds), access.now());
   const reply = accept(access, gateway, session, seconds);
   return { ...reply, body: { ...(reply.body as Record<string, unknown>), 'reply:Chargeable-User-Identity': credential.deviceId } };
 }

@@ -193,15 +193,15 @@ export interface World {
   stopSession(): Promise<void>;
 }
 
-/** The session service in-process on its own in-memory database, its answers checked against its document. */
-export async function sessionWorld(t: ExecutionContext): Promise<World> {
+/** The session service in-process on its own in-memory database, its answers checked against its document; the gateway's listener reads time from `now`. */
+export async function sessionWorld(t: ExecutionContext, now: () => Date = () => new Date()): Promise<World> {
   const sessionDb = await openSessionDb('memory');
   t.teardown(() => sessionDb.close());
   const clock = new TestClock(new Date());
   const session = await bootSession(t, sessionDb, clock);
   const { logger } = capturingLogger('session');
   // A second listener on the same database that the gateway calls, so a test can take it away.
-  const { app } = await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now: () => new Date() });
+  const { app } = await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now });
   const server = await listen(app, 0);
   const stopSession = () =>
     new Promise<void>((resolve) => {
