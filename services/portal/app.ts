@@ -16,8 +16,9 @@ import { gatewayArrivalRouter } from './gateway-route.js';
 import { createIdpClient, type IdpClient } from './idp-client.js';
 import { createPortalSessions } from './portal-session.js';
 import { createPortalSessionStore } from './portal-session-store.js';
-import { PORTAL_RETENTION } from './retention.js';
+import { portalRetention } from './retention.js';
 import { sessionRoutes } from './session-routes.js';
+import { createSignInDays } from './sign-in-days.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { createTermsAcceptances, createTermsSource, termsRoutes, type TermsSource } from './terms.js';
 import { createUiRouter } from './ui-router.js';
@@ -65,6 +66,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
       readClaims: deps.readClaims ?? createClaimsReader(config),
       terms,
       acceptances,
+      signInDays: createSignInDays(db, now),
     }),
     ...termsRoutes(terms, acceptances, sessions, config.PORTAL_API_KEYS),
     ...sessionRoutes(config, sessions, idp),
@@ -82,7 +84,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   });
   const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger, upstreams });
   const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui, arrivals], trustProxy: config.PORTAL_TRUSTED_PROXIES });
-  const purge = startPurgeJob({ db, service: 'portal', rules: PORTAL_RETENTION, settings: config, now, logger });
+  const purge = startPurgeJob({ db, service: 'portal', rules: portalRetention(config), settings: config, now, logger });
   return {
     app,
     async close() {

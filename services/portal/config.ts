@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiKeyList, commonSettings, envFlag, envInt } from '../kit/index.js';
-import { purgeSettings, storeSettings } from '../kit/store/index.js';
+import { purgeSettings, retentionDays, storeSettings } from '../kit/store/index.js';
 
 /** What a key to the portal's own key routes may do: `terms`, a person's acceptances read by an operator (svc-admin). */
 export const PORTAL_SCOPES = ['terms'] as const;
@@ -10,6 +10,9 @@ export const PortalConfig = z.object({
   ...commonSettings,
   ...storeSettings,
   ...purgeSettings,
+  RETENTION_TERMS_ACCEPTANCES_DAYS: retentionDays(365).describe(
+    "Days a terms acceptance is kept once it ended: from the person's later acceptance of a newer version, or for their newest one from the last day they signed in; the day of each account's last sign-in goes with it. 0: for ever.",
+  ),
   IDP_URL: z.url().default('http://localhost:8080').describe('Identity provider base URL as the portal reaches it (token, admin, logout, keys).'),
   IDP_EMPLOYEE_URL: z
     .url()

@@ -9,6 +9,7 @@ import type { GrantOutcome, IdpClient, PortalClient, Tokens } from './idp-client
 import { gatewayLogin, type GatewayContext, type GatewayLogin } from './gateway-context.js';
 import type { GatewayContextStore } from './gateway-context-store.js';
 import type { PortalSessionData } from './portal-session-store.js';
+import type { SignInDays } from './sign-in-days.js';
 import { termsStep, type TermsAcceptances, type TermsClaim, type TermsSource } from './terms.js';
 import { replyOf, type PeerAnswer, type Upstreams } from './upstreams.js';
 
@@ -19,6 +20,8 @@ export interface SignInDeps {
   /** The terms in force (svc-admin) and who accepted which version (the portal's database). */
   terms: TermsSource;
   acceptances: TermsAcceptances;
+  /** The day each account last signed in, which its newest acceptance is kept counted from. */
+  signInDays: SignInDays;
   /** Where a grant queued with an openNDS hid spends it (gateway-context-store.ts). */
   gatewayContexts: Pick<GatewayContextStore, 'spendHid'>;
   log: Logger;
@@ -219,6 +222,7 @@ export async function completeSignIn(
     const login = await handOff(deps, device, granted.sessionId, correlationId);
     // Recorded only once everything else has succeeded: a refused sign-in leaves no acceptance behind.
     if (due !== null) await deps.acceptances.record(identity.subjectId, due.version, claim.channel);
+    await deps.signInDays.record(identity.subjectId);
     deps.log.info({ sessionId: granted.sessionId, entitlementId: entitlement.entitlementId, client, nasId: device.gateway?.nasId }, 'signed in');
     const { subjectId, claims } = identity;
     const { accessToken, refreshToken } = tokens;

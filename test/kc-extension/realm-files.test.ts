@@ -60,3 +60,10 @@ test('pre-hijack: the customer client maps no employee claim; the employee clien
     );
   }
 });
+
+test("Keycloak's event store is bounded: the realm make up and the tests import stores sign-in events for at most a month", (t) => {
+  for (const realm of [production, development] as unknown as Array<{ eventsEnabled?: boolean; eventsExpiration?: number }>) {
+    t.true(realm.eventsEnabled);
+    t.true(typeof realm.eventsExpiration === 'number' && realm.eventsExpiration > 0 && realm.eventsExpiration <= 31 * 86_400, String(realm.eventsExpiration));
+  }
+});

@@ -8,7 +8,7 @@ import { gatewayRetention } from '../../../services/gateway/retention.js';
 import { metricsRegistry } from '../../../services/kit/index.js';
 import { purgeOnce, type Database } from '../../../services/kit/store/index.js';
 import { MIGRATIONS as PORTAL_MIGRATIONS } from '../../../services/portal/app.js';
-import { PORTAL_RETENTION } from '../../../services/portal/retention.js';
+import { portalRetention } from '../../../services/portal/retention.js';
 import { createApp as createSessionApp, MIGRATIONS as SESSION_MIGRATIONS } from '../../../services/session/app.js';
 import { SessionConfig } from '../../../services/session/config.js';
 import { sessionRetention } from '../../../services/session/retention.js';
@@ -225,12 +225,53 @@ for (const backend of BACKENDS) {
     await addContext('just-expired', hoursAgo(23));
     await db.query('INSERT INTO opennds_used_hids (hid, used_at) VALUES ($1, $2), ($3, $4)', ['long-used', hoursAgo(25), 'just-used', hoursAgo(23)]);
 
-    const removed = await purgeOnce(db, 'portal', PORTAL_RETENTION, NOW, 1);
+    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365 }), NOW, 1);
 
-    t.deepEqual(removed, { portal_sessions: 1, gateway_contexts: 1, opennds_used_hids: 1 });
+    t.like(removed, { portal_sessions: 1, gateway_contexts: 1, opennds_used_hids: 1 });
     t.deepEqual(await ids(db, 'SELECT sid_hash AS id FROM portal_sessions'), ['just-expired']);
     t.deepEqual(await ids(db, 'SELECT id_hash AS id FROM gateway_contexts'), ['just-expired']);
     t.deepEqual(await ids(db, 'SELECT hid AS id FROM opennds_used_hids'), ['just-used']);
+  });
+
+  test(`${backend}: the portal removes a terms acceptance its window after it ended: superseded, or the person's newest after their last sign-in day`, async (t) => {
+    const db = await open(backend, 'portal', PORTAL_MIGRATIONS);
+    t.teardown(() => db.close());
+    const accept = (subject: string, version: string, days: number) =>
+      db.query("INSERT INTO terms_acceptances (subject_id, version, accepted_at, channel) VALUES ($1, $2, $3, 'password')", [subject, version, daysAgo(days)]);
+    const signedIn = (subject: string, days: number) =>
+      db.query('INSERT INTO sign_in_days (subject_id, last_day) VALUES ($1, $2)', [subject, daysAgo(days).toISOString().slice(0, 10)]);
+    await accept('moved-on', 'v1', 800);
+    await accept('moved-on', 'v2', 400);
+    await accept('moved-on', 'v3', 100);
+    await signedIn('moved-on', 10);
+    await accept('recently-superseded', 'v1', 500);
+    await accept('recently-superseded', 'v2', 300);
+    await signedIn('recently-superseded', 300);
+    await accept('gone-quiet', 'v1', 500);
+    await signedIn('gone-quiet', 400);
+    await accept('still-signing-in', 'v1', 700);
+    await signedIn('still-signing-in', 2);
+    await accept('no-day-old', 'v1', 400);
+    await accept('no-day-recent', 'v1', 100);
+    const acceptances = () =>
+      db.query<{ id: string }>("SELECT subject_id || ' ' || version AS id FROM terms_acceptances").then((rows) => rows.map((row) => row.id).sort());
+
+    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365 }), NOW, 1);
+
+    t.like(removed, { terms_acceptances: 3, sign_in_days: 1 });
+    t.deepEqual(await acceptances(), [
+      'moved-on v2',
+      'moved-on v3',
+      'no-day-recent v1',
+      'recently-superseded v1',
+      'recently-superseded v2',
+      'still-signing-in v1',
+    ]);
+    t.deepEqual(await ids(db, 'SELECT subject_id AS id FROM sign_in_days'), ['moved-on', 'recently-superseded', 'still-signing-in']);
+
+    const shorter = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 90 }), NOW, 1);
+    t.like(shorter, { terms_acceptances: 4, sign_in_days: 1 }, 'the window is the setting');
+    t.deepEqual(await acceptances(), ['moved-on v3', 'still-signing-in v1']);
   });
 }
 
