@@ -75,7 +75,10 @@ export async function openPglite(
   let db: PGlite;
   try {
     if (dataDir !== undefined && options.loadDataDir === undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
-    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`];
+    // PGlite is one backend in this process, never a server taking connections; PostgreSQL's
+    // default of 100 sizes its per-connection shared arrays (lock table, backend slots) for 100,
+    // which PGlite sets up at start: 4 MB of each instance's resident memory (0108).
+    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`, '-c', 'max_connections=1'];
     db = await PGlite.create(dataDir, options.loadDataDir === undefined ? { startParams } : { startParams, loadDataDir: options.loadDataDir });
   } catch (error) {
     lock?.release();

@@ -17,6 +17,8 @@ test.serial('openPglite: the buffer cache is 1MB by default, set at each start (
   const dir = join(mkdtempSync(join(tmpdir(), 'wifi-pglite-memory-')), 'db');
   const first = await openPglite(dir);
   t.is(await shared(first), '1MB');
+  // One backend, so PostgreSQL's per-connection shared arrays are sized for one, not its default 100.
+  t.is((await first.query<{ max_connections: string }>('SHOW max_connections'))[0]?.max_connections, '1');
   await first.close();
   const again = await openPglite(dir, { sharedBuffers: '4MB' });
   t.teardown(() => again.close());
