@@ -332,7 +332,7 @@ try {
   }
   const result = {
     machine: machine(),
-    method: `every service from dist/ with SERVICE_NODE_FLAGS on PGlite in the bench's own folders (one process each, or co-hosted in one), beside a fresh Keycloak of the bench's own; RSS from /proc/<pid>/status, heap from nodejs_heap_used_bytes; readings ${SETTLE_MS / 1000} s after the first start, after a restart on the same folders (at rest), after ${SIGN_INS} employee sign-ins through the portal (${WORKERS} at a time), and after an hour of accounting compressed (${CONNECTIONS} connections through FreeRADIUS, ${INTERIM_ROUNDS} Interim-Updates each). FreeRADIUS (about 90 MB, the same whatever our settings) is started only for the accounting hour and not counted.`,
+    method: `every service from dist/ with SERVICE_NODE_FLAGS (the co-host with COHOST_NODE_FLAGS) on PGlite in the bench's own folders (one process each, or co-hosted in one), beside a fresh Keycloak of the bench's own; RSS from /proc/<pid>/status, heap from nodejs_heap_used_bytes; readings ${SETTLE_MS / 1000} s after the first start, after a restart on the same folders (at rest), after ${SIGN_INS} employee sign-ins through the portal (${WORKERS} at a time), and after an hour of accounting compressed (${CONNECTIONS} connections through FreeRADIUS, ${INTERIM_ROUNDS} Interim-Updates each). FreeRADIUS (about 90 MB, the same whatever our settings) is started only for the accounting hour and not counted.`,
     variants: results,
     targets: {
       oursAtRestToKeycloakAtMost: TARGET_REST_RATIO,

@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from './child-process.js';
+import { COHOST_NODE_FLAGS, stopChild, waitHealthy } from './child-process.js';
 import { startPlatformRadius, type PlatformRadius } from './platform-radius.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -97,7 +97,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const hostOut = createWriteStream(hostLog);
     const host = spawn(
       process.execPath,
-      [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'services', 'kit', 'cohost.js'), ...present.map(({ name, port }) => `${name}:${port}`)],
+      [...COHOST_NODE_FLAGS, join(ROOT, 'dist', 'services', 'kit', 'cohost.js'), ...present.map(({ name, port }) => `${name}:${port}`)],
       {
         cwd: ROOT,
         env: { ...process.env, ...options.env },

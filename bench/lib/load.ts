@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../../scripts/child-process.js';
+import { COHOST_NODE_FLAGS, SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../../scripts/child-process.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -32,7 +32,7 @@ export function commandFor(entry: string): string[] {
     });
     built = true;
   }
-  return [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))];
+  return [...(entry.endsWith('cohost.ts') ? COHOST_NODE_FLAGS : SERVICE_NODE_FLAGS), join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))];
 }
 
 /**

@@ -16,9 +16,11 @@ export const DEFAULT_AUTOVACUUM_EVERY = 500;
  * PostgreSQL's buffer cache inside PGlite (docs/operate/configuration.md: PGLITE_SHARED_BUFFERS).
  * PostgreSQL's own default, 128MB, is written through when PGlite starts, so each service's
  * process was resident for it in full (about 140 MB of a 300 MB process, npm run bench:memory)
- * for stores of a few MB; the files' pages stay in the kernel's cache beside it.
+ * for stores of a few MB; the files' pages stay in the kernel's cache beside it. 1MB rather than
+ * 8MB: each PGlite's resident WebAssembly memory went from 21 to 13 MB, 32 MB for the co-host's
+ * four (docs/decisions/0108-co-host-memory-at-rest.md).
  */
-export const DEFAULT_SHARED_BUFFERS = '8MB';
+export const DEFAULT_SHARED_BUFFERS = '1MB';
 
 /**
  * Runs initdb for a new folder in a short-lived child process (pglite-initdb.ts). In process, its
@@ -73,7 +75,10 @@ export async function openPglite(
   let db: PGlite;
   try {
     if (dataDir !== undefined && options.loadDataDir === undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
-    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`];
+    // PGlite is one backend in this process, never a server taking connections; PostgreSQL's
+    // default of 100 sizes its per-connection shared arrays (lock table, backend slots) for 100,
+    // which PGlite sets up at start: 4 MB of each instance's resident memory (0108).
+    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`, '-c', 'max_connections=1'];
     db = await PGlite.create(dataDir, options.loadDataDir === undefined ? { startParams } : { startParams, loadDataDir: options.loadDataDir });
   } catch (error) {
     lock?.release();

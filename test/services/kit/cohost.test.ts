@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { stopChild, waitHealthy } from '../../../scripts/child-process.js';
+import { COHOST_NODE_FLAGS, SERVICE_NODE_FLAGS, stopChild, waitHealthy } from '../../../scripts/child-process.js';
 import { freePort } from '../../helpers/free-port.js';
 import { startServiceProcess } from '../../helpers/process.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -79,4 +79,19 @@ test('a co-hosted service that cannot open its store stops the whole host with e
     () => 'closed',
   );
   t.is(hrAnswer, 'closed');
+});
+
+// Nine services starting in one process grow V8's young generation to its maximum, and with
+// --no-memory-reducer it never shrinks: the co-host's flags cap it, which held 32 MB at rest.
+test('the co-host runs with a small young generation: after a burst of short-lived objects it stays at most 4 MB', (t) => {
+  const youngAfterBurst = (flags: readonly string[]) => {
+    const script =
+      "const keep = []; for (let i = 0; i < 3e5; i += 1) { keep.push({ i, s: 'x'.repeat(40) }); if (keep.length > 2e4) keep.length = 0; }" +
+      "console.log(require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)";
+    const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
+    return Number(run.stdout.trim()) / 2 ** 20;
+  };
+  t.true(youngAfterBurst(COHOST_NODE_FLAGS) <= 4);
+  // The burst does grow it without the cap, so the figure above is the flag's doing.
+  t.true(youngAfterBurst(SERVICE_NODE_FLAGS) > 4);
 });

@@ -8,19 +8,21 @@ import { z } from 'zod';
 import { openDatabase, openPglite, storeSettings, type Queryable } from '../../../services/kit/store/index.js';
 
 // PostgreSQL's default buffer cache (128MB) is resident in full in a PGlite process; the kit
-// starts PGlite with PGLITE_SHARED_BUFFERS instead (8MB unless configured). Serial: one test
+// starts PGlite with PGLITE_SHARED_BUFFERS instead (1MB unless configured). Serial: one test
 // reads this process's resident size, which another's PGlite would move.
 
 const shared = async (db: Queryable) => (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]?.shared_buffers;
 
-test.serial('openPglite: the buffer cache is 8MB by default, set at each start (a folder reopened with another size has that one)', async (t) => {
+test.serial('openPglite: the buffer cache is 1MB by default, set at each start (a folder reopened with another size has that one)', async (t) => {
   const dir = join(mkdtempSync(join(tmpdir(), 'wifi-pglite-memory-')), 'db');
   const first = await openPglite(dir);
-  t.is(await shared(first), '8MB');
+  t.is(await shared(first), '1MB');
+  // One backend, so PostgreSQL's per-connection shared arrays are sized for one, not its default 100.
+  t.is((await first.query<{ max_connections: string }>('SHOW max_connections'))[0]?.max_connections, '1');
   await first.close();
-  const again = await openPglite(dir, { sharedBuffers: '1MB' });
+  const again = await openPglite(dir, { sharedBuffers: '4MB' });
   t.teardown(() => again.close());
-  t.is(await shared(again), '1MB');
+  t.is(await shared(again), '4MB');
 });
 
 test.serial('openDatabase: PGLITE_SHARED_BUFFERS sets the buffer cache, and a size that is not one is refused', async (t) => {
@@ -31,7 +33,7 @@ test.serial('openDatabase: PGLITE_SHARED_BUFFERS sets the buffer cache, and a si
   const db = await openDatabase(`pglite-memory-${process.pid}`, config, pathToFileURL(`${migrations}/`));
   t.teardown(() => db.close());
   t.is(await shared(db), '2MB');
-  t.is(z.object(storeSettings).parse({}).PGLITE_SHARED_BUFFERS, '8MB');
+  t.is(z.object(storeSettings).parse({}).PGLITE_SHARED_BUFFERS, '1MB');
   t.false(z.object(storeSettings).safeParse({ PGLITE_SHARED_BUFFERS: 'lots' }).success);
 });
 
