@@ -84,7 +84,7 @@ export function createUsageFeedStore(db: Database): UsageFeedStore {
       // handed out), and BinAuth's notice of that end still brings the client's usage.
       const nds = await db.query(
         `UPDATE opennds_authorisations SET state = 'REVOKING', ended_at = $2, end_cause = 'allowance-used-up'
-         WHERE session_id = ANY($1::text[]) AND state IN ('PENDING') RETURNING rhid`,
+         WHERE session_id = ANY($1::text[]) AND state IN ('PENDING', 'AUTHORISED') RETURNING rhid`,
         [sessionIds, now],
       );
       const rows = await db.query(
