@@ -186,7 +186,7 @@ function openndsEnds(db: Database): OpenndsEnds {
         const open = (
           await tx.query<{ rhid: string; session_id: string; state: string }>(
             `SELECT rhid, session_id, state FROM opennds_authorisations
-             WHERE nas_id = $1 AND hid = $2 AND (state IN ('AUTHORISED', 'REVOKING') OR (false AND $3::text <> $4::text)) FOR UPDATE`,
+             WHERE nas_id = $1 AND hid = $2 AND (state IN ('AUTHORISED', 'REVOKING') OR (state = 'ENDED' AND end_cause IN ($3, $4, 'revoked'))) FOR UPDATE`,
             [nasId, hid, ...REVOCATION_CAUSES],
           )
         )[0];
