@@ -33,8 +33,9 @@ bench: build kc-build
 
 # Debian packages the tests use, installed when missing (root), else a message how: chromium for
 # the browser tests, nginx for the TLS-terminating proxy test, prometheus for the cluster's metrics.
-# eapoltest (wpa_supplicant's eapol_test) is the real 802.1X supplicant of the EAP tests (test/services/gateway/eap.test.ts, test/e2e/gateway/eap.test.ts).
-DEBIAN_PACKAGES := /usr/bin/chromium:chromium /usr/sbin/nginx:nginx-light /usr/bin/prometheus:prometheus /usr/bin/eapol_test:eapoltest
+# eapoltest (wpa_supplicant's eapol_test) is the real 802.1X supplicant of the EAP tests (test/services/gateway/eap.test.ts, test/e2e/gateway/eap.test.ts);
+# python3's plistlib reads the Apple Wi-Fi profiles back (test/edge/device-profiles.test.ts).
+DEBIAN_PACKAGES := /usr/bin/chromium:chromium /usr/sbin/nginx:nginx-light /usr/bin/prometheus:prometheus /usr/bin/eapol_test:eapoltest /usr/bin/python3:python3
 debian-packages:
 	scripts/ensure-debian.sh $(DEBIAN_PACKAGES)
 

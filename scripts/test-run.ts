@@ -21,8 +21,27 @@ interface Outcome {
   skipped: number;
 }
 
+// Where the suite's time goes: each TAP result line charges the time since the previous one to its
+// file (the test title up to its last ` › `). With one file at a time (the end-to-end phases) that is
+// the file's own wall time; in the parallel phase it is a share. The slowest are listed as TAP
+// comments when the phase ends, so a CI log says which files to make leaner.
+function fileOf(tapLine: string): string {
+  const title = tapLine.replace(/^(not )?ok \d+ - /, '');
+  const cut = title.lastIndexOf(' › ');
+  return cut > 0 ? title.slice(0, cut) : title;
+}
+
+function reportTimes(args: string[], started: number, perFile: Map<string, number>): void {
+  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  process.stdout.write(`# phase ${args.filter((a) => !a.startsWith('-')).join(' ')}: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  for (const [file, ms] of slowest) process.stdout.write(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
+}
+
 function runAva(args: string[]): Promise<Outcome> {
   const counts = { passed: 0, failed: 0, skipped: 0 };
+  const started = Date.now();
+  let last = started;
+  const perFile = new Map<string, number>();
   const ava = spawn(process.execPath, [join(ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -33,8 +52,19 @@ function runAva(args: string[]): Promise<Outcome> {
     if (/^ok .*# (SKIP|TODO)/i.test(line)) counts.skipped += 1;
     else if (line.startsWith('ok ')) counts.passed += 1;
     else if (line.startsWith('not ok ')) counts.failed += 1;
+    if (/^(not )?ok \d+ - /.test(line)) {
+      const now = Date.now();
+      const file = fileOf(line);
+      perFile.set(file, (perFile.get(file) ?? 0) + (now - last));
+      last = now;
+    }
   });
-  return new Promise((resolve) => ava.on('close', (code) => resolve({ status: code ?? 1, ...counts })));
+  return new Promise((resolve) =>
+    ava.on('close', (code) => {
+      reportTimes(args, started, perFile);
+      resolve({ status: code ?? 1, ...counts });
+    }),
+  );
 }
 
 // The decision models are served from a copy: svc-admin's tests replace a model file through the
@@ -53,6 +83,7 @@ if (spawnSync(join(ROOT, 'scripts', 'kc.sh'), ['build'], { stdio: 'inherit' }).s
   throw new Error("scripts/kc.sh build failed for the test run's Keycloak");
 // TERMS_CACHE_SECONDS 0: the portal reads the terms in force at every sign-in, so a version an
 // end-to-end test publishes and withdraws is in force exactly while it runs.
+const platformStarting = Date.now();
 const platform = await startPlatform({
   keycloak: true,
   freshKeycloak: true,
@@ -65,6 +96,7 @@ const platform = await startPlatform({
     RADIUS_RUN_DIR: join(dataDir, 'freeradius'),
   },
 });
+process.stdout.write(`# platform started in ${((Date.now() - platformStarting) / 1000).toFixed(0)} s\n`);
 const selected = process.argv.length > 2;
 const phases = selected
   ? [process.argv.slice(2)]

@@ -17,7 +17,15 @@ export interface DocumentedRoute {
   /** Schemas of the query parameters; each is optional unless its schema refuses undefined. */
   query?: Record<string, z.ZodType>;
   /** Statuses the route answers. Error statuses (>= 400) carry the spec 2.2 error object unless a schema is given. */
-  responses: Record<number, { description: string; schema?: z.ZodType /** Media types of a file the answer is instead of JSON. */; files?: string[] }>;
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: z.ZodType;
+      /** Media types of a file the answer is instead of JSON. */
+      files?: string[];
+    }
+  >;
 }
 
 const SECURITY_SCHEMES = {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecutionContext } from 'ava';
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { requireTools } from './host-tools.js';
 
@@ -12,6 +12,21 @@ requireTools([CHROMIUM_PATH], 'make debian-packages installs it (make test runs 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
 }
+
+/** ava's test function for a file whose tests share one Chromium: launched before them, closed after them. */
+export function browserTest(): TestFn<{ browser: Browser }> {
+  const test = anyTest as TestFn<{ browser: Browser }>;
+  test.before(async (t) => {
+    t.context.browser = await launchBrowser();
+  });
+  test.after.always(async (t) => {
+    await t.context.browser?.close();
+  });
+  return test;
+}
+
+/** A landmark region of the page, by its accessible name. */
+export const region = (page: Page, name: string) => page.getByRole('region', { name });
 
 export interface Phone {
   page: Page;

@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser } from 'playwright-core';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
-import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { browserTest, openPhone } from '../../helpers/browser.js';
 import { URLS } from '../platform-urls.js';
 import { PortalBrowser } from '../portal/portal-client.js';
 
 // A person whose allowance for the period is used up signs in again in the browser: the portal
 // refuses before opening anything and the page says when access renews, in both languages.
-const test = anyTest as TestFn<{ browser: Browser }>;
-
-test.before(async (t) => {
-  t.context.browser = await launchBrowser();
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-});
+const test = browserTest();
 
 /** A new customer (the shipped table's baseline: 2 h a day), whose first session reports the 2 h used, as a gateway's accounting would. */
 async function customerWithNothingLeft(): Promise<{ email: string; password: string }> {

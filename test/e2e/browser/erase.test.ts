@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser } from 'playwright-core';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
-import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { browserTest, openPhone } from '../../helpers/browser.js';
 import { URLS } from '../platform-urls.js';
 
 // "Delete my account" on the signed-in page, by keyboard alone, in a phone-sized Chromium
 // against the running platform.
-const test = anyTest as TestFn<{ browser: Browser }>;
-
-test.before(async (t) => {
-  t.context.browser = await launchBrowser();
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-});
+const test = browserTest();
 
 test.serial(
   'a new customer deletes their account with the keyboard: a confirmation step that Escape closes, then the sign-in page says it is done',

@@ -1,8 +1,7 @@
-import anyTest, { type TestFn } from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
-import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { browserTest, openPhone, region } from '../../helpers/browser.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { lastSmsCode, randomPhone } from '../keycloak/kc-client.js';
 import { URLS } from '../platform-urls.js';
@@ -10,16 +9,7 @@ import { URLS } from '../platform-urls.js';
 // The portal's phone tab in a phone-sized Chromium against the running platform: the code is
 // read from the SMS catcher, as a person reads it from their phone. The portal tells Keycloak the
 // browser's address (127.0.0.1), which has 10 code requests an hour: these tests ask for four.
-const test = anyTest as TestFn<{ browser: Browser }>;
-
-test.before(async (t) => {
-  t.context.browser = await launchBrowser();
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-});
-
-const region = (page: Page, name: string) => page.getByRole('region', { name });
+const test = browserTest();
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
 
 /** The national form a person types: 0 and nine digits, grouped. */

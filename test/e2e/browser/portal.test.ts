@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
-import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { browserTest, openPhone } from '../../helpers/browser.js';
 import { URLS } from '../platform-urls.js';
 import { coovaArrival, demoNas } from '../gateway/coova-arrival.js';
 import { startFakeChilli } from '../gateway/fake-chilli.js';
 
 // The portal's web UI in a phone-sized Chromium against the running platform (spec 4.1).
 // Serial: the error case fails bob once, the others sign bob in.
-const test = anyTest as TestFn<{ browser: Browser }>;
-
-test.before(async (t) => {
-  t.context.browser = await launchBrowser();
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-});
+const test = browserTest();
 
 function region(page: Page, name: string) {
   return page.getByRole('region', { name });

@@ -1,8 +1,6 @@
-import anyTest, { type TestFn } from 'ava';
-import type { Browser, Page } from 'playwright-core';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
-import { launchBrowser, openPhone } from '../../helpers/browser.js';
+import { browserTest, openPhone, region } from '../../helpers/browser.js';
 import { batchBody, createBatch } from '../../kc-extension/svc-admin/contract/vouchers-contract.js';
 import { CreatedBatch } from '../../kc-extension/svc-admin/contract/response-schemas.js';
 import { URLS } from '../platform-urls.js';
@@ -10,16 +8,7 @@ import { kcDriver } from '../svc-admin/kc-driver.js';
 
 // The portal's voucher tab in a phone-sized Chromium against the running platform, with a
 // voucher made by svc-admin.
-const test = anyTest as TestFn<{ browser: Browser }>;
-
-test.before(async (t) => {
-  t.context.browser = await launchBrowser();
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-});
-
-const region = (page: Page, name: string) => page.getByRole('region', { name });
+const test = browserTest();
 
 async function oneCode(): Promise<string> {
   const d = await kcDriver();

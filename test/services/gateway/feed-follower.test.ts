@@ -49,6 +49,8 @@ test('a held read that ran out with no change brings the other looks along, once
   t.true(quiet <= session.reads());
 });
 
+// FEED_POLL_MS is long here so that an answer given at once stays early on a loaded machine (20 ms
+// did not once, in a run of many test files at a time).
 test('an early empty answer or a failed read brings nothing along', async (t) => {
   for (const [holdMs, fails] of [
     [0, false],
@@ -60,13 +62,13 @@ test('an early empty answer or a failed read brings nothing along', async (t) =>
       store,
       session.peer,
       () => new Date(),
-      { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 20 },
+      { FEED_WAIT_SECONDS: 1, FEED_POLL_MS: 500 },
       () => undefined,
       log,
       [],
       () => (quiet += 1),
     );
-    await until(() => session.reads() >= 4);
+    await until(() => session.reads() >= 3);
     await follower.stop();
     t.is(quiet, 0, fails ? 'a failed read' : 'an answer sooner than FEED_POLL_MS');
   }
