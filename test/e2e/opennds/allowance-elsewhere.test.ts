@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ if (skipReason !== undefined) {
       method: 'POST',
       headers: sessionKey,
       body: JSON.stringify({
-        entitlementId: `ent-laptop-${created.sessionId}`,
+        entitlementId: `ent-${randomUUID()}`,
         entitlementType: 'WIFI_CUSTOMER_BASIC',
         tier: 'BASIC',
         qosClass: 'STANDARD',
