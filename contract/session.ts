@@ -163,7 +163,9 @@ export const UsageReported = z.object({
   ignored: z.number().int().describe('Reports of sessions unknown, or granted without an allowance (nothing to count against).'),
   exhausted: z
     .array(z.string())
-    .describe('Reported sessions whose person has nothing left (time or data) in the current period: the gateway ends their connections.'),
+    .describe(
+      "Sessions whose person has nothing left (time or data) in the current period: the reported ones and the person's other live sessions (a device that reports only at its end, as openNDS, included); the gateway ends their connections.",
+    ),
 });
 export type UsageReported = z.output<typeof UsageReported>;
 /**

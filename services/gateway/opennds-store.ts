@@ -1,6 +1,9 @@
 import type { AuthmonGrant, DeauthMethod } from '../../edge/controllers/opennds-authmon.js';
 import type { Database } from '../kit/store/index.js';
 
+/** Why the platform revokes an authorisation: its session ended, or its person's allowance is used up. */
+export const REVOCATION_CAUSES = ['session-ended', 'allowance-used-up'] as const;
+
 /** The connection row of an openNDS authorisation: the connection view reads openNDS clients as it reads RADIUS ones. */
 export const connectionIdOf = (rhid: string) => `nds-${rhid.slice(0, 16)}`;
 
@@ -48,8 +51,9 @@ export interface OpenndsEnds {
    * stops with the byte counts. When the platform had ended the session (REVOKING), this is
    * revocation-poll.sh's own `ndsctl deauth` told by BinAuth, often before the script's report:
    * the revocation's acknowledgement (cause kept, disconnect ACKED), as `revoked` records it.
-   * Otherwise the gateway ended it itself, with the method as its cause. Answers the session, or
-   * undefined when no open row has this hid (an unknown or forged token).
+   * Otherwise the gateway ended it itself, with the method as its cause. A notice for a client
+   * the script already reported revoked adds its usage only. Answers the session, or undefined
+   * when no open or revoked row has this hid (an unknown or forged token).
    */
   deauthed(
     nasId: string,
@@ -181,12 +185,16 @@ function openndsEnds(db: Database): OpenndsEnds {
       return db.transaction(async (tx) => {
         const open = (
           await tx.query<{ rhid: string; session_id: string; state: string }>(
-            "SELECT rhid, session_id, state FROM opennds_authorisations WHERE nas_id = $1 AND hid = $2 AND state IN ('AUTHORISED', 'REVOKING') FOR UPDATE",
-            [nasId, hid],
+            `SELECT rhid, session_id, state FROM opennds_authorisations
+             WHERE nas_id = $1 AND hid = $2 AND (state IN ('AUTHORISED', 'REVOKING') OR (state = 'ENDED' AND end_cause IN ($3, $4, 'revoked'))) FOR UPDATE`,
+            [nasId, hid, ...REVOCATION_CAUSES],
           )
         )[0];
         if (open === undefined) return undefined;
-        const revoking = open.state === 'REVOKING';
+        // A revoked client's notice may come after revocation-poll.sh's report (ENDED already):
+        // it still carries the client's usage, which only BinAuth tells; the counters take the
+        // greatest totals, so a notice counted twice adds nothing.
+        const revoking = open.state !== 'AUTHORISED';
         await tx.query(
           `UPDATE opennds_authorisations SET state = 'ENDED', ended_at = COALESCE(ended_at, $2), end_cause = COALESCE(end_cause, $3) WHERE rhid = $1`,
           [open.rhid, now, revoking ? 'revoked' : method],

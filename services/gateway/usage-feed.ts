@@ -32,7 +32,10 @@ export interface DueUsage {
 export interface UsageFeedStore {
   due(limit: number): Promise<DueUsage[]>;
   sent(due: readonly DueUsage[]): Promise<void>;
-  /** Queues a Disconnect for the running RADIUS connections of these sessions (their person's allowance is used up). */
+  /**
+   * Ends the running connections of these sessions (their person's allowance is used up): a
+   * Disconnect queued for RADIUS ones, openNDS authorisations revoked; answers how many.
+   */
   endConnectionsOf(sessionIds: readonly string[], now: Date): Promise<number>;
 }
 
@@ -76,14 +79,21 @@ export function createUsageFeedStore(db: Database): UsageFeedStore {
     async endConnectionsOf(sessionIds, now) {
       if (sessionIds.length === 0) return 0;
       // The session stays GRANTED (a new period restores access without any action); only its
-      // running connections end. openNDS connections report usage only when they end.
+      // running connections end. openNDS clients take no RADIUS Disconnect: their authorisations
+      // turn REVOKING, which router/revocation-poll.sh deauthenticates (a queued one is never
+      // handed out), and BinAuth's notice of that end still brings the client's usage.
+      const nds = await db.query(
+        `UPDATE opennds_authorisations SET state = 'REVOKING', ended_at = $2, end_cause = 'allowance-used-up'
+         WHERE session_id = ANY($1::text[]) AND state IN ('PENDING', 'AUTHORISED') RETURNING rhid`,
+        [sessionIds, now],
+      );
       const rows = await db.query(
         `UPDATE connections SET disconnect_status = 'PENDING', disconnect_next_at = $2, coa_status = NULL, coa_next_at = NULL
          WHERE session_id = ANY($1::text[]) AND stopped_at IS NULL AND disconnect_status IS NULL AND acct_session_id NOT LIKE 'nds-%'
          RETURNING acct_session_id`,
         [sessionIds, now],
       );
-      return rows.length;
+      return rows.length + nds.length;
     },
   };
 }
@@ -120,7 +130,10 @@ export async function pushUsage(deps: UsageFeedDeps, correlationId: string): Pro
   if (answer.exhausted.length > 0) {
     const queued = await deps.store.endConnectionsOf(answer.exhausted, deps.now());
     if (queued > 0) {
-      deps.logger.info({ sessions: answer.exhausted.length, connections: queued }, 'allowance used up: connections queued for a Disconnect');
+      deps.logger.info(
+        { sessions: answer.exhausted.length, connections: queued },
+        'allowance used up: connections queued for a Disconnect or an openNDS revocation',
+      );
       deps.onDisconnectQueued();
     }
   }

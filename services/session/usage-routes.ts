@@ -20,6 +20,27 @@ async function usedUp(usage: UsageCounters, subjectId: string, allowance: Allowa
 }
 
 /**
+ * The live GRANTED sessions of these persons, other than `reported`, whose allowance is used up.
+ * A device that reports nothing until it ends (an openNDS client: BinAuth tells its usage only
+ * then) would otherwise run on to the quota its controller got at its sign-in while the person's
+ * other devices use the period's allowance: the gateway ends these too.
+ */
+async function othersUsedUp(db: Queryable, usage: UsageCounters, subjectIds: string[], reported: string[], at: Date): Promise<string[]> {
+  if (subjectIds.length === 0) return [];
+  const rows = await db.query<OwnerRow>(
+    `SELECT session_id, subject_id, allowance FROM sessions
+     WHERE subject_id = ANY($1::text[]) AND state = 'GRANTED' AND NOT (session_id = ANY($2::text[])) AND (expires_at IS NULL OR expires_at > $3)`,
+    [subjectIds, reported, at],
+  );
+  const ended: string[] = [];
+  for (const row of rows) {
+    const allowance = Allowance.safeParse(row.allowance);
+    if (allowance.success && (await usedUp(usage, row.subject_id, allowance.data, at))) ended.push(row.session_id);
+  }
+  return ended;
+}
+
+/**
  * The gateway service's accounting, added to the allowance counters of the sessions' persons.
  * Reports carry each connection's cumulative totals, so sending one again (the gateway's retry
  * after a lost answer) adds nothing: the counters keep per connection what they counted.
@@ -66,7 +87,13 @@ export function usageRoutes(db: Queryable, usage: UsageCounters, keys: readonly 
           else answer.refused++;
         }
         const at = now();
-        for (const [sessionId, owner] of owners) if (await usedUp(usage, owner.subjectId, owner.allowance, at)) answer.exhausted.push(sessionId);
+        const spent = new Set<string>();
+        for (const [sessionId, owner] of owners) {
+          if (!(await usedUp(usage, owner.subjectId, owner.allowance, at))) continue;
+          answer.exhausted.push(sessionId);
+          spent.add(owner.subjectId);
+        }
+        answer.exhausted.push(...(await othersUsedUp(db, usage, [...spent], [...owners.keys()], at)));
         return { status: 200, body: answer };
       },
     }),

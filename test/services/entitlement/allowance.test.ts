@@ -29,6 +29,8 @@ async function withEditedModel(t: ExecutionContext, edit: (xml: string) => strin
 const BASELINE_DATA_CELL = '<outputEntry id="EntitlementCustomerBaselineDataAllowanceMb"><text>1024</text></outputEntry>';
 const BASELINE_PERIOD_CELL = '<outputEntry id="EntitlementCustomerBaselineAllowancePeriod"><text>"DAY"</text></outputEntry>';
 const DATA_OUTPUT = '<output id="EntitlementDataAllowanceMb" name="dataAllowanceMb" typeRef="number" />';
+const BASELINE_TIME_CELL = '<outputEntry id="EntitlementCustomerBaselineTimeAllowanceMinutes"><text>120</text></outputEntry>';
+const TIME_OUTPUT = '<output id="EntitlementTimeAllowanceMinutes" name="timeAllowanceMinutes" typeRef="number" />';
 const PERIOD_VALUES = '<outputValues><text>"DAY","WEEK","MONTH"</text></outputValues>';
 const cell = (text: string) => BASELINE_DATA_CELL.replace('<text>1024</text>', `<text>${text}</text>`);
 
@@ -77,6 +79,11 @@ for (const [what, edit] of [
     (xml: string) => xml.replace(DATA_OUTPUT, DATA_OUTPUT.replace(' typeRef="number"', '')).replace(BASELINE_DATA_CELL, cell('"1024"')),
   ],
   ['a negative data allowance', (xml: string) => xml.replace(BASELINE_DATA_CELL, cell('-5'))],
+  [
+    'a time allowance given as a boolean',
+    (xml: string) =>
+      xml.replace(TIME_OUTPUT, TIME_OUTPUT.replace(' typeRef="number"', '')).replace(BASELINE_TIME_CELL, BASELINE_TIME_CELL.replace('120', 'true')),
+  ],
   // The output's value list would refuse the model at load: an operator who removed it as well.
   ['an unknown period', (xml: string) => xml.replace(PERIOD_VALUES, '').replace(BASELINE_PERIOD_CELL, BASELINE_PERIOD_CELL.replace('"DAY"', '"YEAR"'))],
 ] as const) {

@@ -171,6 +171,28 @@ test.serial(
 );
 
 test.serial(
+  "BinAuth's notice of a revoked client arriving after the script's report still brings the client's usage, once; the end stays the revocation's",
+  async (t) => {
+    const { world, gateway, authmon, authorise } = await setup(t);
+    const c = await signedIn(world, authorise);
+    await authmon('view', `* ${c.rhid}`);
+    await world.session.revoke(c.sessionId);
+    await waitFor(
+      async () => (await authmon('custom', 'revocations')).text,
+      (listed) => listed.includes(c.rhid),
+      { timeoutMs: 15_000 },
+    );
+    t.is((await authmon('custom', `revoked ${c.rhid}`)).text, 'ack');
+    t.like((await gateway.connection(c.sessionId)).body, { state: 'DISCONNECTED', disconnect: 'ACKED', inputOctets: 0 });
+    t.is((await authmon('deauthed', deauthNotice('ndsctl_deauth', c.token))).text, 'ack');
+    const counted = { state: 'DISCONNECTED', disconnect: 'ACKED', inputOctets: 4096, outputOctets: 1024 };
+    t.like((await gateway.connection(c.sessionId)).body, counted, 'the usage only BinAuth tells');
+    t.is((await authmon('deauthed', deauthNotice('ndsctl_deauth', c.token))).text, 'ack');
+    t.like((await gateway.connection(c.sessionId)).body, counted, 'a second notice adds nothing');
+  },
+);
+
+test.serial(
   "a session ended between openNDS's authorisation and authmon's acknowledgement still opens its connection, which the revocation's report closes",
   async (t) => {
     const { world, gateway, authmon, authorise } = await setup(t);

@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { UsageReport, UsageReported } from '../../../contract/session.js';
 import { createConnectionStore, type Usage } from '../../../services/gateway/connection-store.js';
 import type { SessionPeer } from '../../../services/gateway/session-client.js';
+import { createOpenndsStore } from '../../../services/gateway/opennds-store.js';
 import { createUsageFeedStore, pushUsage } from '../../../services/gateway/usage-feed.js';
 import { createLogger } from '../../../services/kit/index.js';
 import { openGatewayDb } from './platform.js';
@@ -116,4 +117,38 @@ test("a session named used up has its running RADIUS connections queued for a Di
       ['acct-2', null],
     ],
   );
+});
+
+test("a session named used up has its openNDS authorisations listed for revocation-poll.sh, queued or authorised; another session's are not", async (t) => {
+  const { db, connections, state, push } = await setup(t);
+  const nds = createOpenndsStore(db);
+  const at = new Date();
+  const queue = (rhid: string, sessionId: string) =>
+    nds.queue(
+      {
+        rhid,
+        hid: rhid.replace(/^./, 'f'),
+        nasId: 'nds-1',
+        sessionId,
+        deviceRef: 'ref',
+        sessionMinutes: 60,
+        uploadKbitPerSecond: 1000,
+        downloadKbitPerSecond: 5000,
+        uploadQuotaKB: 0,
+        downloadQuotaKB: 1024,
+        custom: 'eA==',
+      },
+      at,
+    );
+  const [online, queued, other] = ['a', 'b', 'c'].map((letter) => letter.repeat(64));
+  await queue(online!, 'sess-a');
+  await queue(queued!, 'sess-a');
+  await queue(other!, 'sess-b');
+  await nds.acked('nds-1', [online!, other!], at);
+  // The usage of another device of the person (the openNDS clients report only at their end).
+  await connections.record(usage('Start', 100, 10, 'acct-2', 'sess-x'), at);
+  state.answer = { counted: 1, refused: 0, ignored: 0, exhausted: ['sess-x', 'sess-a'] };
+  await push();
+  t.deepEqual((await nds.revoking('nds-1')).sort(), [online, queued], 'both of the used-up session; not the other');
+  t.deepEqual(await nds.pending('nds-1'), [], 'a queued one is never handed to authmon');
 });

@@ -62,12 +62,17 @@ test('a late report (an earlier event with smaller totals) adds nothing; a later
   t.like(await left(a), { bytesRemaining: 5 * MB, secondsRemaining: 2400 });
 });
 
-test("the answer names the sessions whose person's allowance is used up; the next period restores it without any action", async (t) => {
-  const { open, report, left, clock } = await setup(t, new TestClock(new Date('2026-11-27T23:30:00Z')));
-  const [a, b] = [await open('dev-a'), await open('dev-b')];
+test("the answer names the sessions whose person's allowance is used up, the person's other live sessions too; the next period restores it without any action", async (t) => {
+  const { open, report, left, clock, service } = await setup(t, new TestClock(new Date('2026-11-27T23:30:00Z')));
+  const [a, b, c] = [await open('dev-a'), await open('dev-b'), await open('dev-c')];
+  t.is((await service.revoke(c)).status, 200);
   const used = await report([usage('conn-a', a, clock.now(), 10 * MB, 60)]);
   t.like(used.body, { counted: 1 });
-  t.deepEqual([...(used.body['exhausted'] as string[])], [a], 'the reported session is named');
+  t.deepEqual(
+    [...(used.body['exhausted'] as string[])],
+    [a, b],
+    "the reported session, and the person's other live one (a device that reports only at its end, as openNDS); not the revoked one",
+  );
   t.like(await left(b), { bytesRemaining: 0, renewsAt: '2026-11-28T00:00:00.000Z' });
   clock.advance(3_600_000);
   t.like(await left(b), { bytesRemaining: 10 * MB, secondsRemaining: 3600 }, 'a new day');
