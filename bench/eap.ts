@@ -17,7 +17,7 @@ import { createSealer } from '../services/kit/index.js';
 import { eapolTest } from '../test/services/gateway/eapol.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
-import { machine, startServer, writeResult } from './lib/load.js';
+import { json, machine, quantile, startServer, writeResult } from './lib/load.js';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const AUTHS = Number(process.env.BENCH_AUTHS ?? 480);
@@ -34,17 +34,6 @@ const sessionHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-s
 const gatewayHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-tools-key' };
 
 const mac = (i: number) => `02:00:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
-};
-
-async function json(url: string, headers: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 const authPort = await freeUdpPort();
 const acctPort = await freeUdpPort();

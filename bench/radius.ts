@@ -14,7 +14,7 @@ import { GatewayConfig } from '../services/gateway/config.js';
 import { accountingBuffer, startFreeradius, writeFreeradiusConfig } from '../edge/freeradius-site.js';
 import { freeUdpPort } from '../test/services/gateway/radclient.js';
 import { cpuMeter } from './lib/cpu.js';
-import { machine, startServer, writeResult } from './lib/load.js';
+import { json, machine, quantile, startServer, writeResult } from './lib/load.js';
 import { radiusClient as sharedRadiusClient, type Attributes } from './lib/radius-client.js';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
@@ -31,17 +31,6 @@ const sessionHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-s
 const gatewayHeaders = { 'content-type': 'application/json', 'X-API-Key': 'dev-gateway-tools-key' };
 
 const mac = (i: number) => `02-00-00-00-${(i >> 8).toString(16).padStart(2, '0')}-${(i & 255).toString(16).padStart(2, '0')}`;
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
-};
-
-async function json(url: string, headers: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 const radiusClient = (port: number) => sharedRadiusClient(port, SECRET);
 

@@ -172,3 +172,17 @@ export function writeResult(name: string, result: unknown): string {
 export function machine() {
   return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) };
 }
+
+/** The q-quantile of `values` (nearest rank), to two decimals. */
+export const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+};
+
+/** POSTs `body` as JSON (or nothing) and answers the JSON reply; a status other than 2xx throws, naming it. */
+export async function json(url: string, headers: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
