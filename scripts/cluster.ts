@@ -13,6 +13,7 @@ import { makeSecrets, refuseDevelopmentSecrets, writeSecretsFile, type ClusterSe
 import { serviceInstance, writeGatewaysFile, type ServiceContext, type ServiceInstance } from './cluster/services.js';
 import { DEFAULT_PORTS, SERVICE_NAMES, allPorts, balancedUrl, publicUrl, type ClusterPorts } from './cluster/topology.js';
 import { connect } from 'node:net';
+import { ensureEapCertificates, type EapCertificates } from '../edge/radius-ca.js';
 
 export { DEFAULT_PORTS, SERVICE_NAMES, publicUrl, type ClusterPorts };
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -49,6 +50,11 @@ export interface Cluster {
   keycloak: KeycloakSlot[];
   services: ServiceInstance[];
   nginx: Nginx;
+  /**
+   * The 802.1X files of the FreeRADIUS beside the controllers (it is not one of the cluster's
+   * processes): its server certificate and key, and the CA the portals put into the profiles.
+   */
+  radius: EapCertificates;
   /** Prometheus scraping every instance and both Keycloaks; undefined when the package is missing. */
   prometheus: Prometheus | undefined;
   stop(): Promise<void>;
@@ -118,6 +124,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   cpSync(join(ROOT, 'dmn', 'models'), dmnDir, { recursive: true });
   const gatewaysFile = join(dir, 'gateways.json');
   writeGatewaysFile(ROOT, gatewaysFile, secrets.GATEWAY_SEAL_KEY);
+  // The platform's own RADIUS CA, kept while the folder is (devices that installed a profile keep trusting it); an
+  // operator's FreeRADIUS takes its certificate and key from here (RADIUS_EAP_CERT_FILE, _KEY_FILE, _CA_FILE).
+  const radius = ensureEapCertificates(join(dir, 'freeradius-ca'), process.env['RADIUS_EAP_SERVER_NAME'] ?? `radius.${process.env['EAP_REALM'] ?? 'wifi.example.net'}`);
 
   const buildDir = join(dir, 'keycloak-build');
   say('keycloak: optimized build for PostgreSQL (scripts/kc.sh build, skipped when unchanged)');
@@ -141,7 +150,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     database = await openClusterDatabase(options.databaseUrl, dir, ports.postgres, secrets.KC_DB_PASSWORD);
     nginx = await startNginx({ dir: join(dir, 'nginx'), ports, failTimeoutSeconds: options.failTimeoutSeconds });
     say(`nginx: ${publicUrl(ports)} (TLS), internal upstreams on 127.0.0.1:${Object.values(ports.balanced).join(',')}`);
-    const ctx: ServiceContext = { root: ROOT, dir, ports, secrets, databaseUrl: database.url, dmnDir, gatewaysFile };
+    say(`radius: 802.1X CA and server certificate for ${radius.serverName} in ${join(dir, 'freeradius-ca')} (the FreeRADIUS beside the controllers takes them; the portals serve the CA)`);
+    const ctx: ServiceContext = { root: ROOT, dir, ports, secrets, databaseUrl: database.url, dmnDir, gatewaysFile, radiusCaFile: radius.caFile };
     for (const name of SERVICE_NAMES) for (const instance of [1, 2]) services.push(serviceInstance(name, instance, ctx));
     const keycloakDb = database.keycloak;
     const slots: KeycloakSlot[] = ports.keycloak.map((nodePorts, index) => {
@@ -198,7 +208,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         ? `prometheus: not installed (${PROMETHEUS}); make up-cluster installs it`
         : `prometheus: ${prometheus.url} (every instance and both Keycloaks, every ${options.scrapeIntervalSeconds} s)`,
     );
-    return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, prometheus, stop };
+    return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, radius, prometheus, stop };
   } catch (error) {
     await stop();
     throw error;

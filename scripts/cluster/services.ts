@@ -18,6 +18,8 @@ export interface ServiceContext {
   databaseUrl: string;
   dmnDir: string;
   gatewaysFile: string;
+  /** The CA the devices trust for the cluster's RADIUS: the portals put it into the Wi-Fi profiles. */
+  radiusCaFile: string;
 }
 
 /** The session service's key list: the portal, the gateway service and Keycloak's svc-admin, each with its scopes. */
@@ -99,6 +101,8 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         PORTAL_PUBLIC_URL: idp,
         PORTAL_TRUSTED_PROXIES: 'loopback',
         PORTAL_API_KEYS: `keycloak:${secrets.SVC_ADMIN_PORTAL_KEY}:terms`,
+        // The CA of the FreeRADIUS beside the controllers (its certificate is made from it in the same folder): without it every profile is a 503.
+        RADIUS_EAP_CA_FILE: ctx.radiusCaFile,
       };
   }
 }
@@ -112,12 +116,14 @@ export function writeGatewaysFile(root: string, file: string, sealKey: string): 
   const sealer = createSealer(sealKey);
   const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
   // An openNDS entry has a faskey instead of a RADIUS secret; it gets a fresh one too.
+  // The Wi-Fi identifiers (the SSID and Passpoint's) are no secrets and are kept as they are.
+  const wifi = { ...(fixture.wifi === undefined ? {} : { wifi: fixture.wifi }), ...(Object.keys(fixture.venues).length === 0 ? {} : { venues: fixture.venues }) };
   const gateways = fixture.gateways.map((gateway) =>
     gateway.profile === 'opennds'
       ? { ...gateway, faskey: fresh() }
       : { ...gateway, secret: fresh(), ...(gateway.uamSecret === undefined ? {} : { uamSecret: fresh() }) },
   );
-  writeFileSync(file, `${JSON.stringify({ gateways }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify({ ...wifi, gateways }, null, 2)}\n`, { mode: 0o600 });
 }
 
 export interface ServiceInstance {

@@ -12,10 +12,12 @@ import { clusterOptionsFromEnv, ROOT, startCluster } from '../../scripts/cluster
 import { runFailover, type FailoverResult } from '../../bench/lib/failover-run.js';
 import { startPostgres } from '../helpers/postgres-server.js';
 import { replayAcrossNodes, type ReplayResult } from './webhook-replay.js';
+import { profileThroughCluster, type ProfileResult } from './wifi-profile.js';
 
 let result: FailoverResult | undefined;
 let replay: ReplayResult | Error | undefined;
 let services = 0;
+let profile: ProfileResult | Error | undefined;
 /** What the cluster's Prometheus saw (read before the cluster stops). */
 let scraped: { targets: Record<string, string>; signInsCounted: number; keycloakSeries: number } | undefined;
 
@@ -58,6 +60,9 @@ test.before(async (t) => {
       // Webhook replays across nodes, on the same cluster before the failover run (both nodes fresh, one start for both).
       replay = await replayAcrossNodes(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       t.log(`webhook replay across nodes: ${JSON.stringify(replay instanceof Error ? replay.message : replay)}`);
+      // A Wi-Fi profile through nginx, on the same cluster (a register, a sign-in and one download).
+      profile = await profileThroughCluster(cluster).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      t.log(`wifi profile: ${JSON.stringify(profile instanceof Error ? profile.message : profile)}`);
       result = await runFailover(cluster, {
         seconds: Number(process.env['CLUSTER_TEST_SECONDS'] ?? 60),
         workers: 8,
@@ -136,4 +141,13 @@ test('a signed REINSTATED applied on node 1 and replayed to node 2 is DUPLICATE,
   t.is(replay.replayOnNode2, '200 DUPLICATE');
   t.is(replay.replayNewIdOnNode2, '200 DUPLICATE');
   t.false(replay.enabledAfterReplays);
+});
+
+test("the cluster's portal serves a signed-in person a Wi-Fi profile trusting the cluster's RADIUS CA", (t) => {
+  if (profile === undefined) throw new Error('the profile check did not run');
+  if (profile instanceof Error) throw profile;
+  t.is(profile.status, 200);
+  t.is(profile.contentType.split(';')[0], 'text/plain');
+  t.true(profile.carriesClusterCa, 'the CA in the file is the one in the cluster folder');
+  t.is(profile.serverName, 'radius.wifi.example.net');
 });
