@@ -214,3 +214,91 @@ export function androidWifiConfig(input: DeviceProfileInput & { passpoint: Passp
   ].join('\r\n');
   return base64Lines(Buffer.from(message));
 }
+
+/** Namespaces of the Windows WLAN profile and the EAPHost configuration inside it (Microsoft's WLAN_profile, OneX and EapHostConfig schemas). */
+export const WINDOWS_NAMESPACES = {
+  wlan: 'http://www.microsoft.com/networking/WLAN/profile/v1',
+  oneX: 'http://www.microsoft.com/networking/OneX/v1',
+  eapHost: 'http://www.microsoft.com/provisioning/EapHostConfig',
+  eapCommon: 'http://www.microsoft.com/provisioning/EapCommon',
+  ttls: 'http://www.microsoft.com/provisioning/EapTtlsConnectionPropertiesV1',
+} as const;
+
+/** A processing instruction's content may hold anything but `?>`; the credential alphabet never has it, a refusal guards the rule. */
+function piValue(value: string): string {
+  if (/[?>"\r\n]/.test(value)) throw new Error('a profile comment value cannot hold ?, >, a quote or a line break');
+  return value;
+}
+
+/**
+ * A Windows 10/11 WLAN profile (WLANProfile XML, installed with `netsh wlan add profile
+ * filename=<file> user=current`): WPA2-Enterprise with AES (a WPA2/WPA3 transition network
+ * accepts it), 802.1X in user mode with the built-in EAP-TTLS (type 21, author 311) and inner PAP,
+ * the anonymous outer identity, and server validation naming the RADIUS server and the SHA-1
+ * thumbprint of the CA (Windows checks the server's chain ends at that root). A WLAN profile has no
+ * place for a password (Windows keeps credentials apart and asks for them at the first
+ * connection), so the user name and password travel in a processing instruction before the root,
+ * which Windows ignores and the person reads in Notepad; the CA itself is not in the file.
+ */
+export function windowsWlanProfile(input: DeviceProfileInput): string {
+  const ns = WINDOWS_NAMESPACES;
+  const thumbprint = new X509Certificate(input.caPem).fingerprint.replace(/:/g, '');
+  const ssidHex = Buffer.from(input.ssid, 'utf8').toString('hex').toUpperCase();
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<!-- Wi-Fi profile for Windows 10/11: netsh wlan add profile filename="<this file>" user=current. At the first connection Windows asks for the user name and password below (once). -->`,
+    `<?wifi-credential username="${piValue(input.username)}" password="${piValue(input.password)}"?>`,
+    `<WLANProfile xmlns="${ns.wlan}">`,
+    // The profile name is the SSID: what netsh and the network list show, one profile per network.
+    `  <name>${xml(input.ssid)}</name>`,
+    '  <SSIDConfig>',
+    '    <SSID>',
+    `      <hex>${ssidHex}</hex>`,
+    `      <name>${xml(input.ssid)}</name>`,
+    '    </SSID>',
+    '  </SSIDConfig>',
+    '  <connectionType>ESS</connectionType>',
+    '  <connectionMode>auto</connectionMode>',
+    '  <MSM>',
+    '    <security>',
+    '      <authEncryption>',
+    '        <authentication>WPA2</authentication>',
+    '        <encryption>AES</encryption>',
+    '        <useOneX>true</useOneX>',
+    '      </authEncryption>',
+    `      <OneX xmlns="${ns.oneX}">`,
+    '        <cacheUserData>true</cacheUserData>',
+    '        <authMode>user</authMode>',
+    '        <EAPConfig>',
+    `          <EapHostConfig xmlns="${ns.eapHost}">`,
+    '            <EapMethod>',
+    `              <Type xmlns="${ns.eapCommon}">21</Type>`,
+    `              <VendorId xmlns="${ns.eapCommon}">0</VendorId>`,
+    `              <VendorType xmlns="${ns.eapCommon}">0</VendorType>`,
+    `              <AuthorId xmlns="${ns.eapCommon}">311</AuthorId>`,
+    '            </EapMethod>',
+    '            <Config>',
+    `              <EapTtls xmlns="${ns.ttls}">`,
+    '                <ServerValidation>',
+    `                  <ServerNames>${xml(input.serverName)}</ServerNames>`,
+    `                  <TrustedRootCAHash>${thumbprint}</TrustedRootCAHash>`,
+    '                  <DisablePrompt>false</DisablePrompt>',
+    '                </ServerValidation>',
+    '                <Phase2Authentication>',
+    '                  <PAPAuthentication/>',
+    '                </Phase2Authentication>',
+    '                <Phase1Identity>',
+    '                  <IdentityPrivacy>true</IdentityPrivacy>',
+    `                  <AnonymousIdentity>${xml(input.anonymousIdentity)}</AnonymousIdentity>`,
+    '                </Phase1Identity>',
+    '              </EapTtls>',
+    '            </Config>',
+    '          </EapHostConfig>',
+    '        </EAPConfig>',
+    '      </OneX>',
+    '    </security>',
+    '  </MSM>',
+    '</WLANProfile>',
+    '',
+  ].join('\r\n');
+}

@@ -126,7 +126,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   writeGatewaysFile(ROOT, gatewaysFile, secrets.GATEWAY_SEAL_KEY);
   // The platform's own RADIUS CA, kept while the folder is (devices that installed a profile keep trusting it); an
   // operator's FreeRADIUS takes its certificate and key from here (RADIUS_EAP_CERT_FILE, _KEY_FILE, _CA_FILE).
-  const radius = ensureEapCertificates(join(dir, 'freeradius-ca'), process.env['RADIUS_EAP_SERVER_NAME'] ?? `radius.${process.env['EAP_REALM'] ?? 'wifi.example.net'}`);
+  const radius = ensureEapCertificates(
+    join(dir, 'freeradius-ca'),
+    process.env['RADIUS_EAP_SERVER_NAME'] ?? `radius.${process.env['EAP_REALM'] ?? 'wifi.example.net'}`,
+  );
 
   const buildDir = join(dir, 'keycloak-build');
   say('keycloak: optimized build for PostgreSQL (scripts/kc.sh build, skipped when unchanged)');
@@ -150,7 +153,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     database = await openClusterDatabase(options.databaseUrl, dir, ports.postgres, secrets.KC_DB_PASSWORD);
     nginx = await startNginx({ dir: join(dir, 'nginx'), ports, failTimeoutSeconds: options.failTimeoutSeconds });
     say(`nginx: ${publicUrl(ports)} (TLS), internal upstreams on 127.0.0.1:${Object.values(ports.balanced).join(',')}`);
-    say(`radius: 802.1X CA and server certificate for ${radius.serverName} in ${join(dir, 'freeradius-ca')} (the FreeRADIUS beside the controllers takes them; the portals serve the CA)`);
+    say(
+      `radius: 802.1X CA and server certificate for ${radius.serverName} in ${join(dir, 'freeradius-ca')} (the FreeRADIUS beside the controllers takes them; the portals serve the CA)`,
+    );
     const ctx: ServiceContext = { root: ROOT, dir, ports, secrets, databaseUrl: database.url, dmnDir, gatewaysFile, radiusCaFile: radius.caFile };
     for (const name of SERVICE_NAMES) for (const instance of [1, 2]) services.push(serviceInstance(name, instance, ctx));
     const keycloakDb = database.keycloak;
@@ -208,7 +213,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         ? `prometheus: not installed (${PROMETHEUS}); make up-cluster installs it`
         : `prometheus: ${prometheus.url} (every instance and both Keycloaks, every ${options.scrapeIntervalSeconds} s)`,
     );
-    return { publicUrl: publicUrl(ports), ca: nginx.ca, databaseUrl: database.url, secrets, secretsFile, keycloak: slots, services, nginx, radius, prometheus, stop };
+    return {
+      publicUrl: publicUrl(ports),
+      ca: nginx.ca,
+      databaseUrl: database.url,
+      secrets,
+      secretsFile,
+      keycloak: slots,
+      services,
+      nginx,
+      radius,
+      prometheus,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -117,7 +117,10 @@ export function writeGatewaysFile(root: string, file: string, sealKey: string): 
   const fresh = () => sealer.seal(randomBytes(18).toString('base64url'));
   // An openNDS entry has a faskey instead of a RADIUS secret; it gets a fresh one too.
   // The Wi-Fi identifiers (the SSID and Passpoint's) are no secrets and are kept as they are.
-  const wifi = { ...(fixture.wifi === undefined ? {} : { wifi: fixture.wifi }), ...(Object.keys(fixture.venues).length === 0 ? {} : { venues: fixture.venues }) };
+  const wifi = {
+    ...(fixture.wifi === undefined ? {} : { wifi: fixture.wifi }),
+    ...(Object.keys(fixture.venues).length === 0 ? {} : { venues: fixture.venues }),
+  };
   const gateways = fixture.gateways.map((gateway) =>
     gateway.profile === 'opennds'
       ? { ...gateway, faskey: fresh() }

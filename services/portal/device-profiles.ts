@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { androidWifiConfig, appleMobileconfig, wpaSupplicantConfig, type DeviceProfileInput } from '../../edge/device-profiles.js';
+import { androidWifiConfig, appleMobileconfig, windowsWlanProfile, wpaSupplicantConfig, type DeviceProfileInput } from '../../edge/device-profiles.js';
 import type { GatewayRegistry, VenueWifi } from '../../edge/index.js';
 import { ApiError, route, type Route } from '../kit/index.js';
 import type { PortalConfig } from './config.js';
@@ -13,6 +13,7 @@ import type { PortalSessions } from './portal-session.js';
 const KINDS = {
   apple: { type: 'application/x-apple-aspen-config', extension: 'mobileconfig' },
   android: { type: 'application/x-wifi-config', extension: undefined },
+  windows: { type: 'application/xml', extension: 'xml' },
   linux: { type: 'text/plain', extension: 'conf' },
 } as const;
 type Kind = keyof typeof KINDS;
@@ -29,6 +30,7 @@ const fileName = (ssid: string, extension: string) => `${ssid.replace(/[^A-Za-z0
 function profileOf(kind: Kind, input: DeviceProfileInput & { passpoint: NonNullable<DeviceProfileInput['passpoint']> }): string {
   if (kind === 'apple') return appleMobileconfig(input);
   if (kind === 'android') return androidWifiConfig(input);
+  if (kind === 'windows') return windowsWlanProfile(input);
   return wpaSupplicantConfig(input);
 }
 
@@ -46,10 +48,12 @@ export function deviceProfileRoute(config: PortalConfig, sessions: PortalSession
     method: 'get',
     path: '/api/v1/me/devices/profile',
     summary:
-      "A Wi-Fi profile with a new 802.1X credential for one of the signed-in person's devices, for the venue they signed in at: Apple .mobileconfig, Android Passpoint (application/x-wifi-config) or wpa_supplicant.",
+      "A Wi-Fi profile with a new 802.1X credential for one of the signed-in person's devices, for the venue they signed in at: Apple .mobileconfig, Android Passpoint (application/x-wifi-config), a Windows WLAN profile (netsh wlan add profile) or wpa_supplicant.",
     steps: [sameOrigin],
     query: {
-      kind: z.enum(['apple', 'android', 'linux']).describe('apple: iPhone, iPad, Mac; android: Android 8+ (Passpoint); linux: wpa_supplicant.'),
+      kind: z
+        .enum(['apple', 'android', 'windows', 'linux'])
+        .describe('apple: iPhone, iPad, Mac; android: Android 8+ (Passpoint); windows: Windows 10/11 WLAN profile XML; linux: wpa_supplicant.'),
       label: z.string().trim().min(1).max(64).optional().describe('What the person calls the device; shown in their list.'),
     },
     responses: {

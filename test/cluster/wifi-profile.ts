@@ -40,7 +40,10 @@ export async function profileThroughCluster(cluster: Cluster): Promise<ProfileRe
       status: profile.status,
       contentType: profile.headers.get('content-type') ?? '',
       carriesClusterCa: caBody.length > 0 && text.replace(/\s+/g, '').includes(caBody),
-      serverName: /domain_suffix_match="([^"]+)"|domain_match="([^"]+)"/.exec(text)?.slice(1).find((v) => v !== undefined),
+      serverName: /domain_suffix_match="([^"]+)"|domain_match="([^"]+)"/
+        .exec(text)
+        ?.slice(1)
+        .find((v) => v !== undefined),
     };
   } finally {
     await dispatcher.close();

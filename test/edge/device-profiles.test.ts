@@ -5,10 +5,18 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import test from 'ava';
 import { parse as parsePlist } from 'plist';
-import { androidWifiConfig, appleMobileconfig, wpaSupplicantConfig, type DeviceProfileInput } from '../../edge/device-profiles.js';
+import {
+  androidWifiConfig,
+  appleMobileconfig,
+  WINDOWS_NAMESPACES,
+  windowsWlanProfile,
+  wpaSupplicantConfig,
+  type DeviceProfileInput,
+} from '../../edge/device-profiles.js';
 import { ensureEapCertificates } from '../../edge/radius-ca.js';
 import { requireTools } from '../helpers/host-tools.js';
 import { appleProfileProblems, readAndroidWifiConfig } from './profile-readers.js';
+import { findElement, parseWithElementTree, windowsProfileProblems } from './windows-profile-schema.js';
 
 // The profiles a device installs carry the credential, EAP-TTLS/PAP, the CA and server name it
 // trusts, and the venue's Passpoint identifiers; each is read back by a real parser (Python's
@@ -114,4 +122,40 @@ test('the wpa_supplicant profile names TTLS/PAP, the anonymous outer identity, t
   t.is(new X509Certificate(Buffer.from(blob?.replace(/\n/g, '') ?? '', 'base64')).fingerprint256, new X509Certificate(input().caPem).fingerprint256);
   t.regex(text, /^\tdomain_match="radius\.wifi\.example\.net"$/m);
   t.throws(() => wpaSupplicantConfig(input({ ssid: 'a"b' })));
+});
+
+test("the Windows WLAN profile parses with xml.etree and follows the WLAN_profile, OneX, EapHostConfig and EAP-TTLS schemas: WPA2-Enterprise, TTLS (21, author 311) with PAP, the server name and the CA's thumbprint", (t) => {
+  const text = windowsWlanProfile(input());
+  const root = parseWithElementTree(text);
+  t.deepEqual(windowsProfileProblems(root), []);
+  const ns = WINDOWS_NAMESPACES;
+  const value = (n: string, local: string) => findElement(root, `{${n}}${local}`)?.text;
+  t.is(value(ns.wlan, 'name'), 'Venue <Secure> & Co');
+  t.is(Buffer.from(value(ns.wlan, 'hex') ?? '', 'hex').toString('utf8'), 'Venue <Secure> & Co', 'the SSID hex is the name in UTF-8');
+  t.is(value(ns.wlan, 'authentication'), 'WPA2');
+  t.is(value(ns.wlan, 'encryption'), 'AES');
+  t.is(value(ns.wlan, 'useOneX'), 'true');
+  t.is(value(ns.oneX, 'authMode'), 'user');
+  t.deepEqual(
+    ['Type', 'VendorId', 'VendorType', 'AuthorId'].map((local) => value(ns.eapCommon, local)),
+    ['21', '0', '0', '311'],
+  );
+  t.not(findElement(root, `{${ns.ttls}}PAPAuthentication`), undefined);
+  t.is(value(ns.ttls, 'ServerNames'), 'radius.wifi.example.net');
+  const sha1 = new X509Certificate(input().caPem).fingerprint.replace(/:/g, '');
+  t.is(value(ns.ttls, 'TrustedRootCAHash'), sha1);
+  t.is(value(ns.ttls, 'IdentityPrivacy'), 'true');
+  t.is(value(ns.ttls, 'AnonymousIdentity'), 'anonymous@wifi.example.net');
+  // The credential is in the processing instruction before the root (Windows asks for it once), nowhere in the profile's elements.
+  t.regex(text, /<\?wifi-credential username="0123456789abcdef0123456789abcdef@wifi\.example\.net" password="p4ss-word_canary"\?>/);
+  t.false(JSON.stringify(root).includes('p4ss-word_canary'));
+});
+
+test('the structural check of the Windows profile finds a child out of order, an unknown element and a wrong value', (t) => {
+  const good = windowsWlanProfile(input({ ssid: 'Venue' }));
+  const swapped = good.replace(/(<authentication>WPA2<\/authentication>)(\s*)(<encryption>AES<\/encryption>)/, '$3$2$1');
+  t.notDeepEqual(windowsProfileProblems(parseWithElementTree(swapped)), []);
+  t.notDeepEqual(windowsProfileProblems(parseWithElementTree(good.replace('<PAPAuthentication/>', '<PAP/>'))), []);
+  t.notDeepEqual(windowsProfileProblems(parseWithElementTree(good.replace('<authMode>user</authMode>', '<authMode>person</authMode>'))), []);
+  t.throws(() => windowsWlanProfile(input({ password: 'a?>b' })));
 });

@@ -6,6 +6,7 @@ import { parse as parsePlist } from 'plist';
 import en from '../../../services/portal/ui/i18n/en.json' with { type: 'json' };
 import vi from '../../../services/portal/ui/i18n/vi.json' with { type: 'json' };
 import { appleProfileProblems, readAndroidWifiConfig } from '../../edge/profile-readers.js';
+import { parseWithElementTree, windowsProfileProblems } from '../../edge/windows-profile-schema.js';
 import { launchBrowser, openPhone } from '../../helpers/browser.js';
 import { eapolTest } from '../../services/gateway/eapol.js';
 import { URLS } from '../platform-urls.js';
@@ -29,7 +30,7 @@ test.after.always(async (t) => {
 });
 
 /** Picks the kind, follows the link, and gives the downloaded file's name and text. */
-async function download(page: Page, kind: 'apple' | 'android' | 'linux'): Promise<{ name: string; text: string }> {
+async function download(page: Page, kind: 'apple' | 'android' | 'windows' | 'linux'): Promise<{ name: string; text: string }> {
   await page.getByLabel(en['devices.kind']).selectOption(kind);
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: en['devices.add'] }).click()]);
   const path = await file.path();
@@ -44,7 +45,7 @@ async function removeOnly(page: Page): Promise<void> {
 }
 
 test.serial(
-  'a customer downloads the Apple, Android and wpa_supplicant profiles one after another; each parses, the list shows and removes the device; the wpa_supplicant one connects until sign-out',
+  'a customer downloads the Apple, Android, Windows and wpa_supplicant profiles one after another; each parses, the list shows and removes the device; the wpa_supplicant one connects until sign-out',
   async (t) => {
     const phone = await openPhone(t, t.context.browser, URLS.portal);
     const { page } = phone;
@@ -83,6 +84,11 @@ test.serial(
     const read = readAndroidWifiConfig(android.text);
     t.deepEqual(read.problems, []);
     t.like(read.homeSp, { FQDN: 'wifi.example.net', RoamingConsortiumOI: 'F4F5E8F5F4' });
+    await removeOnly(page);
+
+    const windows = await download(page, 'windows');
+    t.is(windows.name, 'Wifi-Platform-Secure.xml');
+    t.deepEqual(windowsProfileProblems(parseWithElementTree(windows.text)), []);
     await removeOnly(page);
 
     const linux = await download(page, 'linux');

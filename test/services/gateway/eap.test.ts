@@ -175,8 +175,16 @@ test.serial('the downloadable wpa_supplicant profile (the CA a blob inside it), 
 test.serial('bad input: TTLS with an inner method other than PAP and a malformed EAP message are refused', async (t) => {
   const { world, gateway, radius, issued, connect } = await setup(t);
   const phone = await issued(await grantedSession(world));
+  // The gateway service's count of 802.1X decisions: an inner method other than PAP is refused by FreeRADIUS's inner server, before the gateway service is asked.
+  const asked = async () =>
+    (await gateway.request('GET', '/metrics')).text
+      .split('\n')
+      .filter((line) => line.startsWith('radius_access_total{') && line.includes('reason="eap-'))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+  const before = await asked();
   t.false((await connect({ identity: phone.username, password: phone.password, phase2: 'MSCHAPV2' })).success);
   t.false((await connect({ identity: phone.username, password: phone.password, phase2: 'CHAP' })).success);
+  t.is(await asked(), before, 'the gateway service was never asked about a non-PAP inner method');
   // An EAP-Response whose length field claims more than the packet holds.
   const malformed = await radclient(radius.authPort, 'auth', NAS_SECRET, [
     `User-Name = "anonymous@${REALM}"`,

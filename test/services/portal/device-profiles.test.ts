@@ -6,6 +6,8 @@ import { parse as parsePlist } from 'plist';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import type { DeviceGateway } from '../../../services/portal/devices.js';
 import { readAndroidWifiConfig } from '../../edge/profile-readers.js';
+import { findElement, parseWithElementTree, windowsProfileProblems } from '../../edge/windows-profile-schema.js';
+import { WINDOWS_NAMESPACES } from '../../../edge/device-profiles.js';
 import { assertError } from '../../helpers/error-shape.js';
 import { tempDir } from '../gateway/platform.js';
 import { answer, bootPortal, cookieOf, defaultFakes } from './portal-fakes.js';
@@ -80,7 +82,7 @@ test('an Apple profile for a sign-in through no gateway: its media type, a downl
   t.false(portal.lines.some((line) => line.includes(ISSUED.password)));
 });
 
-test("a sign-in at venue-1 gets venue-1's identifiers: the Android Passpoint file (no download name, base64) and the wpa_supplicant file", async (t) => {
+test("a sign-in at venue-1 gets venue-1's identifiers: the Android Passpoint file (no download name, base64), the Windows WLAN profile and the wpa_supplicant file", async (t) => {
   const portal = await bootPortal(t, { ...defaultFakes(), devices: fakeGateway([]) }, { RADIUS_EAP_CA_FILE: caFile(t) });
   const arrival = await portal.page(venueOneArrival());
   t.is(arrival.status, 303, arrival.text);
@@ -98,6 +100,20 @@ test("a sign-in at venue-1 gets venue-1's identifiers: the Android Passpoint fil
   t.is(linux.status, 200, linux.text);
   t.is(linux.headers.get('content-disposition'), 'attachment; filename="Venue-One-Secure.conf"');
   t.regex(linux.text, /^\tssid="Venue One Secure"$/m);
+  const windows = await portal.get('/api/v1/me/devices/profile?kind=windows', { cookie });
+  t.is(windows.status, 200, windows.text);
+  t.is(windows.headers.get('content-type'), 'application/xml');
+  t.is(windows.headers.get('content-disposition'), 'attachment; filename="Venue-One-Secure.xml"');
+  t.is(windows.headers.get('cache-control'), 'no-store');
+  const root = parseWithElementTree(windows.text);
+  t.deepEqual(windowsProfileProblems(root), []);
+  t.is(findElement(root, `{${WINDOWS_NAMESPACES.wlan}}name`)?.text, 'Venue One Secure');
+  t.is(findElement(root, `{${WINDOWS_NAMESPACES.ttls}}ServerNames`)?.text, 'radius.wifi.example.net');
+  t.true(windows.text.includes(`password="${ISSUED.password}"`), 'the credential Windows asks for once is in the file');
+  t.false(
+    portal.lines.some((line) => line.includes(ISSUED.password) || line.includes(ISSUED.username)),
+    'no credential in a log line',
+  );
 });
 
 test('refused before any credential is made: nobody signed in (401), a cross-site request (403), an unknown kind (400), an unreadable CA or no Wi-Fi set up (503)', async (t) => {

@@ -9,7 +9,12 @@ interface Device {
   createdAt: string;
 }
 
-const HINTS = { apple: 'devices.hint.apple', android: 'devices.hint.android', linux: 'devices.hint.linux' } as const satisfies Record<string, MessageKey>;
+const HINTS = {
+  apple: 'devices.hint.apple',
+  android: 'devices.hint.android',
+  windows: 'devices.hint.windows',
+  linux: 'devices.hint.linux',
+} as const satisfies Record<string, MessageKey>;
 type Kind = keyof typeof HINTS;
 
 function byId(id: string): HTMLElement {
@@ -102,6 +107,7 @@ export function wireDevices(): void {
   const select = byId('device-kind') as HTMLSelectElement;
   if (/Android/i.test(navigator.userAgent)) select.value = 'android';
   else if (/iPhone|iPad|Macintosh/i.test(navigator.userAgent)) select.value = 'apple';
+  else if (/Windows NT/i.test(navigator.userAgent)) select.value = 'windows';
   else if (/Linux|X11/i.test(navigator.userAgent)) select.value = 'linux';
   select.addEventListener('change', renderAdd);
   // The download (or Android's installer) is a navigation the page cannot watch: the list is read
