@@ -38,6 +38,11 @@ export interface LiveDeviceCredential extends DeviceCredential {
   passwordHash: string;
 }
 
+/** A live credential as an authentication reads it: with whether the gateway already knows its sign-in ended. */
+export interface FoundDeviceCredential extends LiveDeviceCredential {
+  sessionEnded: boolean;
+}
+
 /** The device credentials of the sign-ins, and the removal of each. */
 export interface DeviceCredentialStore {
   /** Stores a credential unless the session holds `maxPerSession` live ones already (false then). */
@@ -47,7 +52,7 @@ export interface DeviceCredentialStore {
   /** Removes a live credential of the session; false when it has none by that id. */
   remove(sessionId: string, deviceId: string, now: Date): Promise<boolean>;
   /** The live credential with this user name hash; undefined for one never issued or removed. */
-  find(usernameHash: string): Promise<LiveDeviceCredential | undefined>;
+  find(usernameHash: string): Promise<FoundDeviceCredential | undefined>;
   /** Deletes every credential of these sessions (a person's erasure); the number deleted. */
   erase(sessionIds: readonly string[]): Promise<number>;
 }
@@ -91,12 +96,15 @@ export function createDeviceCredentialStore(db: Queryable): DeviceCredentialStor
       return rows.length === 1;
     },
     async find(usernameHash) {
-      const rows = await db.query<Row>(
-        'SELECT device_id, session_id, label, created_at, password_hash FROM device_credentials WHERE username_hash = $1 AND removed_at IS NULL',
+      // The ended-sessions record is read in the same statement: one query per 802.1X authentication instead of two.
+      const rows = await db.query<Row & { session_ended: boolean }>(
+        `SELECT device_id, session_id, label, created_at, password_hash,
+                EXISTS (SELECT 1 FROM ended_sessions e WHERE e.session_id = device_credentials.session_id) AS session_ended
+         FROM device_credentials WHERE username_hash = $1 AND removed_at IS NULL`,
         [usernameHash],
       );
       const row = rows[0];
-      return row === undefined ? undefined : { ...toCredential(row), passwordHash: row.password_hash };
+      return row === undefined ? undefined : { ...toCredential(row), passwordHash: row.password_hash, sessionEnded: row.session_ended === true };
     },
     async erase(sessionIds) {
       if (sessionIds.length === 0) return 0;

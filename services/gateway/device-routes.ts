@@ -50,7 +50,7 @@ export async function decideDeviceAccess(deps: DeviceDeps, nasId: string, attrib
   if (username === undefined || password === undefined || username.length > 128 || deviceRef === undefined) return reject(MALFORMED);
   const credential = await deps.devices.find(deviceHash(deps.key, 'username', username));
   if (credential === undefined || !deviceHashMatches(credential.passwordHash, deviceHash(deps.key, 'password', password))) return reject(NOT_VALID);
-  if (await access.credentials.ended(credential.sessionId)) return reject(ENDED);
+  if (credential.sessionEnded) return reject(ENDED);
   const lookup = await access.peer.read(credential.sessionId, correlationId);
   if (lookup.kind === 'unavailable') return reject(UNAVAILABLE);
   if (lookup.kind === 'not-found') return reject(ENDED);

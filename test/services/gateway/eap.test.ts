@@ -40,7 +40,7 @@ async function setup(t: ExecutionContext) {
     if (answer.status !== 201) throw new Error(answer.text);
     return answer.body as unknown as Issued;
   };
-  return { world, gateway, radius, certificates, issue, issued, connect, advance: (ms: number) => (offsetMs += ms) };
+  return { world, db, gateway, radius, certificates, issue, issued, connect, advance: (ms: number) => (offsetMs += ms) };
 }
 
 test.serial(
@@ -87,7 +87,12 @@ test.serial(
 );
 
 test.serial('a removed device, a revoked sign-in and an expired one are refused at the next authentication', async (t) => {
-  const { world, gateway, issued, connect, advance } = await setup(t);
+  const { world, db, gateway, issued, connect, advance } = await setup(t);
+  // The gateway's own record of an ended sign-in (its change feed's) refuses, read with the credential itself.
+  const recorded = await grantedSession(world);
+  const tablet = await issued(recorded);
+  await db.query("INSERT INTO ended_sessions (session_id, state, ended_at) VALUES ($1, 'REVOKED', now())", [recorded]);
+  t.false((await connect({ identity: tablet.username, password: tablet.password })).success, 'an ended sign-in the gateway recorded');
   const sessionId = await grantedSession(world);
   const phone = await issued(sessionId);
   const laptop = await issued(sessionId);
@@ -146,13 +151,15 @@ test.serial("a person's erasure deletes their device credentials with their sign
   t.false((await connect({ identity: phone.username, password: phone.password })).success);
 });
 
-test.serial('the gateway service never writes a device password or user name into a log line', async (t) => {
+test.serial('the gateway service never writes a device password, user name or MAC address into a log line', async (t) => {
   const { world, gateway, issued, connect } = await setup(t);
   const phone = await issued(await grantedSession(world));
-  t.true((await connect({ identity: phone.username, password: phone.password })).success);
-  t.false((await connect({ identity: phone.username, password: 'not-the-password-canary' })).success);
-  const logged = gateway.lines.join('\n');
-  t.false(logged.includes(phone.password));
+  const mac = '02:00:00:5e:ca:fe';
+  t.true((await connect({ identity: phone.username, password: phone.password, mac })).success);
+  t.false((await connect({ identity: phone.username, password: 'not-the-password-canary', mac })).success);
+  const logged = gateway.lines.join('\n').toLowerCase();
+  for (const form of [mac, mac.replaceAll(':', '-'), mac.replaceAll(':', '')]) t.false(logged.includes(form), form);
+  t.false(logged.includes(phone.password.toLowerCase()));
   t.false(logged.includes(phone.username));
   t.false(logged.includes('not-the-password-canary'));
 });
