@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import type { ProfileId } from '../../../edge/controllers/index.js';
+import { CONTROLLER_PROFILES, type ProfileId } from '../../../edge/controllers/index.js';
 import { createSealer, listen } from '../../../services/kit/index.js';
 import { deviceRefFor } from '../../../edge/index.js';
 import { createApp as createSessionApp } from '../../../services/session/app.js';
@@ -154,6 +154,28 @@ export async function startNas(
   const running = await startFreeradius(dir, { debug: true });
   t.teardown(() => running.stop());
   return running;
+}
+
+/**
+ * A NAS stand-in as strict as the controller of `profile`: a Disconnect- or CoA-Request without an
+ * attribute that controller needs to find the session (or without Message-Authenticator) is NAKed.
+ */
+export const startStrictNas = (t: ExecutionContext, coaPort: number, profile: ProfileId) =>
+  startNas(t, coaPort, [], NAS_SECRET, { requires: [...CONTROLLER_PROFILES[profile].disconnect, 'Message-Authenticator'] });
+
+/**
+ * The pieces a controller's RADIUS path runs through: the session service, a strict NAS stand-in of
+ * `profile`, the gateway on an in-memory database with that NAS in its registry, and a real FreeRADIUS.
+ */
+export async function controllerWorld(t: ExecutionContext, profile: ProfileId, env: Record<string, string> = {}) {
+  const world = await sessionWorld(t);
+  const coaPort = await freeUdpPort();
+  const nas = await startStrictNas(t, coaPort, profile);
+  const db = await openGatewayDb('memory');
+  t.teardown(() => db.close());
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, coaPort, profile), ...env });
+  const radius = await startRadiusServer(t, gateway.url);
+  return { world, nas, db, gateway, radius };
 }
 
 /** The attributes of the last request of `kind` the NAS stand-in received, by name. */
