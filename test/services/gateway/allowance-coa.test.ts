@@ -2,8 +2,8 @@ import test, { type ExecutionContext } from 'ava';
 import type { ProfileId } from '../../../edge/controllers/index.js';
 import { createUsageCounters } from '../../../services/session/usage-counters.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { grantBody, subject } from '../session/session-service.js';
-import { deviceRef, disconnectsReceived, lastReceived, MAC, NAS, NAS_SECRET, type openGatewayDb, type World, controllerWorld } from './platform.js';
+import { grantBody } from '../session/session-service.js';
+import { deviceRef, disconnectsReceived, lastReceived, MAC, NAS, NAS_SECRET, type openGatewayDb, controllerWorld, allowanceSession } from './platform.js';
 import { radclient } from './radclient.js';
 
 // An allowance that shrinks while a connection runs (its session granted again under a smaller
@@ -22,19 +22,6 @@ async function setup(t: ExecutionContext, profile: ProfileId) {
     if (!t.passed) t.log(gateway.lines.slice(-40).join('\n'));
   });
   return { world, nas, db, gateway, radius };
-}
-
-/** A GRANTED session of a new person under `allowance`, valid 30 minutes. */
-async function allowanceSession(world: World, allowance: unknown): Promise<{ sessionId: string; subjectId: string }> {
-  const subjectId = subject();
-  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
-  const sessionId = String(created.body['sessionId']);
-  const granted = await world.session.grant(
-    sessionId,
-    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
-  );
-  if (granted.status !== 200) throw new Error(granted.text);
-  return { sessionId, subjectId };
 }
 
 /** The Access-Request of a credential issued for the session, through the real FreeRADIUS. */

@@ -215,6 +215,19 @@ export interface World {
   stopSession(): Promise<void>;
 }
 
+/** A GRANTED session of a new person under `allowance` (the entitlement's allowance output), valid 30 minutes, four device slots. */
+export async function allowanceSession(world: World, allowance: unknown): Promise<{ sessionId: string; subjectId: string }> {
+  const subjectId = subject();
+  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
+  const sessionId = String(created.body['sessionId']);
+  const granted = await world.session.grant(
+    sessionId,
+    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
+  );
+  if (granted.status !== 200) throw new Error(granted.text);
+  return { sessionId, subjectId };
+}
+
 /** The session service in-process on its own in-memory database, its answers checked against its document; the gateway's listener reads time from `now`. */
 export async function sessionWorld(t: ExecutionContext, now: () => Date = () => new Date()): Promise<World> {
   const sessionDb = await openSessionDb('memory');
