@@ -43,6 +43,23 @@ export function eventTime(attributes: RadiusAttributes, arrival: Date, maxDelayS
 const sealIdentity = (seal: (text: string) => string, identity: SessionIdentity | undefined) =>
   identity === undefined ? null : seal(JSON.stringify(identity));
 
+const DEVICE_ID = /^dev-[0-9a-f]{24}$/;
+
+/**
+ * An 802.1X connection's device credential (the Chargeable-User-Identity its Accept carried, which
+ * the NAS echoes, RFC 4372) and its calling station as a keyed HMAC: what lets one credential serve
+ * one device at a time (decision 0113). Neither is the person or a MAC.
+ */
+function deviceStation(attributes: RadiusAttributes, stationOf: (mac: string) => string | undefined) {
+  // FreeRADIUS's dictionary has it as octets (sent as 0x...); a NAS-side text form is taken too.
+  const cui = octets(attributes, 'Chargeable-User-Identity')?.toString('utf8') ?? text(attributes, 'Chargeable-User-Identity');
+  const mac = text(attributes, 'Calling-Station-Id');
+  return {
+    deviceId: cui !== undefined && DEVICE_ID.test(cui) ? cui : null,
+    stationRef: mac === undefined ? null : (stationOf(mac) ?? null),
+  };
+}
+
 const SESSION_ID = /^sess-[A-Za-z0-9-]{1,59}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const STATUSES = new Set<Usage['status']>(['Start', 'Interim-Update', 'Stop']);
@@ -67,6 +84,7 @@ export async function recordAccounting(
   attributes: RadiusAttributes,
   arrival: Date,
   maxDelaySeconds: number,
+  stationOf: (mac: string) => string | undefined = () => undefined,
 ): Promise<AccountingOutcome> {
   const now = eventTime(attributes, arrival, maxDelaySeconds);
   const status = text(attributes, 'Acct-Status-Type') as Usage['status'] | undefined;
@@ -108,6 +126,7 @@ export async function recordAccounting(
       // Sealed: a MAC (Calling-Station-Id) and the user name never rest in clear.
       sealedIdentity: status === 'Stop' ? null : sealIdentity(seal, identityOf(attributes)),
       stopCause: stopCause !== null && stopCause.length <= 64 ? stopCause : null,
+      ...deviceStation(attributes, stationOf),
     },
     now,
   );

@@ -64,6 +64,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     key: config.DEVICE_CREDENTIAL_KEY,
     realm: config.EAP_REALM,
     maxPerSession: config.DEVICE_CREDENTIALS_PER_SESSION,
+    liveForMs: staleAfterMs,
   };
   // The sender runs when something is queued (kicked) or due, not on a clock.
   const open = (sealed: string) => sealer.open(sealed);

@@ -56,8 +56,8 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
       // a packet of another session under the same id changes nothing.
       const [row] = await db.query<{ queued: boolean }>(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
-           input_octets, output_octets, session_time, identity, stop_cause, disconnect_status, disconnect_next_at)
-         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10, $11,
+           input_octets, output_octets, session_time, identity, stop_cause, device_id, station_ref, disconnect_status, disconnect_next_at)
+         VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $6 = 'Stop' THEN $5::timestamptz END, $7, $8, $9, $10, $11, $12, $13,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN 'PENDING' END,
            CASE WHEN $6 <> 'Stop' AND EXISTS (SELECT 1 FROM ended_sessions WHERE session_id = $3) THEN $5::timestamptz END)
          ON CONFLICT (nas_id, acct_session_id) DO UPDATE SET
@@ -68,7 +68,9 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
            output_octets = GREATEST(c.output_octets, EXCLUDED.output_octets),
            session_time = GREATEST(c.session_time, EXCLUDED.session_time),
            identity = CASE WHEN $6 = 'Stop' OR c.stopped_at IS NOT NULL THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
-           stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause)
+           stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause),
+           device_id = COALESCE(c.device_id, EXCLUDED.device_id),
+           station_ref = COALESCE(c.station_ref, EXCLUDED.station_ref)
          WHERE c.session_id = EXCLUDED.session_id
          RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
         [
@@ -83,6 +85,8 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
           usage.sessionTime,
           usage.status === 'Stop' ? null : usage.sealedIdentity,
           usage.status === 'Stop' ? usage.stopCause : null,
+          usage.deviceId ?? null,
+          usage.stationRef ?? null,
         ],
       );
       if (row?.queued === true) onDisconnectQueued();

@@ -17,6 +17,9 @@ export interface Usage {
   sealedIdentity: string | null;
   /** Acct-Terminate-Cause of a Stop, as the NAS named it. */
   stopCause: string | null;
+  /** An 802.1X connection's device credential (its Chargeable-User-Identity) and calling station's keyed HMAC, when known. */
+  deviceId?: string | null;
+  stationRef?: string | null;
 }
 
 export interface ConnectionRecord {

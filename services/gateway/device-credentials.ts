@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { deviceRefFor } from '../../edge/index.js';
 import type { Queryable } from '../kit/store/index.js';
 
 /**
@@ -14,6 +15,15 @@ export function newDeviceCredential(realm: string): { deviceId: string; username
     username: `${randomBytes(16).toString('hex')}@${realm}`,
     password: randomBytes(18).toString('base64url'),
   };
+}
+
+/**
+ * A calling station (Calling-Station-Id) as the connections keep it: a keyed HMAC of the normalised
+ * MAC, the same at every gateway (a device roaming between a venue's controllers is one station),
+ * never the MAC. Undefined for something that is not a MAC.
+ */
+export function stationRefFor(key: string, mac: string): string | undefined {
+  return deviceRefFor(key, '802.1x-station', mac);
 }
 
 /** HMAC of one half of a credential; the label keeps a user name's hash from ever matching a password's. */
@@ -53,6 +63,11 @@ export interface DeviceCredentialStore {
   remove(sessionId: string, deviceId: string, now: Date): Promise<boolean>;
   /** The live credential with this user name hash; undefined for one never issued or removed. */
   find(usernameHash: string): Promise<FoundDeviceCredential | undefined>;
+  /**
+   * Whether the credential has a live 802.1X connection from a station other than `stationRef`:
+   * accounting started, not stopped, and heard of since `since`.
+   */
+  liveElsewhere(deviceId: string, stationRef: string, since: Date): Promise<boolean>;
   /** Deletes every credential of these sessions (a person's erasure); the number deleted. */
   erase(sessionIds: readonly string[]): Promise<number>;
 }
@@ -105,6 +120,13 @@ export function createDeviceCredentialStore(db: Queryable): DeviceCredentialStor
       );
       const row = rows[0];
       return row === undefined ? undefined : { ...toCredential(row), passwordHash: row.password_hash, sessionEnded: row.session_ended === true };
+    },
+    async liveElsewhere(deviceId, stationRef, since) {
+      const rows = await db.query(
+        `SELECT 1 FROM connections WHERE device_id = $1 AND stopped_at IS NULL AND updated_at >= $3 AND station_ref IS DISTINCT FROM $2 LIMIT 1`,
+        [deviceId, stationRef, since],
+      );
+      return rows.length > 0;
     },
     async erase(sessionIds) {
       if (sessionIds.length === 0) return 0;

@@ -5,7 +5,7 @@ import { ApiError, requireApiKey, route, type CallerKey, type Reply, type Route 
 import { CONTROLLER_PROFILES } from '../../edge/controllers/index.js';
 import { accept, allowanceRefusal, givenCaps, secondsLeft, type AccessDeps } from './access.js';
 import type { GatewayScope } from './config.js';
-import { deviceHash, deviceHashMatches, newDeviceCredential, type DeviceCredentialStore } from './device-credentials.js';
+import { deviceHash, deviceHashMatches, newDeviceCredential, stationRefFor, type DeviceCredentialStore } from './device-credentials.js';
 import { radiusAccess } from './metrics.js';
 import { usernameHash } from './credentials.js';
 import { nasQuery } from './radius-routes.js';
@@ -17,12 +17,15 @@ export interface DeviceDeps {
   key: string;
   realm: string;
   maxPerSession: number;
+  /** How long a connection counts as live after its last accounting packet: the stale bound (2 x Acct-Interim-Interval and a grace). */
+  liveForMs: number;
 }
 
 const NOT_VALID = 'This device credential is not valid; sign in at the portal and add the device again.';
 const ENDED = 'The sign-in this device credential belongs to has ended; sign in at the portal again.';
 const MALFORMED = 'Malformed request.';
 const UNAVAILABLE = 'Sign-in is unavailable right now; try again shortly.';
+const IN_USE = 'This device credential is connected on another device; disconnect that device first, or add this one at the portal.';
 
 /** A reject's Reply-Message as the bounded reason its metric counts. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -30,6 +33,7 @@ const REASONS: Readonly<Record<string, string>> = {
   [ENDED]: 'session-ended',
   [MALFORMED]: 'malformed',
   [UNAVAILABLE]: 'unavailable',
+  [IN_USE]: 'in-use-elsewhere',
 };
 
 /**
@@ -51,6 +55,12 @@ export async function decideDeviceAccess(deps: DeviceDeps, nasId: string, attrib
   const credential = await deps.devices.find(deviceHash(deps.key, 'username', username));
   if (credential === undefined || !deviceHashMatches(credential.passwordHash, deviceHash(deps.key, 'password', password))) return reject(NOT_VALID);
   if (credential.sessionEnded) return reject(ENDED);
+  // One credential, one device at a time (as FreeRADIUS's Simultaneous-Use := 1): refused while it
+  // has a live connection from another calling station; the same station again (roaming, a
+  // re-association, a reconnect before the Stop arrived) is let in. A connection silent past the
+  // stale bound is not live, so a lost Stop frees the credential after at most that long.
+  const station = stationRefFor(access.settings.DEVICE_REF_KEY, mac as string) as string;
+  if (await deps.devices.liveElsewhere(credential.deviceId, station, new Date(access.now().getTime() - deps.liveForMs))) return reject(IN_USE);
   const lookup = await access.peer.read(credential.sessionId, correlationId);
   if (lookup.kind === 'unavailable') return reject(UNAVAILABLE);
   if (lookup.kind === 'not-found') return reject(ENDED);

@@ -4,6 +4,7 @@ import { jsonFastPath, requireApiKey, route, type FastPath, type Logger, type Ro
 import { decideAccess, rejectReasonOf, type AccessDeps } from './access.js';
 import { radiusAccess, radiusAccounting } from './metrics.js';
 import { recordAccounting } from './accounting.js';
+import { stationRefFor } from './device-credentials.js';
 import type { ConnectionStore } from './connection-store.js';
 import { AcceptBody, RadiusAttributes, RejectBody, text } from './radius-request.js';
 
@@ -26,7 +27,9 @@ export function accountingHandler(
 ): AccountingHandler {
   return async ({ body, query, correlationId }) => {
     const nas = query.nas;
-    const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now(), maxDelaySeconds);
+    const outcome = await recordAccounting(connections, access.credentials, seal, nas, body, access.now(), maxDelaySeconds, (mac) =>
+      stationRefFor(access.settings.DEVICE_REF_KEY, mac),
+    );
     const status = text(body, 'Acct-Status-Type');
     radiusAccounting.inc({
       nas: access.gateways.has(nas) ? nas : 'unknown',

@@ -4,7 +4,7 @@ import { wpaSupplicantConfig } from '../../../edge/device-profiles.js';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import { eapolTest, type Supplicant } from './eapol.js';
-import { bootGateway, gatewaysFile, grantedSession, NAS_SECRET, openGatewayDb, PORTAL_KEY, sessionWorld, startRadiusServer, tempDir } from './platform.js';
+import { bootGateway, gatewaysFile, grantedSession, NAS, NAS_SECRET, openGatewayDb, PORTAL_KEY, sessionWorld, startRadiusServer, tempDir } from './platform.js';
 import { freeUdpPort, radclient } from './radclient.js';
 
 // 802.1X through Debian's FreeRADIUS (EAP-TTLS, inner PAP) with a real supplicant, wpa_supplicant's
@@ -201,3 +201,49 @@ test.serial('bad input: TTLS with an inner method other than PAP and a malformed
   t.is(malformed.code, 'Access-Reject');
   t.false(gateway.lines.some((line) => line.includes(phone.password)));
 });
+
+test.serial(
+  'one credential, one device at a time: another calling station is refused while the first is live; the same one again, after its Stop or after the liveness bound, accepted; no MAC or credential logged',
+  async (t) => {
+    const { world, gateway, radius, issued, connect, advance } = await setup(t);
+    const sessionId = await grantedSession(world);
+    const phone = await issued(sessionId);
+    const first = '02:00:00:5e:00:0a';
+    const second = '02:00:00:5e:00:0b';
+    const as = (mac: string) => connect({ identity: phone.username, password: phone.password, mac });
+    const accepted = await as(first);
+    t.true(accepted.success, accepted.output.slice(-2000));
+    let n = 0;
+    const started = async (mac: string) => {
+      const acctSessionId = `acct-once-${++n}`;
+      const packet = (status: string) => [
+        `User-Name = "anonymous@${REALM}"`,
+        `Acct-Status-Type = ${status}`,
+        `Acct-Session-Id = "${acctSessionId}"`,
+        `Class = 0x${accepted.attributes['Class']}`,
+        `Chargeable-User-Identity = "${phone.deviceId}"`,
+        `Calling-Station-Id = "${mac.replaceAll(':', '-').toUpperCase()}"`,
+        'NAS-IP-Address = 127.0.0.1',
+        `NAS-Identifier = "${NAS}"`,
+      ];
+      t.is((await radius.acct(packet('Start'))).code, 'Accounting-Response');
+      return { stop: async () => t.is((await radius.acct(packet('Stop'))).code, 'Accounting-Response') };
+    };
+    const live = await started(first);
+    t.false((await as(second)).success, 'another device while the first is connected');
+    t.true((await as(first)).success, 'the same device again (a re-association, a roam)');
+    await live.stop();
+    t.true((await as(second)).success, "after the first's Accounting-Stop");
+    // The second now holds it; its Stop never comes: refused to the first until the bound passes.
+    await started(second);
+    t.false((await as(first)).success, 'the first again while the second is connected');
+    const settings = GatewayConfig.parse({});
+    advance((settings.ACCT_INTERIM_SECONDS * 2 + settings.STALE_GRACE_SECONDS) * 1000 + 1000);
+    t.true((await as(first)).success, 'a connection silent past 2 x Acct-Interim-Interval and the grace is not live');
+    const logged = gateway.lines.join('\n').toLowerCase();
+    for (const mac of [first, second]) for (const form of [mac, mac.replaceAll(':', '-'), mac.replaceAll(':', '')]) t.false(logged.includes(form), form);
+    t.false(logged.includes(phone.username));
+    t.false(logged.includes(phone.deviceId));
+    t.false(logged.includes(phone.password.toLowerCase()));
+  },
+);
