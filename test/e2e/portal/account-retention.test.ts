@@ -39,8 +39,15 @@ async function userGone(subjectId: string): Promise<boolean> {
 }
 
 test('an inactive customer is erased by the retention job everywhere and audited as the job; an inactive employee is kept', async (t) => {
-  const customer = new PortalBrowser();
-  t.is((await customer.register(freshEmail('inactive'), 'inactive-account-pass', 'Long Gone')).status, 200);
+  let customer = new PortalBrowser();
+  // A Keycloak just started on a loaded machine may miss the portal's 5 s admin timeout once (502):
+  // a fresh address then, since the first may have been created all the same.
+  for (let attempt = 1; ; attempt++) {
+    const registered = await customer.register(freshEmail('inactive'), 'inactive-account-pass', 'Long Gone');
+    if (registered.status === 200) break;
+    t.true(registered.status === 502 && attempt < 3, registered.text);
+    customer = new PortalBrowser();
+  }
   const gone = await subjectOf(customer);
   const employee = new PortalBrowser();
   t.is((await employee.employee('A-1001', '079201001234')).status, 200);
