@@ -16,7 +16,7 @@ import { startHarness, untilGatewayPolls, type Harness } from '../../scripts/ope
 import type { FasOptions } from '../../scripts/opennds/opennds-config.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
-import { fasPlatform, type FasAllowance, type FasPlatform } from './fas-platform.js';
+import { fasPlatform, type FasAllowance, type FasGatewaySettings, type FasPlatform } from './fas-platform.js';
 import { browse as browseAs, signInThroughPortal, type Reply } from './portal-client.js';
 
 export const NAS = 'demo-opennds';
@@ -60,6 +60,8 @@ export async function startPortalFas(options: {
   revocationPoll?: boolean;
   /** In-process only: the allowance every sign-in's entitlement carries. */
   allowance?: FasAllowance;
+  /** In-process only: gateway settings (fas-platform.ts). */
+  gateway?: FasGatewaySettings;
 }): Promise<PortalFas> {
   const folder = mkdtempSync(join(tmpdir(), 'ndst-portal-'));
   const socket = join(folder, 'portal.sock');
@@ -70,7 +72,13 @@ export async function startPortalFas(options: {
   };
   try {
     const platform = await fasPlatform(
-      options.inProcess === true ? { inProcess: true, ...(options.allowance === undefined ? {} : { allowance: options.allowance }) } : {},
+      options.inProcess === true
+        ? {
+            inProcess: true,
+            ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+            ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+          }
+        : {},
     );
     stops.push(() => platform.stop());
     const bridge: Server = await bridgeToTcp(socket, Number(new URL(platform.portal).port), new URL(platform.portal).hostname);
