@@ -4,7 +4,7 @@
 // outside the namespaces: scripts/opennds/fas-relay.ts), router/revocation-poll.sh on the
 // gateway, and the calls the tests make. Started, it waits until the gateway's authmon polls the
 // platform (the portal takes arrivals only then). Needs root (host-support.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ export interface PortalFas {
   deauthAtGateway(host: ClientHost): Promise<void>;
   /** `ndsctl json <ip>`: openNDS's view of the client. */
   atGateway(host: ClientHost): Promise<Record<string, unknown>>;
+  /** The lines BinAuth (Debian's binauth_log.sh) logged at the gateway so far, MACs removed: what its notices carried. */
+  binauthLog(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -165,6 +167,18 @@ export async function startPortalFas(options: {
           10_000,
           200,
         ),
+      async binauthLog() {
+        // The log is in the gateway's private /tmp: a router script prints it into openNDS's output.
+        const script = join(folder, 'binauth-log.sh');
+        writeFileSync(script, '#!/bin/sh\nsed "s/^/binauth-log: /" /tmp/ndslog/binauthlog.log >&2\n');
+        const child = harness.gateway.runScript(script, []);
+        await new Promise((resolve) => child.on('exit', resolve));
+        const lines = harness.gateway
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('binauth-log: '));
+        return [...new Set(lines.map((line) => line.slice(line.indexOf('binauth-log: ') + 13)))];
+      },
       stop,
     };
   } catch (error) {

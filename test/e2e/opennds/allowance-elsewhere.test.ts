@@ -141,6 +141,7 @@ if (skipReason !== undefined) {
       // notice after the script's report still counts is asserted in test/services/gateway/opennds.test.ts.
       const phone = await nds.connectionOf(sessionId);
       t.log(`the phone's connection after the cut-off: ${phone['inputOctets']} in, ${phone['outputOctets']} out`);
+      t.log(`BinAuth's log at the gateway:\n${(await nds.binauthLog()).join('\n')}`);
 
       const again = await signIn(host).then(
         () => 'signed in',

@@ -145,6 +145,8 @@ if (skipReason !== undefined) {
       t.like(ended, { disconnect: 'ACKED' }, "the platform's revocation (openNDS's own quota end leaves no disconnect)");
       const phoneDown = Number(ended['inputOctets']);
       t.log(`the phone's connection after the cut-off: ${ended['inputOctets']} in, ${ended['outputOctets']} out`);
+      // What BinAuth's end notice carried (decision 0106 once read 0 octets after a revocation).
+      t.log(`BinAuth's log at the gateway:\n${(await nds.binauthLog()).join('\n')}`);
       t.true(phoneDown >= Number(running['inputOctets']), 'the end keeps the greatest totals: the running counters are not lost');
       t.true(phoneDown < ALLOWANCE.dataBytes, "the phone's own download stayed below its openNDS quota: the platform's counter acted");
       t.is(await bytesRemaining(sessionId), 0, 'nothing left today');
