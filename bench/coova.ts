@@ -19,7 +19,7 @@ import { waitFor } from '../scripts/opennds/command.js';
 import { ROOT, startPlatform, type Platform } from '../scripts/platform.js';
 import { get, reachesInternet } from '../test/opennds/client-http.js';
 import { browse } from '../test/opennds/portal-client.js';
-import { machine, writeResult } from './lib/load.js';
+import { machine, msSummary, writeResult } from './lib/load.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 20);
 const PORTAL = process.env['PORTAL_PUBLIC_URL'] ?? 'http://localhost:3000';
@@ -32,9 +32,6 @@ if (process.getuid?.() !== 0) {
   process.exit(1);
 }
 if (spawnSync(join(ROOT, 'scripts', 'ensure-coova.sh'), { stdio: 'inherit' }).status !== 0) process.exit(1);
-
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
-const summary = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)), p95: Math.round(quantile(values, 0.95)), runs: values.length });
 
 /** One round: sign-in answered -> first byte through chilli; revoke answered -> captive again. */
 async function round(chilli: RunningChilli): Promise<{ signInToFirstByte: number; revokeToCaptive: number }> {
@@ -94,7 +91,7 @@ try {
     } finally {
       await chilli.stop();
     }
-    releases[release] = { signInToFirstByteMs: summary(signInToFirstByte), revokeToCaptiveMs: summary(revokeToCaptive) };
+    releases[release] = { signInToFirstByteMs: msSummary(signInToFirstByte), revokeToCaptiveMs: msSummary(revokeToCaptive) };
   }
 } finally {
   await platform?.stop();

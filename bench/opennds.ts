@@ -20,12 +20,10 @@ import { get, reachesInternet } from '../test/opennds/client-http.js';
 import { fasPlatform } from '../test/opennds/fas-platform.js';
 import { signInThroughPortal } from '../test/opennds/portal-client.js';
 import { enforcementSkipReason } from '../test/opennds/host-support.js';
-import { machine, writeResult } from './lib/load.js';
+import { machine, msSummary, writeResult } from './lib/load.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const FAS_PORT = 8090;
-
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 
 const skip = await enforcementSkipReason();
 if (skip !== undefined) {
@@ -99,18 +97,17 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 
-const summary = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)), p95: Math.round(quantile(values, 0.95)), runs: values.length });
 const result = {
   machine: machine(),
   loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
-  authToFirstByteMs: summary(authToFirstByte),
-  deauthToCutOffMs: summary(deauthToCutOff),
+  authToFirstByteMs: msSummary(authToFirstByte),
+  deauthToCutOffMs: msSummary(deauthToCutOff),
   throughThePortal: {
     platform: platform.kind,
     authmonPollSeconds: AUTHMON_POLL_S,
     revocationPollSeconds: AUTHMON_POLL_S,
-    signInToFirstByteMs: summary(signInToFirstByte),
-    revokeToCutOffMs: summary(revokeToCutOff),
+    signInToFirstByteMs: msSummary(signInToFirstByte),
+    revokeToCutOffMs: msSummary(revokeToCutOff),
   },
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

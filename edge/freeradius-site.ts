@@ -239,6 +239,37 @@ function eapModule(eap: NonNullable<ServerRole['eap']>): string {
 `;
 }
 
+// The gateway service decides an authorize section: its Accept (2xx) is Accept, its refusal
+// Reject; `whenSilent` is what the section does when the call fails (down, timeout, 5xx), placed
+// before the final refusal.
+function restDecides(module: 'rest' | 'rest_eap', restKey: string, whenSilent: string): string {
+  return `\tupdate control {
+\t\t&REST-HTTP-Header += "X-API-Key: ${restKey}"
+\t}
+\t${module} {
+\t\tfail = 1
+\t}
+\tif (ok || updated) {
+\t\tupdate control {
+\t\t\t&Auth-Type := Accept
+\t\t}
+\t}
+${whenSilent}\telse {
+\t\treject
+\t}
+`;
+}
+
+// The outer server's answer when the gateway service is silent: none, so the NAS sends the
+// request again instead of telling the person the password was wrong.
+const NO_ANSWER_WHEN_SILENT = `\telsif (fail) {
+\t\tupdate control {
+\t\t\t&Response-Packet-Type := Do-Not-Respond
+\t\t}
+\t\thandled
+\t}
+`;
+
 // The tunnel's inside: PAP only (anything else, an inner EAP method included, is refused before
 // the gateway service is asked); the gateway service's Accept (limits, Class,
 // Chargeable-User-Identity) reaches the outer Accept through session-state.
@@ -248,21 +279,7 @@ authorize {
 \tif (!&User-Password || &EAP-Message) {
 \t\treject
 \t}
-\tupdate control {
-\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
-\t}
-\trest_eap {
-\t\tfail = 1
-\t}
-\tif (ok || updated) {
-\t\tupdate control {
-\t\t\t&Auth-Type := Accept
-\t\t}
-\t}
-\telse {
-\t\treject
-\t}
-}
+${restDecides('rest_eap', options.restKey, '')}}
 authenticate {
 }
 post-auth {
@@ -309,27 +326,7 @@ ${
 \t\t\t&CHAP-Challenge := "%{Packet-Authentication-Vector}"
 \t\t}
 \t}
-\tupdate control {
-\t\t&REST-HTTP-Header += "X-API-Key: ${options.restKey}"
-\t}
-\trest {
-\t\tfail = 1
-\t}
-\tif (ok || updated) {
-\t\tupdate control {
-\t\t\t&Auth-Type := Accept
-\t\t}
-\t}
-\telsif (fail) {
-\t\tupdate control {
-\t\t\t&Response-Packet-Type := Do-Not-Respond
-\t\t}
-\t\thandled
-\t}
-\telse {
-\t\treject
-\t}
-${options.eap === undefined ? '' : '\t}\n'}}
+${restDecides('rest', options.restKey, NO_ANSWER_WHEN_SILENT)}${options.eap === undefined ? '' : '\t}\n'}}
 authenticate {
 ${options.eap === undefined ? '' : '\tAuth-Type EAP {\n\t\teap\n\t}\n'}}
 preacct {

@@ -180,6 +180,9 @@ export const quantile = (values: number[], q: number) => {
 };
 
 /** POSTs `body` as JSON (or nothing) and answers the JSON reply; a status other than 2xx throws, naming it. */
+/** p50 and p95 of millisecond timings in whole milliseconds, and how many there were. */
+export const msSummary = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)), p95: Math.round(quantile(values, 0.95)), runs: values.length });
+
 export async function json(url: string, headers: Record<string, string>, body?: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = (await response.json()) as Record<string, unknown>;

@@ -45,6 +45,21 @@ test('numbers are not taken twice, and the index links no record that is gone', 
   );
 });
 
+/** The index's rows by number, as written: a merge of two branches that both added rows can write one twice. */
+function indexProblems(index: string): string[] {
+  const rows = [...index.matchAll(/^\| (\d{4}) \|/gm)].map((m) => m[1] ?? '');
+  return [
+    ...rows.filter((number, at) => rows.indexOf(number) !== at).map((number) => `${number}: indexed more than once`),
+    ...rows.filter((number, at) => at > 0 && number < (rows[at - 1] ?? '')).map((number) => `${number}: out of number order`),
+  ];
+}
+
+test('the index lists each record once, in number order', (t) => {
+  const problems = indexProblems(readFileSync(join(DECISIONS, 'README.md'), 'utf8'));
+  t.deepEqual(problems, [], problems.join('\n'));
+  t.deepEqual(indexProblems('| 0002 | a |\n| 0001 | b |\n| 0001 | b |\n'), ['0001: indexed more than once', '0001: out of number order']);
+});
+
 test('every service says in a README what it owns', (t) => {
   const services = readdirSync(join(ROOT, 'services'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
   t.deepEqual(

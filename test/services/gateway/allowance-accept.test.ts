@@ -6,8 +6,7 @@ import { GatewayConfig } from '../../../services/gateway/config.js';
 import { allowanceLimits, withQuota } from '../../../services/gateway/opennds-routes.js';
 import { createSealer } from '../../../services/kit/index.js';
 import { createUsageCounters } from '../../../services/session/usage-counters.js';
-import { grantBody, subject } from '../session/session-service.js';
-import { bootGateway, deviceRef, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, tempDir, UAM_SECRET, type World } from './platform.js';
+import { bootGateway, deviceRef, MAC, NAS, NAS_SECRET, openGatewayDb, sessionWorld, tempDir, UAM_SECRET, type World, allowanceSession } from './platform.js';
 
 // What an allowance leaves is what the Access-Accept claims: Session-Timeout no longer than the
 // time left, the controller's volume attribute the data left; nothing left is a refusal naming
@@ -61,15 +60,8 @@ async function setup(t: ExecutionContext) {
   return { world, signIn, stop, macAuth };
 }
 
-async function allowanceSession(world: World, allowance: unknown) {
-  const subjectId = subject();
-  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
-  const sessionId = String(created.body['sessionId']);
-  const granted = await world.session.grant(
-    sessionId,
-    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
-  );
-  if (granted.status !== 200) throw new Error(granted.text);
+async function allowanceWithUse(world: World, allowance: unknown) {
+  const { sessionId, subjectId } = await allowanceSession(world, allowance);
   const use = (octets: number, sessionTime: number, key = 'earlier') =>
     createUsageCounters(world.sessionDb, 'UTC').add({ connectionKey: `${key}-${subjectId}`, subjectId, period: 'DAY', at: new Date(), octets, sessionTime });
   return { sessionId, use };
@@ -83,7 +75,7 @@ const renewal = () => {
 
 test.serial('a one-time credential: Session-Timeout is the time left, Mikrotik-Total-Limit with its gigawords the data left', async (t) => {
   const { world, signIn } = await setup(t);
-  const { sessionId, use } = await allowanceSession(world, { dataBytes: 5 * GIB + 100, timeSeconds: 1200, period: 'DAY' });
+  const { sessionId, use } = await allowanceWithUse(world, { dataBytes: 5 * GIB + 100, timeSeconds: 1200, period: 'DAY' });
   await use(GIB, 500);
   const accepted = await signIn(sessionId);
   t.is(accepted.status, 200, accepted.text);
@@ -92,7 +84,7 @@ test.serial('a one-time credential: Session-Timeout is the time left, Mikrotik-T
 
 test.serial('a session shorter than the time left keeps its own Session-Timeout; a data-only allowance caps only the volume', async (t) => {
   const { world, signIn } = await setup(t);
-  const { sessionId } = await allowanceSession(world, { dataBytes: 1000, timeSeconds: null, period: 'DAY' });
+  const { sessionId } = await allowanceWithUse(world, { dataBytes: 1000, timeSeconds: null, period: 'DAY' });
   const accepted = await signIn(sessionId);
   t.is(accepted.status, 200, accepted.text);
   t.true(Number(accepted.body['reply:Session-Timeout']) > 1700);
@@ -102,19 +94,19 @@ test.serial('a session shorter than the time left keeps its own Session-Timeout;
 
 test.serial('nothing left (time or data) is a refusal that names the renewal', async (t) => {
   const { world, signIn } = await setup(t);
-  const time = await allowanceSession(world, { dataBytes: null, timeSeconds: 600, period: 'DAY' });
+  const time = await allowanceWithUse(world, { dataBytes: null, timeSeconds: 600, period: 'DAY' });
   await time.use(10, 600);
   const refused = await signIn(time.sessionId);
   t.is(refused.status, 401);
   t.is(refused.body['reply:Reply-Message'], renewal());
-  const data = await allowanceSession(world, { dataBytes: 1000, timeSeconds: null, period: 'DAY' });
+  const data = await allowanceWithUse(world, { dataBytes: 1000, timeSeconds: null, period: 'DAY' });
   await data.use(1000, 5);
   t.is((await signIn(data.sessionId)).body['reply:Reply-Message'], renewal());
 });
 
 test.serial('MAC authentication of a returning device carries the same limits, and is refused the same way with nothing left', async (t) => {
   const { world, signIn, stop, macAuth } = await setup(t);
-  const { sessionId, use } = await allowanceSession(world, { dataBytes: 2 * GIB, timeSeconds: 900, period: 'DAY' });
+  const { sessionId, use } = await allowanceWithUse(world, { dataBytes: 2 * GIB, timeSeconds: 900, period: 'DAY' });
   t.is((await signIn(sessionId)).status, 200);
   t.is((await stop(sessionId)).status, 204);
   await use(GIB, 300);

@@ -1,24 +1,10 @@
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES, type ProfileId } from '../../../edge/controllers/index.js';
+import type { ProfileId } from '../../../edge/controllers/index.js';
 import { createUsageCounters } from '../../../services/session/usage-counters.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { grantBody, subject } from '../session/session-service.js';
-import {
-  bootGateway,
-  deviceRef,
-  disconnectsReceived,
-  gatewaysFile,
-  lastReceived,
-  MAC,
-  NAS,
-  NAS_SECRET,
-  openGatewayDb,
-  sessionWorld,
-  startNas,
-  startRadiusServer,
-  type World,
-} from './platform.js';
-import { freeUdpPort, radclient } from './radclient.js';
+import { grantBody } from '../session/session-service.js';
+import { deviceRef, disconnectsReceived, lastReceived, MAC, NAS, NAS_SECRET, type openGatewayDb, controllerWorld, allowanceSession } from './platform.js';
+import { radclient } from './radclient.js';
 
 // An allowance that shrinks while a connection runs (its session granted again under a smaller
 // one: a tier changed, an operator edited the table) reaches the running connection through a
@@ -31,35 +17,11 @@ const MIB = 2 ** 20;
 const FRAMED_IP = '10.1.0.9';
 
 async function setup(t: ExecutionContext, profile: ProfileId) {
-  const world = await sessionWorld(t);
-  const coaPort = await freeUdpPort();
-  const nas = await startNas(t, coaPort, [], NAS_SECRET, { requires: [...CONTROLLER_PROFILES[profile].disconnect, 'Message-Authenticator'] });
-  const db = await openGatewayDb('memory');
-  t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, {
-    SESSION_URL: world.session.url,
-    GATEWAYS_FILE: gatewaysFile(t, coaPort, profile),
-    USAGE_PUSH_MS: '50',
-    INTERIM_FLUSH_MS: '0',
-  });
-  const radius = await startRadiusServer(t, gateway.url);
+  const { world, nas, db, gateway, radius } = await controllerWorld(t, profile, { USAGE_PUSH_MS: '50', INTERIM_FLUSH_MS: '0' });
   t.teardown(() => {
     if (!t.passed) t.log(gateway.lines.slice(-40).join('\n'));
   });
   return { world, nas, db, gateway, radius };
-}
-
-/** A GRANTED session of a new person under `allowance`, valid 30 minutes. */
-async function allowanceSession(world: World, allowance: unknown): Promise<{ sessionId: string; subjectId: string }> {
-  const subjectId = subject();
-  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
-  const sessionId = String(created.body['sessionId']);
-  const granted = await world.session.grant(
-    sessionId,
-    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
-  );
-  if (granted.status !== 200) throw new Error(granted.text);
-  return { sessionId, subjectId };
 }
 
 /** The Access-Request of a credential issued for the session, through the real FreeRADIUS. */

@@ -2,7 +2,6 @@ import test, { type ExecutionContext } from 'ava';
 import type { ProfileId } from '../../../edge/controllers/index.js';
 import { createUsageCounters } from '../../../services/session/usage-counters.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { grantBody, subject } from '../session/session-service.js';
 import {
   bootGateway,
   deviceRef,
@@ -16,6 +15,7 @@ import {
   startNas,
   startRadiusServer,
   type World,
+  allowanceSession,
 } from './platform.js';
 import { freeUdpPort, hexText, radclient } from './radclient.js';
 
@@ -37,19 +37,6 @@ async function setup(t: ExecutionContext, profile: ProfileId, env: Record<string
     if (!t.passed) t.log(gateway.lines.join('\n'));
   });
   return { world, gateway, radius, coaPort };
-}
-
-/** A GRANTED session of a new person under `allowance`, valid 30 minutes. */
-async function allowanceSession(world: World, allowance: unknown): Promise<{ sessionId: string; subjectId: string }> {
-  const subjectId = subject();
-  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
-  const sessionId = String(created.body['sessionId']);
-  const granted = await world.session.grant(
-    sessionId,
-    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
-  );
-  if (granted.status !== 200) throw new Error(granted.text);
-  return { sessionId, subjectId };
 }
 
 /** Usage already counted for the person today, as the accounting of another device would have. */

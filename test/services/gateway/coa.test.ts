@@ -1,23 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES, type ProfileId } from '../../../edge/controllers/index.js';
+import type { ProfileId } from '../../../edge/controllers/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { FEED_KEY, grantBody } from '../session/session-service.js';
-import {
-  bootGateway,
-  deviceRef,
-  disconnectsReceived,
-  lastReceived,
-  gatewaysFile,
-  grantedSession,
-  MAC,
-  NAS,
-  NAS_SECRET,
-  openGatewayDb,
-  sessionWorld,
-  startNas,
-  startRadiusServer,
-} from './platform.js';
-import { freeUdpPort, radclient } from './radclient.js';
+import { deviceRef, disconnectsReceived, lastReceived, grantedSession, MAC, NAS, NAS_SECRET, type openGatewayDb, controllerWorld } from './platform.js';
+import { radclient } from './radclient.js';
 
 // When a running session's limits change (it is granted again under another
 // entitlement), a controller that takes a CoA-Request gets one naming the session as its
@@ -29,14 +15,7 @@ const FRAMED_IP = '10.1.0.9';
 const ACCOUNTING = [`Calling-Station-Id = "${MAC}"`, `Framed-IP-Address = ${FRAMED_IP}`, 'NAS-IP-Address = 127.0.0.1', `NAS-Identifier = "${NAS}"`];
 
 async function setup(t: ExecutionContext, profile: ProfileId) {
-  const world = await sessionWorld(t);
-  const coaPort = await freeUdpPort();
-  const requires = [...CONTROLLER_PROFILES[profile].disconnect, 'Message-Authenticator'];
-  const nas = await startNas(t, coaPort, [], NAS_SECRET, { requires });
-  const db = await openGatewayDb('memory');
-  t.teardown(() => db.close());
-  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, coaPort, profile) });
-  const radius = await startRadiusServer(t, gateway.url);
+  const { world, nas, db, gateway, radius } = await controllerWorld(t, profile);
   const sessionId = await grantedSession(world, deviceRef(), 3600, { tier: 'BASIC', qosClass: 'STANDARD' });
   const { username, password } = (await gateway.issue({ sessionId, deviceRef: deviceRef(), nasId: NAS })).body as { username: string; password: string };
   const accept = await radclient(radius.authPort, 'auth', NAS_SECRET, [

@@ -1,5 +1,4 @@
 import test, { type ExecutionContext } from 'ava';
-import { CONTROLLER_PROFILES } from '../../../edge/controllers/index.js';
 import { ensureEapCertificates } from '../../../edge/radius-ca.js';
 import { GatewayConfig } from '../../../services/gateway/config.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -18,10 +17,11 @@ import {
   PORTAL_KEY,
   type RadiusServer,
   sessionWorld,
-  startNas,
+  type startNas,
   startRadiusServer,
   tempDir,
   type World,
+  startStrictNas,
 } from './platform.js';
 import { freeUdpPort } from './radclient.js';
 
@@ -65,7 +65,7 @@ function shared(): Promise<Platform> {
     const db = await openGatewayDb('memory');
     fileScope.teardown(() => db.close());
     const coaPort = await freeUdpPort();
-    const nas = await startNas(fileScope, coaPort, [], NAS_SECRET, { requires: [...CONTROLLER_PROFILES[PROFILE].disconnect, 'Message-Authenticator'] });
+    const nas = await startStrictNas(fileScope, coaPort, PROFILE);
     // Feed reads not held: a held read would sleep until the next expiry by the real clock, not the moved one.
     const gateway = await bootGateway(
       fileScope,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import type { ProfileId } from '../../../edge/controllers/index.js';
+import { CONTROLLER_PROFILES, type ProfileId } from '../../../edge/controllers/index.js';
 import { createSealer, listen } from '../../../services/kit/index.js';
 import { deviceRefFor } from '../../../edge/index.js';
 import { createApp as createSessionApp } from '../../../services/session/app.js';
@@ -156,6 +156,28 @@ export async function startNas(
   return running;
 }
 
+/**
+ * A NAS stand-in as strict as the controller of `profile`: a Disconnect- or CoA-Request without an
+ * attribute that controller needs to find the session (or without Message-Authenticator) is NAKed.
+ */
+export const startStrictNas = (t: ExecutionContext, coaPort: number, profile: ProfileId) =>
+  startNas(t, coaPort, [], NAS_SECRET, { requires: [...CONTROLLER_PROFILES[profile].disconnect, 'Message-Authenticator'] });
+
+/**
+ * The pieces a controller's RADIUS path runs through: the session service, a strict NAS stand-in of
+ * `profile`, the gateway on an in-memory database with that NAS in its registry, and a real FreeRADIUS.
+ */
+export async function controllerWorld(t: ExecutionContext, profile: ProfileId, env: Record<string, string> = {}) {
+  const world = await sessionWorld(t);
+  const coaPort = await freeUdpPort();
+  const nas = await startStrictNas(t, coaPort, profile);
+  const db = await openGatewayDb('memory');
+  t.teardown(() => db.close());
+  const gateway = await bootGateway(t, db, { SESSION_URL: world.session.url, GATEWAYS_FILE: gatewaysFile(t, coaPort, profile), ...env });
+  const radius = await startRadiusServer(t, gateway.url);
+  return { world, nas, db, gateway, radius };
+}
+
 /** The attributes of the last request of `kind` the NAS stand-in received, by name. */
 export function lastReceived(output: string[], kind: 'CoA-Request' | 'Disconnect-Request'): Record<string, string> | undefined {
   const at = output.map((line) => line.includes(`Received ${kind}`)).lastIndexOf(true);
@@ -191,6 +213,19 @@ export interface World {
   sessionDb: Database;
   /** Stops the session service's listener (the service "down"). */
   stopSession(): Promise<void>;
+}
+
+/** A GRANTED session of a new person under `allowance` (the entitlement's allowance output), valid 30 minutes, four device slots. */
+export async function allowanceSession(world: World, allowance: unknown): Promise<{ sessionId: string; subjectId: string }> {
+  const subjectId = subject();
+  const created = await world.session.create({ subjectId, deviceRef: deviceRef() });
+  const sessionId = String(created.body['sessionId']);
+  const granted = await world.session.grant(
+    sessionId,
+    grantBody(world.clock, { validUntil: new Date(Date.now() + 1800_000).toISOString(), deviceSlots: 4, allowance }),
+  );
+  if (granted.status !== 200) throw new Error(granted.text);
+  return { sessionId, subjectId };
 }
 
 /** The session service in-process on its own in-memory database, its answers checked against its document; the gateway's listener reads time from `now`. */
