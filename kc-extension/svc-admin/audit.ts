@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from './authorize.js';
+import { readBody } from './read-body.js';
 import { isoNow, ok, type AdminContext, type RouteResult } from './context.js';
 import { AdminError } from './wire-error.js';
 
@@ -68,12 +69,19 @@ const entryKey = (atMs: number, id: string): string => `${PREFIX}${String(atMs).
 const atOfKey = (key: string): number => Number(key.slice(PREFIX.length, PREFIX.length + 15));
 
 /** Records one access and removes the entries older than the retention window. */
-export function recordAccess(context: AdminContext, action: AuditAction, subjectId: string | undefined, reason: string, outcome: string): void {
+export function recordAccess(
+  context: AdminContext,
+  action: AuditAction,
+  subjectId: string | undefined,
+  reason: string,
+  outcome: string,
+  operator: string = actorOf(context),
+): void {
   const now = context.host.nowMs();
   const entry: AuditEntry = {
     id: context.host.newUuid(),
     at: isoNow(context),
-    operator: actorOf(context),
+    operator,
     action,
     person: subjectId === undefined ? null : personReference(context, subjectId),
     reason,
@@ -81,6 +89,31 @@ export function recordAccess(context: AdminContext, action: AuditAction, subject
   };
   context.host.store.claim(entryKey(now, entry.id), JSON.stringify(entry));
   purgeAudit(context, now);
+}
+
+/** Who the audit names for an erasure made by the portal's purge job (inactive accounts, expired vouchers). */
+export const RETENTION_JOB = 'retention-job';
+
+export const RetentionErasure = z.strictObject({
+  subjectId: z.string().min(1).max(100),
+  reason: z.enum(['inactive', 'voucher-expired']),
+  outcome: z.enum(['erased', 'incomplete', 'employee', 'voucher']),
+});
+
+const RETENTION_REASON = {
+  inactive: 'no sign-in within RETENTION_INACTIVE_ACCOUNTS_DAYS',
+  'voucher-expired': 'voucher expired more than RETENTION_VOUCHER_ACCOUNTS_DAYS ago',
+} as const;
+const RETENTION_OUTCOME = { erased: 'ERASED', incomplete: 'INCOMPLETE', employee: 'REFUSED_EMPLOYEE', voucher: 'REFUSED_VOUCHER' } as const;
+
+/**
+ * The portal's purge job (role svc-admin-retention): records an erasure it made, as an operator's
+ * is recorded, by the job's name and the rule's reason. It reads nothing and writes no other entry.
+ */
+export function retentionErasureRoute(context: AdminContext): RouteResult {
+  const input = readBody(context, RetentionErasure);
+  recordAccess(context, 'ERASE', input.subjectId, RETENTION_REASON[input.reason], RETENTION_OUTCOME[input.outcome], RETENTION_JOB);
+  return ok({ recorded: true });
 }
 
 /** Removes every entry older than the window; answers how many. */

@@ -27,6 +27,24 @@ export function authorize(context: AdminContext): void {
   }
 }
 
+/**
+ * The realm role of the portal's service account that lets its purge job record the erasures it
+ * makes (`POST /api/audit/retention`) and nothing else: the portal's secret must not open
+ * operators' routes.
+ */
+export const RETENTION_ROLE = 'svc-admin-retention';
+
+/** The retention job's one route: a token of this realm whose user holds RETENTION_ROLE. */
+export function authorizeRetention(context: AdminContext): void {
+  const token = context.host.request.token;
+  if (token === undefined || token.realm !== context.host.realm.name) {
+    throw new AdminError('UNAUTHORIZED', 'A valid bearer token of this realm is required.');
+  }
+  if (!context.host.users.hasRealmRole(token.subject, RETENTION_ROLE)) {
+    throw new AdminError('FORBIDDEN', `The token's user lacks the realm role ${RETENTION_ROLE}.`);
+  }
+}
+
 /** Who made the change, for `updatedBy` (spec 2.10). */
 export const actorOf = (context: AdminContext): string => {
   const token = context.host.request.token;

@@ -1,11 +1,11 @@
 import { acceptCorrelationId, CORRELATION_HEADER } from '../../contract/index.js';
 import type { AdminHost, AdminReply } from '../host/admin-host.js';
 import { assetManifest, assetReply } from './assets.js';
-import { authorize } from './authorize.js';
+import { authorize, authorizeRetention } from './authorize.js';
 import { deleteRoute, listRoute, putRoute } from './companies.js';
 import { evaluateRoute, getModelRoute, listModelsRoute, putModelRoute } from './dmn-routes.js';
 import type { AdminContext, RouteResult } from './context.js';
-import { auditRoute } from './audit.js';
+import { auditRoute, retentionErasureRoute } from './audit.js';
 import { eventsRoute } from './event-log.js';
 import { importRoute } from './import-route.js';
 import { erasePersonRoute, findPersonsRoute, readPersonRoute } from './persons.js';
@@ -48,6 +48,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: new RegExp(`^/api/persons/${SEGMENT}$`), handle: readPersonRoute },
   { method: 'POST', pattern: new RegExp(`^/api/persons/${SEGMENT}/erase$`), handle: erasePersonRoute },
   { method: 'GET', pattern: /^\/api\/audit$/, handle: auditRoute },
+  { method: 'POST', pattern: /^\/api\/audit\/retention$/, handle: retentionErasureRoute },
   { method: 'POST', pattern: new RegExp(`^/webhook/${SEGMENT}$`), handle: webhookRoute },
 ];
 
@@ -57,7 +58,9 @@ export const ROUTE_TABLE: readonly { method: string; pattern: RegExp }[] = ROUTE
 function route(context: AdminContext): RouteResult | Promise<RouteResult> {
   const { method, path } = context.host.request;
   // spec 5: all of /api/* (unknown paths too) needs the realm token; the webhook is signed instead (spec 6).
-  if (path.startsWith('/api/')) authorize(context);
+  // The portal's purge job records its erasures with a role of its own, which opens nothing else.
+  if (method === 'POST' && path === '/api/audit/retention') authorizeRetention(context);
+  else if (path.startsWith('/api/')) authorize(context);
   for (const candidate of ROUTES) {
     const match = candidate.pattern.exec(path);
     if (match === null || candidate.method !== method) continue;

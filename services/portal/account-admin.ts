@@ -1,6 +1,7 @@
 import KcAdminClient, { NetworkError } from '@keycloak/keycloak-admin-client';
 import type { PortalConfig } from './config.js';
 import { isImportedEmployee, isVoucherAccount } from '../../contract/erasure.js';
+import type { RetentionAudit } from './account-retention.js';
 import { CUSTOMER_CLIENT } from './idp-client.js';
 
 /**
@@ -16,11 +17,41 @@ export type CreateAccountOutcome = { kind: 'created'; verifyMail: 'sent' | 'not-
  */
 export type HoldOutcome = { kind: 'held' } | { kind: 'gone' } | { kind: 'employee' } | { kind: 'voucher' } | { kind: 'unreachable' };
 
+/**
+ * An account as the retention job reads it (account-retention.ts): what decides whether it is a
+ * self-registered account, a voucher, an employee, a demo or an operator account, and its age.
+ */
+export interface DirectoryAccount {
+  id: string;
+  username: string;
+  /** Keycloak's createdTimestamp (ms); 0 when Keycloak did not say. */
+  createdMs: number;
+  attributes: Record<string, unknown>;
+  /** The account's realm roles, composites included; only filled by findAccount (one call more an account). */
+  roles?: string[];
+}
+
+/** The realm's accounts, read page by page by the retention job. */
+export interface AccountDirectory {
+  /** A page of accounts in Keycloak's order (`search`: Keycloak's attribute query, `name:value`); undefined when Keycloak did not answer. */
+  listAccounts(first: number, max: number, search?: string): Promise<DirectoryAccount[] | undefined>;
+  /** One account with its realm roles; null when it is gone, undefined when Keycloak did not answer. */
+  findAccount(subjectId: string): Promise<DirectoryAccount | null | undefined>;
+}
+
+/**
+ * `voucher`: the retention job erases a voucher's account a window after it expired (nobody can
+ * sign in with it any more, so no guest's session is cut); every other caller is refused one.
+ */
+export interface HoldOptions {
+  voucher?: boolean;
+}
+
 export interface AccountAdmin {
   /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
   createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
   /** First step of an erasure: the account disabled and its Keycloak sessions ended, unless it is an imported employee's. */
-  holdForErasure(subjectId: string): Promise<HoldOutcome>;
+  holdForErasure(subjectId: string, options?: HoldOptions): Promise<HoldOutcome>;
   /** Last step of an erasure: the Keycloak user removed (true also when it was gone already). */
   removeAccount(subjectId: string): Promise<boolean>;
 }
@@ -35,6 +66,13 @@ export function splitDisplayName(displayName: string | undefined): { firstName?:
   return { firstName: words[0], ...(words.length > 1 ? { lastName: words.slice(1).join(' ') } : {}) };
 }
 
+const directoryAccount = (user: { id?: string; username?: string; createdTimestamp?: number; attributes?: Record<string, unknown> }): DirectoryAccount => ({
+  id: String(user.id),
+  username: user.username ?? '',
+  createdMs: user.createdTimestamp ?? 0,
+  attributes: user.attributes ?? {},
+});
+
 // Renew the service-account token this long before it expires.
 const RENEW_MARGIN_MS = 30_000;
 
@@ -43,7 +81,7 @@ const RENEW_MARGIN_MS = 30_000;
  * credentials of wifi-portal-api, limited to realm-management/manage-users). The token is kept
  * until shortly before it expires.
  */
-export function createAccountAdmin(config: PortalConfig): AccountAdmin {
+export function createAccountAdmin(config: PortalConfig): AccountAdmin & AccountDirectory & RetentionAudit {
   const admin = new KcAdminClient({ baseUrl: config.IDP_URL, realmName: config.IDP_REALM, timeout: 5000 });
   let validUntil = 0;
   const authenticate = async () => {
@@ -66,14 +104,27 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
     }
   };
   const statusOf = (error: unknown): number | undefined => (error instanceof NetworkError ? (error.response as Response | undefined)?.status : undefined);
+  const auditUrl = `${config.IDP_URL}/realms/${encodeURIComponent(config.IDP_REALM)}/svc-admin/api/audit/retention`;
   return {
-    async holdForErasure(subjectId) {
+    async record(subjectId, reason, outcome) {
+      await authenticate();
+      const answer = await fetch(auditUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${String(admin.accessToken)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ subjectId, reason, outcome }),
+        signal: AbortSignal.timeout(5000),
+      });
+      if (answer.status === 401) validUntil = 0;
+      // Without its audit entry the job must not go on erasing: the run fails and is counted so.
+      if (answer.status !== 200) throw new Error(`svc-admin's audit answered ${answer.status} to the retention job`);
+    },
+    async holdForErasure(subjectId, options = {}) {
       try {
         await authenticate();
         const user = await admin.users.findOne({ id: subjectId });
         if (user === undefined || user === null) return { kind: 'gone' };
         if (isImportedEmployee(user.attributes)) return { kind: 'employee' };
-        if (isVoucherAccount(user.attributes)) return { kind: 'voucher' };
+        if (isVoucherAccount(user.attributes) && options.voucher !== true) return { kind: 'voucher' };
         // The whole representation goes back: a partial one would drop what it leaves out.
         if (user.enabled !== false) await admin.users.update({ id: subjectId }, { ...user, enabled: false });
         await admin.users.logout({ id: subjectId });
@@ -82,6 +133,29 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin {
         if (statusOf(error) === 404) return { kind: 'gone' };
         if (statusOf(error) === 401) validUntil = 0;
         return { kind: 'unreachable' };
+      }
+    },
+    async listAccounts(first, max, search) {
+      try {
+        await authenticate();
+        const users = await admin.users.find({ first, max, briefRepresentation: false, ...(search === undefined ? {} : { q: search }) });
+        return users.map(directoryAccount);
+      } catch (error) {
+        if (statusOf(error) === 401) validUntil = 0;
+        return undefined;
+      }
+    },
+    async findAccount(subjectId) {
+      try {
+        await authenticate();
+        const user = await admin.users.findOne({ id: subjectId });
+        if (user === undefined || user === null) return null;
+        const roles = await admin.users.listCompositeRealmRoleMappings({ id: subjectId });
+        return { ...directoryAccount(user), roles: roles.map((role) => String(role.name)) };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        if (statusOf(error) === 401) validUntil = 0;
+        return undefined;
       }
     },
     async removeAccount(subjectId) {

@@ -2,7 +2,8 @@ import { createSealer, createServiceApp, healthRoute, type Logger, type ServiceI
 import { loadDefaultWifi, loadGatewayRegistry } from '../../edge/index.js';
 import { deviceProfileRoute } from './device-profiles.js';
 import { openDatabase, startPurgeJob, storeReadiness, type Database } from '../kit/store/index.js';
-import { createAccountAdmin, type AccountAdmin } from './account-admin.js';
+import { createAccountAdmin, type AccountAdmin, type AccountDirectory } from './account-admin.js';
+import { accountRetention, type RetentionAudit } from './account-retention.js';
 import { createArrivalLimit } from './arrival-limit.js';
 import { captiveRoute } from './captive-route.js';
 import { createClaimsReader, type ClaimsReader } from './claims.js';
@@ -29,6 +30,8 @@ export interface PortalDeps {
   idp?: IdpClient;
   upstreams?: Upstreams;
   accounts?: AccountAdmin;
+  /** Keycloak's accounts and svc-admin's audit, for the purge job's account rules; without them (a test's fake accounts) those rules do not run. */
+  directory?: AccountDirectory & RetentionAudit;
   readClaims?: ClaimsReader;
   terms?: TermsSource;
   /** The gateway service's 802.1X device credentials. */
@@ -49,7 +52,9 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   const limit = createArrivalLimit(config.GATEWAY_ARRIVAL_LIMIT, config.GATEWAY_ARRIVAL_WINDOW_SECONDS * 1000, config.GATEWAY_ARRIVAL_GLOBAL_LIMIT);
   const idp = deps.idp ?? createIdpClient(config);
   const sessions = createPortalSessions({ config, store, upstreams, idp, now });
-  const accounts = deps.accounts ?? createAccountAdmin(config);
+  const keycloak = deps.accounts === undefined ? createAccountAdmin(config) : undefined;
+  const accounts = deps.accounts ?? (keycloak as AccountAdmin);
+  const directory = deps.directory ?? keycloak;
   const terms = deps.terms ?? createTermsSource(config, now);
   const acceptances = createTermsAcceptances(db, now);
   const devices = deps.devices ?? createDeviceGateway(config);
@@ -84,7 +89,11 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
   });
   const arrivals = gatewayArrivalRouter({ config, registry, contexts: gatewayContexts, sessions: store, limit, logger, upstreams });
   const app = createServiceApp({ service: 'portal', logger, routes, routers: [ui, arrivals], trustProxy: config.PORTAL_TRUSTED_PROXIES });
-  const purge = startPurgeJob({ db, service: 'portal', rules: portalRetention(config), settings: config, now, logger });
+  const accountRules =
+    directory === undefined
+      ? []
+      : accountRetention({ config, accounts, directory, audit: directory, upstreams, store, logger: logger.child({ job: 'account-retention' }) });
+  const purge = startPurgeJob({ db, service: 'portal', rules: [...portalRetention(config), ...accountRules], settings: config, now, logger });
   return {
     app,
     async close() {

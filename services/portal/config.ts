@@ -13,6 +13,19 @@ export const PortalConfig = z.object({
   RETENTION_TERMS_ACCEPTANCES_DAYS: retentionDays(365).describe(
     "Days a terms acceptance is kept once it ended: from the person's later acceptance of a newer version, or for their newest one from the last day they signed in; the day of each account's last sign-in goes with it. 0: for ever.",
   ),
+  RETENTION_INACTIVE_ACCOUNTS_DAYS: retentionDays(730).describe(
+    'Days after its last sign-in (or, never signed in, its creation) a self-registered account is erased by the purge job, as the person could erase it; imported employees, vouchers, demo and operator accounts are never. 0: for ever.',
+  ),
+  RETENTION_VOUCHER_ACCOUNTS_DAYS: retentionDays(90).describe(
+    "Days after a voucher's validity ended its Keycloak account is erased by the purge job. 0: for ever.",
+  ),
+  RETENTION_ACCOUNTS_PER_RUN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Accounts the purge job reads from Keycloak, and at most erases, per run and rule (inactive accounts, vouchers).'),
   IDP_URL: z.url().default('http://localhost:8080').describe('Identity provider base URL as the portal reaches it (token, admin, logout, keys).'),
   IDP_EMPLOYEE_URL: z
     .url()

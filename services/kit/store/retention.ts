@@ -17,6 +17,8 @@ export interface RetentionRule {
   days: number;
   /** Removes at most `limit` records older than `cutoff` (`$1`) and answers how many it removed. */
   purgeBatch(db: Queryable, cutoff: Date, limit: number): Promise<number>;
+  /** One batch a run whatever it answers: a rule whose batch is slow work (an account's erasure) and pages on by itself. */
+  once?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,7 +73,7 @@ export async function purgeOnce(db: Queryable, service: string, rules: readonly 
         const count = await rule.purgeBatch(db, cutoff, batch);
         total += count;
         if (count > 0) purged.inc({ service, record: rule.record }, count);
-        if (count < batch) break;
+        if (count < batch || rule.once === true) break;
       }
       removed[rule.record] = total;
     }

@@ -24,7 +24,8 @@ export function memoryDriver(realm: MemoryRealm = memoryRealm()): Driver & { rea
   realm.realmRoles.set(customer, ['default-roles-wifi']);
   realm.realmRoles.set(masterAdmin, ['svc-admin']);
   // The host answers realm roles only: the portal's manage-users (a client role) is invisible here, as it must be.
-  realm.realmRoles.set(portalAccount, ['default-roles-wifi']);
+  // As realm-export.json gives it: the role that lets the portal's purge job record its erasures, and nothing else.
+  realm.realmRoles.set(portalAccount, ['default-roles-wifi', 'svc-admin-retention']);
   realm.tokens.set('operator', { realm: realm.name, subject: operator, username: 'svc-operator', clientId: 'svc-admin' });
   realm.tokens.set('customer', { realm: realm.name, subject: customer, username: 'bob@example.com', clientId: 'wifi-portal-api' });
   realm.tokens.set('master', { realm: 'master', subject: masterAdmin, username: 'admin', clientId: 'admin-cli' });

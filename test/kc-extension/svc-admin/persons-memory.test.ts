@@ -324,3 +324,32 @@ test("the audit's reasons hold no email address or long number an operator typed
   t.is((await readPerson(d, id, 'asked by someone@example.com, call +84 912 345 678')).status, 200);
   t.is((await audit(d)).entries[0]?.reason, 'asked by [redacted] call [redacted]');
 });
+
+test("the portal's purge job records the accounts it erases as the retention job, with the rule's reason; its role opens that route only", async (t) => {
+  const d = memoryDriver();
+  const gone = person(d);
+  const record = (token: string, body: unknown) => d.send({ method: 'POST', path: '/api/audit/retention', token, headers: json, body: JSON.stringify(body) });
+
+  t.like(await record(d.tokens.portal, { subjectId: gone.id, reason: 'inactive', outcome: 'erased' }), { status: 200, body: { recorded: true } });
+  t.like(await record(d.tokens.portal, { subjectId: gone.id, reason: 'voucher-expired', outcome: 'incomplete' }), { status: 200 });
+  t.like(await record(d.tokens.portal, { subjectId: gone.id, reason: 'because', outcome: 'erased' }), { status: 400, body: { code: 'INVALID_REQUEST' } });
+  t.like(
+    await record(d.tokens.operator, { subjectId: gone.id, reason: 'inactive', outcome: 'erased' }),
+    { status: 403 },
+    'an operator cannot write in the job’s name',
+  );
+  t.like(await d.send({ method: 'GET', path: '/api/audit', token: d.tokens.portal }), { status: 403 }, 'the job reads nothing');
+
+  const { entries } = await audit(d);
+  t.deepEqual(
+    entries.map(({ operator, action, reason, outcome }) => ({ operator, action, reason, outcome })).sort((a, b) => a.outcome.localeCompare(b.outcome)),
+    [
+      { operator: 'retention-job', action: 'ERASE', reason: 'no sign-in within RETENTION_INACTIVE_ACCOUNTS_DAYS', outcome: 'ERASED' },
+      { operator: 'retention-job', action: 'ERASE', reason: 'voucher expired more than RETENTION_VOUCHER_ACCOUNTS_DAYS ago', outcome: 'INCOMPLETE' },
+    ],
+  );
+  t.true(
+    entries.every((entry) => entry.person?.startsWith('p-') === true && !JSON.stringify(entry).includes(gone.id)),
+    'the person by a keyed reference only',
+  );
+});

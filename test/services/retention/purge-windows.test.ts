@@ -225,7 +225,7 @@ for (const backend of BACKENDS) {
     await addContext('just-expired', hoursAgo(23));
     await db.query('INSERT INTO opennds_used_hids (hid, used_at) VALUES ($1, $2), ($3, $4)', ['long-used', hoursAgo(25), 'just-used', hoursAgo(23)]);
 
-    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365 }), NOW, 1);
+    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365, RETENTION_INACTIVE_ACCOUNTS_DAYS: 0 }), NOW, 1);
 
     t.like(removed, { portal_sessions: 1, gateway_contexts: 1, opennds_used_hids: 1 });
     t.deepEqual(await ids(db, 'SELECT sid_hash AS id FROM portal_sessions'), ['just-expired']);
@@ -256,7 +256,7 @@ for (const backend of BACKENDS) {
     const acceptances = () =>
       db.query<{ id: string }>("SELECT subject_id || ' ' || version AS id FROM terms_acceptances").then((rows) => rows.map((row) => row.id).sort());
 
-    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365 }), NOW, 1);
+    const removed = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 365, RETENTION_INACTIVE_ACCOUNTS_DAYS: 0 }), NOW, 1);
 
     t.like(removed, { terms_acceptances: 3, sign_in_days: 1 });
     t.deepEqual(await acceptances(), [
@@ -269,7 +269,7 @@ for (const backend of BACKENDS) {
     ]);
     t.deepEqual(await ids(db, 'SELECT subject_id AS id FROM sign_in_days'), ['moved-on', 'recently-superseded', 'still-signing-in']);
 
-    const shorter = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 90 }), NOW, 1);
+    const shorter = await purgeOnce(db, 'portal', portalRetention({ RETENTION_TERMS_ACCEPTANCES_DAYS: 90, RETENTION_INACTIVE_ACCOUNTS_DAYS: 0 }), NOW, 1);
     t.like(shorter, { terms_acceptances: 4, sign_in_days: 1 }, 'the window is the setting');
     t.deepEqual(await acceptances(), ['moved-on v3', 'still-signing-in v1']);
   });
