@@ -52,7 +52,8 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
         ]);
       }
       // Times are the packets' event times: a late packet moves started_at back, updated_at never
-      // back; a stopped connection stays stopped (and its identity erased) whatever comes later;
+      // back; a stopped connection stays stopped (its identity and station reference erased: only a
+      // live connection needs them) whatever comes later;
       // a packet of another session under the same id changes nothing.
       const [row] = await db.query<{ queued: boolean }>(
         `INSERT INTO connections AS c (nas_id, acct_session_id, session_id, username_hash, started_at, updated_at, stopped_at,
@@ -70,7 +71,7 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
            identity = CASE WHEN $6 = 'Stop' OR c.stopped_at IS NOT NULL THEN NULL ELSE COALESCE(c.identity, EXCLUDED.identity) END,
            stop_cause = COALESCE(c.stop_cause, EXCLUDED.stop_cause),
            device_id = COALESCE(c.device_id, EXCLUDED.device_id),
-           station_ref = COALESCE(c.station_ref, EXCLUDED.station_ref)
+           station_ref = CASE WHEN $6 = 'Stop' OR c.stopped_at IS NOT NULL THEN NULL ELSE COALESCE(c.station_ref, EXCLUDED.station_ref) END
          WHERE c.session_id = EXCLUDED.session_id
          RETURNING disconnect_status = 'PENDING' AND disconnect_attempts = 0 AS queued`,
         [
@@ -86,7 +87,7 @@ export function createConnectionLog(db: Database, buffer: CountersBuffer, onDisc
           usage.status === 'Stop' ? null : usage.sealedIdentity,
           usage.status === 'Stop' ? usage.stopCause : null,
           usage.deviceId ?? null,
-          usage.stationRef ?? null,
+          usage.status === 'Stop' ? null : (usage.stationRef ?? null),
         ],
       );
       if (row?.queued === true) onDisconnectQueued();

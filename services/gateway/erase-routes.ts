@@ -32,7 +32,7 @@ export async function eraseConnections(db: Database, sessionIds: readonly string
     );
     const pending = await tx.query<{ n: string }>(
       `WITH erased AS (
-         UPDATE connections SET username_hash = NULL, identity = CASE WHEN disconnect_status = 'PENDING' THEN identity END
+         UPDATE connections SET username_hash = NULL, station_ref = NULL, identity = CASE WHEN disconnect_status = 'PENDING' THEN identity END
          WHERE session_id = ANY($1::text[]) RETURNING disconnect_status)
        SELECT count(*) FILTER (WHERE disconnect_status = 'PENDING')::text AS n FROM erased`,
       [ids],

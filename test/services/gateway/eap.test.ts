@@ -205,7 +205,7 @@ test.serial('bad input: TTLS with an inner method other than PAP and a malformed
 test.serial(
   'one credential, one device at a time: another calling station is refused while the first is live; the same one again, after its Stop or after the liveness bound, accepted; no MAC or credential logged',
   async (t) => {
-    const { world, gateway, radius, issued, connect, advance } = await setup(t);
+    const { world, db, gateway, radius, issued, connect, advance } = await setup(t);
     const sessionId = await grantedSession(world);
     const phone = await issued(sessionId);
     const first = '02:00:00:5e:00:0a';
@@ -232,7 +232,11 @@ test.serial(
     const live = await started(first);
     t.false((await as(second)).success, 'another device while the first is connected');
     t.true((await as(first)).success, 'the same device again (a re-association, a roam)');
+    const stationRefs = () =>
+      db.query<{ acct_session_id: string; station_ref: string | null }>('SELECT acct_session_id, station_ref FROM connections ORDER BY acct_session_id');
+    t.truthy((await stationRefs())[0]?.station_ref, 'a live connection keeps its station reference');
     await live.stop();
+    t.deepEqual(await stationRefs(), [{ acct_session_id: 'acct-once-1', station_ref: null }], 'a stopped connection keeps no station reference');
     t.true((await as(second)).success, "after the first's Accounting-Stop");
     // The second now holds it; its Stop never comes: refused to the first until the bound passes.
     await started(second);

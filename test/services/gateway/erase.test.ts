@@ -23,8 +23,8 @@ const NOW = new Date('2026-11-25T10:00:00.000Z');
 async function seed(db: Database): Promise<void> {
   const connection = (acct: string, sessionId: string, stopped: boolean) =>
     db.query(
-      `INSERT INTO connections (nas_id, acct_session_id, session_id, username_hash, identity, started_at, updated_at, stopped_at, input_octets, output_octets, session_time)
-       VALUES ('test-nas', $1, $2, 'username-hash-canary', $3, '2026-11-25T09:00:00Z', '2026-11-25T09:30:00Z', $4, 500, 700, 1800)`,
+      `INSERT INTO connections (nas_id, acct_session_id, session_id, username_hash, identity, station_ref, started_at, updated_at, stopped_at, input_octets, output_octets, session_time)
+       VALUES ('test-nas', $1, $2, 'username-hash-canary', $3, 'station-ref-canary', '2026-11-25T09:00:00Z', '2026-11-25T09:30:00Z', $4, 500, 700, 1800)`,
       [acct, sessionId, stopped ? null : 'sealed-identity-canary', stopped ? '2026-11-25T09:30:00Z' : null],
     );
   await connection('acct-running', 'sess-mine', false);
@@ -55,12 +55,19 @@ for (const backend of ['memory', 'postgres'] as const) {
     t.deepEqual(await eraseConnections(db, ['sess-mine', 'sess-mine-old'], NOW), { sessions: 2, disconnectsPending: 1 });
 
     const rows = await db.query<Record<string, unknown>>(
-      'SELECT acct_session_id, username_hash, identity, disconnect_status, input_octets::int AS input FROM connections ORDER BY acct_session_id',
+      'SELECT acct_session_id, username_hash, identity, station_ref, disconnect_status, input_octets::int AS input FROM connections ORDER BY acct_session_id',
     );
     t.deepEqual(rows, [
-      { acct_session_id: 'acct-other', username_hash: 'username-hash-canary', identity: 'sealed-identity-canary', disconnect_status: null, input: 500 },
-      { acct_session_id: 'acct-running', username_hash: null, identity: 'sealed-identity-canary', disconnect_status: 'PENDING', input: 500 },
-      { acct_session_id: 'acct-stopped', username_hash: null, identity: null, disconnect_status: null, input: 500 },
+      {
+        acct_session_id: 'acct-other',
+        username_hash: 'username-hash-canary',
+        identity: 'sealed-identity-canary',
+        station_ref: 'station-ref-canary',
+        disconnect_status: null,
+        input: 500,
+      },
+      { acct_session_id: 'acct-running', username_hash: null, identity: 'sealed-identity-canary', station_ref: null, disconnect_status: 'PENDING', input: 500 },
+      { acct_session_id: 'acct-stopped', username_hash: null, identity: null, station_ref: null, disconnect_status: null, input: 500 },
     ]);
     t.deepEqual(await db.query('SELECT session_id FROM credentials'), [{ session_id: 'sess-other' }]);
     t.deepEqual(await db.query('SELECT session_id, state FROM ended_sessions ORDER BY session_id'), [
