@@ -47,7 +47,26 @@ export interface HoldOptions {
   voucher?: boolean;
 }
 
+/**
+ * A person's Keycloak account as their copy of their data shows it (data-copy.ts): the user
+ * representation's own fields and every attribute, read when the copy is asked for. Keycloak never
+ * puts credentials in a user representation; the copy drops the attributes that are keys, not data.
+ */
+export interface AccountRecord {
+  username: string;
+  email: string | null;
+  emailVerified: boolean;
+  firstName: string | null;
+  lastName: string | null;
+  /** Keycloak's createdTimestamp (ms); null when Keycloak did not say. */
+  createdMs: number | null;
+  enabled: boolean;
+  attributes: Record<string, string[]>;
+}
+
 export interface AccountAdmin {
+  /** The person's account for their copy of their data; undefined when Keycloak did not answer or the account is gone. */
+  readAccount(subjectId: string): Promise<AccountRecord | undefined>;
   /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
   createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
   /** First step of an erasure: the account disabled and its Keycloak sessions ended, unless it is an imported employee's. */
@@ -154,6 +173,30 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
         return { ...directoryAccount(user), roles: roles.map((role) => String(role.name)) };
       } catch (error) {
         if (statusOf(error) === 404) return null;
+        if (statusOf(error) === 401) validUntil = 0;
+        return undefined;
+      }
+    },
+    async readAccount(subjectId) {
+      try {
+        await authenticate();
+        const user = await admin.users.findOne({ id: subjectId });
+        if (user === undefined || user === null) return undefined;
+        const attributes: Record<string, string[]> = {};
+        for (const [name, value] of Object.entries(user.attributes ?? {})) {
+          attributes[name] = (Array.isArray(value) ? value : [value]).map(String);
+        }
+        return {
+          username: user.username ?? '',
+          email: user.email ?? null,
+          emailVerified: user.emailVerified === true,
+          firstName: user.firstName ?? null,
+          lastName: user.lastName ?? null,
+          createdMs: user.createdTimestamp ?? null,
+          enabled: user.enabled !== false,
+          attributes,
+        };
+      } catch (error) {
         if (statusOf(error) === 401) validUntil = 0;
         return undefined;
       }

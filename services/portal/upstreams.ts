@@ -58,6 +58,8 @@ export interface Upstreams {
   subjectSessions(subjectId: string, correlationId: string): Promise<PeerAnswer>;
   /** A person's copy of their data: every connection of one network session at the gateways. */
   connectionHistory(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** A person's copy of their data: every entitlement the entitlement service holds of the subject, oldest first. */
+  subjectEntitlements(subjectId: string, correlationId: string): Promise<PeerAnswer>;
   /** Erasure: the person's traces at the gateways, by their network sessions. */
   eraseConnections(sessionIds: readonly string[], correlationId: string): Promise<PeerAnswer>;
   /** Erasure: the person's network sessions revoked and anonymised, their allowance counters deleted. */
@@ -133,6 +135,13 @@ export function createUpstreams(config: PortalConfig): Upstreams {
       ask({
         url: `${config.GATEWAY_URL}/api/v1/connections/${encodeURIComponent(sessionId)}/history`,
         headers: gatewayKey,
+        correlationId,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      }),
+    subjectEntitlements: (subjectId, correlationId) =>
+      ask({
+        url: `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/entitlements`,
+        headers: entitlementKey,
         correlationId,
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
