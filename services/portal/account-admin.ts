@@ -92,6 +92,39 @@ const directoryAccount = (user: { id?: string; username?: string; createdTimesta
   attributes: user.attributes ?? {},
 });
 
+type UserRepresentation = Parameters<typeof directoryAccount>[0] & {
+  email?: string;
+  emailVerified?: boolean;
+  firstName?: string;
+  lastName?: string;
+  enabled?: boolean;
+};
+
+const accountRecord = (user: UserRepresentation): AccountRecord => ({
+  username: user.username ?? '',
+  email: user.email ?? null,
+  emailVerified: user.emailVerified === true,
+  firstName: user.firstName ?? null,
+  lastName: user.lastName ?? null,
+  createdMs: user.createdTimestamp ?? null,
+  enabled: user.enabled !== false,
+  attributes: Object.fromEntries(Object.entries(user.attributes ?? {}).map(([name, value]) => [name, (Array.isArray(value) ? value : [value]).map(String)])),
+});
+
+// Keycloak's own verify-email action token (admin send-verify-email), mailed
+// through the realm's smtpServer; following the link sets email_verified, which the entitlement
+// service requires before it asks loyalty. Its link leads back to the portal (the client's
+// redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until
+// the link is followed, and a guest on a captive network needs the Wi-Fi to read the mail.
+async function sendVerifyEmail(admin: KcAdminClient, config: PortalConfig, id: string): Promise<'sent' | 'not-sent'> {
+  try {
+    await admin.users.sendVerifyEmail({ id, clientId: CUSTOMER_CLIENT, redirectUri: `${new URL(config.PORTAL_PUBLIC_URL).origin}/` });
+    return 'sent';
+  } catch {
+    return 'not-sent';
+  }
+}
+
 // Renew the service-account token this long before it expires.
 const RENEW_MARGIN_MS = 30_000;
 
@@ -108,19 +141,6 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
     await admin.auth({ grantType: 'client_credentials', clientId: CUSTOMER_CLIENT, clientSecret: config.PORTAL_API_CLIENT_SECRET });
     const exp = JSON.parse(Buffer.from(String(admin.accessToken).split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
     validUntil = (exp.exp ?? 0) * 1000 - RENEW_MARGIN_MS;
-  };
-  // Keycloak's own verify-email action token (admin send-verify-email), mailed
-  // through the realm's smtpServer; following the link sets email_verified, which the entitlement
-  // service requires before it asks loyalty. Its link leads back to the portal (the client's
-  // redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until
-  // the link is followed, and a guest on a captive network needs the Wi-Fi to read the mail.
-  const sendVerifyEmail = async (id: string): Promise<'sent' | 'not-sent'> => {
-    try {
-      await admin.users.sendVerifyEmail({ id, clientId: CUSTOMER_CLIENT, redirectUri: `${new URL(config.PORTAL_PUBLIC_URL).origin}/` });
-      return 'sent';
-    } catch {
-      return 'not-sent';
-    }
   };
   const statusOf = (error: unknown): number | undefined => (error instanceof NetworkError ? (error.response as Response | undefined)?.status : undefined);
   const auditUrl = `${config.IDP_URL}/realms/${encodeURIComponent(config.IDP_REALM)}/svc-admin/api/audit/retention`;
@@ -181,21 +201,7 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
       try {
         await authenticate();
         const user = await admin.users.findOne({ id: subjectId });
-        if (user === undefined || user === null) return undefined;
-        const attributes: Record<string, string[]> = {};
-        for (const [name, value] of Object.entries(user.attributes ?? {})) {
-          attributes[name] = (Array.isArray(value) ? value : [value]).map(String);
-        }
-        return {
-          username: user.username ?? '',
-          email: user.email ?? null,
-          emailVerified: user.emailVerified === true,
-          firstName: user.firstName ?? null,
-          lastName: user.lastName ?? null,
-          createdMs: user.createdTimestamp ?? null,
-          enabled: user.enabled !== false,
-          attributes,
-        };
+        return user === undefined || user === null ? undefined : accountRecord(user);
       } catch (error) {
         if (statusOf(error) === 401) validUntil = 0;
         return undefined;
@@ -222,7 +228,7 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
           ...splitDisplayName(displayName),
           credentials: [{ type: 'password', value: password, temporary: false }],
         });
-        return { kind: 'created', verifyMail: await sendVerifyEmail(id) };
+        return { kind: 'created', verifyMail: await sendVerifyEmail(admin, config, id) };
       } catch (error) {
         if (error instanceof NetworkError) {
           const status = (error.response as Response | undefined)?.status;

@@ -73,6 +73,7 @@ export function createUpstreams(config: PortalConfig): Upstreams {
   const gatewayKey = { 'X-API-Key': config.GATEWAY_API_KEY };
   const entitlementKey = { 'X-API-Key': config.PORTAL_ENTITLEMENT_KEY };
   const sessions = `${config.SESSION_URL}/api/v1/sessions`;
+  const entitlementSubject = (subjectId: string) => `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}`;
   return {
     evaluate: (accessToken, subjectId, idempotencyKey, correlationId) =>
       ask({
@@ -139,12 +140,7 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
     subjectEntitlements: (subjectId, correlationId) =>
-      ask({
-        url: `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/entitlements`,
-        headers: entitlementKey,
-        correlationId,
-        timeoutMs: UPSTREAM_TIMEOUT_MS,
-      }),
+      ask({ url: `${entitlementSubject(subjectId)}/entitlements`, headers: entitlementKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     eraseConnections: (sessionIds, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/erase`, body: { sessionIds }, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     eraseSessions: (subjectId, correlationId) =>
@@ -157,13 +153,6 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
     eraseEntitlements: (subjectId, correlationId) =>
-      ask({
-        url: `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/erase`,
-        method: 'POST',
-        body: {},
-        headers: entitlementKey,
-        correlationId,
-        timeoutMs: UPSTREAM_TIMEOUT_MS,
-      }),
+      ask({ url: `${entitlementSubject(subjectId)}/erase`, method: 'POST', body: {}, headers: entitlementKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };
 }
