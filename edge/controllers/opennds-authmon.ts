@@ -113,9 +113,13 @@ export function authmonSignedText(request: { ts: string; nonce: string; auth_get
  */
 export const REVOCATIONS_REQUEST = 'revocations';
 
-export function revocationList(rhids: readonly string[]): string {
+/**
+ * The answer to "revocations": "*", the word "usage" when the FAS wants the running counters
+ * now (a script that does not know the word skips it: it is no rhid), then the rhids to end.
+ */
+export function revocationList(rhids: readonly string[], askUsage = false): string {
   if (!rhids.every((rhid) => RHID.test(rhid))) throw new Error('revocation list: rhids are 64 hex digits');
-  return ['*', ...rhids].join(' ');
+  return ['*', ...(askUsage ? [USAGE_REQUEST] : []), ...rhids].join(' ');
 }
 
 /** The rhids a "revoked ..." report names; undefined for any other payload. */
@@ -124,4 +128,45 @@ export function revokedRhids(payload: string): string[] | undefined {
   if (words[0] !== 'revoked') return undefined;
   const rhids = words.slice(1);
   return rhids.length > 0 && rhids.every((rhid) => RHID.test(rhid)) ? rhids : undefined;
+}
+
+/**
+ * revocation-poll.sh's running counters (ours, over the same `auth_get=custom` channel): when the
+ * FAS's revocation list carries the word "usage", the script reads `ndsctl json` and reports each
+ * authenticated client as "usage <token> <download kB> <upload kB> ...", in batches of at most
+ * USAGE_REPORT_MAX clients. openNDS 9.10 prints these counters in KiB (bytes / 1024, floor) and
+ * names a client by its token, whose sha256 is the hid the FAS saw; no MAC or address is sent.
+ */
+export const USAGE_REQUEST = 'usage';
+export const USAGE_REPORT_MAX = 500;
+/** More than this in one session (1 TiB in KiB) is no counter openNDS could have: the report is refused. */
+export const USAGE_KB_MAX = 2 ** 30;
+
+export interface RunningUsage {
+  token: string;
+  downloadKB: number;
+  uploadKB: number;
+}
+
+/**
+ * The clients a "usage" report names; undefined for any other payload, and for a report with
+ * anything malformed (a token that is not 8 hex digits, a counter that is not a whole number of
+ * 0..USAGE_KB_MAX, a client named twice, more than USAGE_REPORT_MAX clients): refused whole.
+ */
+export function parseUsageReport(payload: string): RunningUsage[] | undefined {
+  const words = payload.trim().split(/\s+/);
+  if (words[0] !== USAGE_REQUEST) return undefined;
+  const fields = words.slice(1);
+  if (fields.length === 0 || fields.length % 3 !== 0 || fields.length / 3 > USAGE_REPORT_MAX) return undefined;
+  const clients: RunningUsage[] = [];
+  const seen = new Set<string>();
+  for (let at = 0; at < fields.length; at += 3) {
+    const [token = '', down = '', up = ''] = fields.slice(at, at + 3);
+    if (!/^[0-9a-f]{8}$/.test(token) || seen.has(token) || !/^[0-9]{1,10}$/.test(down) || !/^[0-9]{1,10}$/.test(up)) return undefined;
+    const [downloadKB, uploadKB] = [Number(down), Number(up)];
+    if (downloadKB > USAGE_KB_MAX || uploadKB > USAGE_KB_MAX) return undefined;
+    seen.add(token);
+    clients.push({ token, downloadKB, uploadKB });
+  }
+  return clients;
 }

@@ -5,6 +5,11 @@
 # the FAS (libopennds.sh send_to_fas_custom: the FAS URL, gatewayhash and CA trust authmon uses).
 #   poll:   payload "revocations"        -> answer "*" then the rhids to end, space separated
 #   report: payload "revoked <rhid> ..." -> answer "ack" (the FAS stops listing them)
+#   usage:  when the poll's answer carries the word "usage" (the FAS asks every
+#           OPENNDS_USAGE_SECONDS), payload "usage <token> <download kB> <upload kB> ..." for each
+#           authenticated client from `ndsctl json`, at most 500 clients a request -> answer "ack".
+#           So a client's usage counts against its allowance while it runs, not only at its end
+#           (BinAuth). The token names the client as BinAuth's notice does; no MAC or IP is sent.
 # ndsctl finds a client by its rhid (client_list_find_by_any), so no MAC or IP is needed.
 # Every request is signed: libopennds.sh sends through /usr/lib/opennds/post-request.php, which
 # must be the signing one shipped beside this script (HMAC-SHA256 under the router's faskey over
@@ -27,13 +32,34 @@ if ! grep -q 'opennds-fas-v1' "$post_request" 2>/dev/null; then
   exit 2
 fi
 
+# `ndsctl json` (all clients) as "usage <token> <down> <up> ..." lines of at most 500 clients.
+# openNDS prints one field a line; a client's fields end with a line that is only "}" or "},".
+usage_batches() {
+  ndsctl json 2>/dev/null | awk '
+    function value(line) { sub(/^[^:]*:[ ]*"/, "", line); sub(/".*$/, "", line); return line }
+    /"gatewayname":/ { token = ""; state = ""; down = ""; up = "" }
+    /"token":/ { token = value($0) }
+    /"state":/ { state = value($0) }
+    /"download_this_session":/ { down = value($0) }
+    /"upload_this_session":/ { up = value($0) }
+    /^[ ]*},?[ ]*$/ {
+      if (state == "Authenticated" && length(token) == 8 && token ~ /^[0-9a-f]+$/ && down ~ /^[0-9]+$/ && up ~ /^[0-9]+$/) {
+        batch = batch " " token " " down " " up
+        if (++count == 500) { print "usage" batch; batch = ""; count = 0 }
+      }
+      token = ""; state = ""; down = ""; up = ""
+    }
+    END { if (count > 0) print "usage" batch }
+  '
+}
+
 while true; do
   answer=$("$lib" send_to_fas_custom "revocations" 2>/dev/null)
   ended=""
   case "$answer" in
     "*" | "* "*)
       for rhid in ${answer#\*}; do
-        # Only what an rhid can be: 64 lower-case hex digits; anything else is ignored.
+        # Only what an rhid can be: 64 lower-case hex digits; anything else ("usage") is skipped here.
         case "$rhid" in
           *[!0-9a-f]*) continue ;;
         esac
@@ -53,5 +79,13 @@ while true; do
   if [ -n "$ended" ]; then
     "$lib" send_to_fas_custom "revoked$ended" >/dev/null 2>&1
   fi
+  case " $answer " in
+    *" usage "*)
+      # ndsctl refused (another holds its lock) or no client is online: nothing is sent; the FAS asks again.
+      usage_batches | while read -r batch; do
+        "$lib" send_to_fas_custom "$batch" >/dev/null 2>&1
+      done
+      ;;
+  esac
   sleep "$interval"
 done

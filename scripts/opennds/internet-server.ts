@@ -1,7 +1,8 @@
 // The "internet" of the openNDS harness, run inside its namespace by internet.ts:
 //   node --import tsx internet-server.ts <webPort> [<fasPort> [<tlsCertFile> <tlsKeyFile>]]
 // The web port answers every GET with a marker body and the asker's address, so a test can tell
-// the real server from openNDS's interception, and /bytes/<n> with n bytes. The optional FAS port
+// the real server from openNDS's interception, /bytes/<n> with n bytes, and a POST with the size of
+// its body once read. The optional FAS port
 // (https with a certificate: level 3) is fas-stub.ts, or, with FAS_RELAY_SOCKET set, a reverse
 // proxy to that Unix socket (the real portal, reached from outside the namespaces: fas-relay.ts).
 // "ready" on stdout once all listen.
@@ -23,6 +24,18 @@ function listen(port: number, handler: RequestListener, tls?: { cert: Buffer; ke
 
 const listening = [
   listen(Number(webPort), (request, response) => {
+    // A POST's body is read whole, then its size answered: traffic the client sends (an upload).
+    if (request.method === 'POST') {
+      let received = 0;
+      request.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
+        response.end(`${INTERNET_MARKER} received ${received}\n`);
+      });
+      return;
+    }
     // /bytes/<n>: n bytes of body, to use up a data quota.
     const size = /^\/bytes\/(\d{1,9})$/.exec(request.url ?? '')?.[1];
     if (size !== undefined) {

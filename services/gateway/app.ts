@@ -152,6 +152,12 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
     usageWaiting = true;
     return sessionId;
   };
+  const runningUsage = openndsStore.runningUsage.bind(openndsStore);
+  openndsStore.runningUsage = async (...args) => {
+    const written = await runningUsage(...args);
+    if (written > 0) usageWaiting = true;
+    return written;
+  };
   const app = createServiceApp({
     service: 'gateway',
     logger,
@@ -190,6 +196,7 @@ export async function createApp(config: GatewayConfig, logger: Logger, deps: Gat
         qos: config.QOS_TABLE,
         pollFreshSeconds: config.OPENNDS_POLL_FRESH_SECONDS,
         signatureWindowSeconds: config.OPENNDS_SIGNATURE_WINDOW_SECONDS,
+        usageSeconds: config.OPENNDS_USAGE_SECONDS,
         logger,
       }),
       ...radiusRoutes(config.RADIUS_API_KEY, access, accounting),

@@ -99,6 +99,9 @@ export const GatewayConfig = z.object({
   OPENNDS_POLL_FRESH_SECONDS: envInt(60, 5, 3600).describe(
     "An openNDS gateway counts as polling (the portal takes its arrivals) when its authmon reached the platform within this long; set it above the routers' poll interval (nat_traversal_poll_interval).",
   ),
+  OPENNDS_USAGE_SECONDS: envInt(60, 0, 86_400).describe(
+    "How often an openNDS gateway's revocation-poll.sh is asked for its clients' running counters (`ndsctl json`), which count against allowances while the clients run (0: never; then a client's usage counts only when it ends). Each ask costs the router one `ndsctl json` (a shell per client) and the platform one statement per 500 clients.",
+  ),
   FEED_WAIT_SECONDS: envInt(290, 0, 295).describe(
     'How long the session service may hold a read of its change feed until a change comes (0: plain reads every FEED_POLL_MS); a proxy in between needs a longer read timeout.',
   ),

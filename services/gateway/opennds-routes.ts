@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ackedRhids, authList, parseDeauthNotice, REVOCATIONS_REQUEST, revocationList, revokedRhids } from '../../edge/controllers/opennds-authmon.js';
+import {
+  ackedRhids,
+  authList,
+  parseDeauthNotice,
+  parseUsageReport,
+  REVOCATIONS_REQUEST,
+  revocationList,
+  revokedRhids,
+  USAGE_REQUEST,
+} from '../../edge/controllers/opennds-authmon.js';
 import { OpenndsGatewayStatus } from '../../contract/gateway.js';
 import { NAS_ID_PATTERN, PATH_ID_PATTERN } from '../../contract/ids.js';
 import { ApiError, requireApiKey, route, type CallerKey, type Logger, type Route } from '../kit/index.js';
@@ -92,6 +101,8 @@ export interface OpenndsDeps {
   pollFreshSeconds: number;
   /** How far a signed router request's time may be from ours, either way. */
   signatureWindowSeconds: number;
+  /** How often a gateway is asked for its clients' running counters (OPENNDS_USAGE_SECONDS; 0: never). */
+  usageSeconds: number;
   logger: Logger;
 }
 
@@ -135,8 +146,32 @@ async function checkedAuthmon(deps: OpenndsDeps, nasId: string, body: AuthmonReq
   return now;
 }
 
+/**
+ * Whether this revocation poll asks the gateway for its running counters: once every
+ * OPENNDS_USAGE_SECONDS per gateway, the first time that long after its first poll here. Kept in
+ * memory: each instance of a cluster asks on its own clock, so a router may be asked that many
+ * times as often; a restart starts the clock again.
+ */
+export function usageAsker(usageSeconds: number): (nasId: string, now: Date) => boolean {
+  const asked = new Map<string, number>();
+  return (nasId, now) => {
+    if (usageSeconds === 0) return false;
+    const last = asked.get(nasId);
+    if (last !== undefined && now.getTime() - last < usageSeconds * 1000) return false;
+    asked.set(nasId, now.getTime());
+    return last !== undefined;
+  };
+}
+
 /** What the router is told for each authmon, BinAuth and revocation-poll.sh action. */
-async function authmonAnswer(deps: OpenndsDeps, nasId: string, body: AuthmonRequest, now: Date, correlationId: string) {
+async function authmonAnswer(
+  deps: OpenndsDeps,
+  nasId: string,
+  body: AuthmonRequest,
+  now: Date,
+  correlationId: string,
+  askUsage: (nasId: string, now: Date) => boolean,
+) {
   await deps.store.heardFrom(nasId, now);
   const payload = Buffer.from(body.payload, 'base64').toString('utf8');
   const text = (value: string) => ({ status: 200, body: { text: value } });
@@ -181,9 +216,21 @@ async function authmonAnswer(deps: OpenndsDeps, nasId: string, body: AuthmonRequ
       return text('ack');
     }
     case 'custom': {
-      if (payload.trim() === REVOCATIONS_REQUEST) return text(revocationList(await deps.store.revoking(nasId)));
+      if (payload.trim() === REVOCATIONS_REQUEST) return text(revocationList(await deps.store.revoking(nasId), askUsage(nasId, now)));
+      if (payload.trim().split(/\s+/)[0] === USAGE_REQUEST) {
+        const clients = parseUsageReport(payload);
+        if (clients === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: a malformed usage report.' });
+        // openNDS's kB are KiB (bytes / 1024, floor): BinAuth's exact bytes at the end are never fewer.
+        const written = await deps.store.runningUsage(
+          nasId,
+          clients.map((c) => ({ hid: hidOfToken(c.token), inputOctets: c.downloadKB * 1024, outputOctets: c.uploadKB * 1024 })),
+          now,
+        );
+        deps.logger.debug({ nasId, reported: clients.length, written }, 'openNDS running counters');
+        return text('ack');
+      }
       const ended = revokedRhids(payload);
-      if (ended === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "revocations" nor a "revoked" report.' });
+      if (ended === undefined) throw new ApiError('INVALID_REQUEST', { message: 'payload: neither "revocations", a "revoked" report nor a "usage" report.' });
       const count = await deps.store.revoked(nasId, ended, now);
       deps.logger.info({ nasId, revoked: count }, 'revocation-poll deauthenticated clients');
       return text('ack');
@@ -205,6 +252,7 @@ async function authmonAnswer(deps: OpenndsDeps, nasId: string, body: AuthmonRequ
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table: each route one declaration (schema, statuses, handler) read beside the OpenAPI it generates
 export function openndsRoutes(deps: OpenndsDeps): Route[] {
   const key = requireApiKey(deps.apiKeys, 'credentials');
+  const askUsage = usageAsker(deps.usageSeconds);
   /** The gateway's last poll, and whether it is recent enough to count as polling. */
   const pollOf = async (nasId: string) => {
     const polledAt = await deps.store.lastPoll(nasId);
@@ -306,6 +354,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       steps: [key],
       responses: {
         200: { description: 'The text to answer the router with.', schema: z.object({ text: z.string() }) },
+        400: { description: 'INVALID_REQUEST: an action or payload the router does not send (a malformed usage report included); nothing is changed.' },
         403: {
           description:
             "FORBIDDEN: not from the gateway's outside addresses, a gatewayhash that is not its name's, or no valid signature under its faskey (unsigned, stale, forged or a replayed nonce).",
@@ -314,7 +363,7 @@ export function openndsRoutes(deps: OpenndsDeps): Route[] {
       },
       handle: async ({ params: { nasId }, body, req }) => {
         const now = await checkedAuthmon(deps, nasId, body);
-        return authmonAnswer(deps, nasId, body, now, req.get('X-Correlation-ID') ?? 'corr-opennds');
+        return authmonAnswer(deps, nasId, body, now, req.get('X-Correlation-ID') ?? 'corr-opennds', askUsage);
       },
     }),
   ];

@@ -64,6 +64,26 @@ export interface OpenndsEnds {
   ): Promise<string | undefined>;
 }
 
+/** One authorised client's running totals, as revocation-poll.sh read them from `ndsctl json`. */
+export interface RunningCounters {
+  hid: string;
+  /** openNDS's download (its counters.incoming): the column BinAuth's bytes_incoming writes. */
+  inputOctets: number;
+  outputOctets: number;
+}
+
+/** openNDS's running counters, written to the connection as an Interim-Update's are. */
+export interface OpenndsUsage {
+  /**
+   * Writes each client's totals to the connection of its open authorisation (AUTHORISED, or
+   * REVOKING: still online until deauthenticated) at this gateway, with the seconds since
+   * authmon's acknowledgement: the greatest of each seen, so a replayed, reordered or
+   * backwards report changes nothing and BinAuth's end notice (exact bytes, never fewer)
+   * counts once. Clients with no open authorisation here are skipped. Answers how many were written.
+   */
+  runningUsage(nasId: string, counters: readonly RunningCounters[], now: Date): Promise<number>;
+}
+
 /** The router's signed channel: its nonces, and when it was last heard from. */
 export interface OpenndsChannel {
   /**
@@ -85,10 +105,10 @@ export interface OpenndsChannel {
  * answers any router's poll and nothing is lost on a restart. The session change feed's ends
  * reach them in the transaction that moves its cursor (connection-store.ts `endSessions`).
  */
-export interface OpenndsStore extends OpenndsGrants, OpenndsEnds, OpenndsChannel {}
+export interface OpenndsStore extends OpenndsGrants, OpenndsEnds, OpenndsChannel, OpenndsUsage {}
 
 export function createOpenndsStore(db: Database): OpenndsStore {
-  return { ...openndsGrants(db), ...openndsEnds(db), ...openndsChannel(db) };
+  return { ...openndsGrants(db), ...openndsEnds(db), ...openndsChannel(db), ...openndsUsage(db) };
 }
 
 function openndsGrants(db: Database): OpenndsGrants {
@@ -233,6 +253,24 @@ function openndsChannel(db: Database): OpenndsChannel {
     async lastPoll(nasId: string): Promise<Date | undefined> {
       const [row] = await db.query<{ polled_at: Date }>('SELECT polled_at FROM opennds_gateway_polls WHERE nas_id = $1', [nasId]);
       return row === undefined ? undefined : new Date(row.polled_at);
+    },
+  };
+}
+
+function openndsUsage(db: Database): OpenndsUsage {
+  return {
+    async runningUsage(nasId: string, counters: readonly RunningCounters[], now: Date): Promise<number> {
+      if (counters.length === 0) return 0;
+      const rows = await db.query(
+        `UPDATE connections AS c SET input_octets = GREATEST(c.input_octets, v.input_octets), output_octets = GREATEST(c.output_octets, v.output_octets),
+           session_time = GREATEST(c.session_time, FLOOR(EXTRACT(EPOCH FROM ($2::timestamptz - c.started_at)))::integer), updated_at = GREATEST(c.updated_at, $2)
+         FROM opennds_authorisations AS a, unnest($3::text[], $4::bigint[], $5::bigint[]) AS v(hid, input_octets, output_octets)
+         WHERE a.nas_id = $1 AND a.hid = v.hid AND a.state IN ('AUTHORISED', 'REVOKING') AND a.authorised_at IS NOT NULL
+           AND c.nas_id = $1 AND c.acct_session_id = 'nds-' || left(a.rhid, 16) AND c.stopped_at IS NULL
+         RETURNING c.acct_session_id`,
+        [nasId, now, counters.map((c) => c.hid), counters.map((c) => c.inputOctets), counters.map((c) => c.outputOctets)],
+      );
+      return rows.length;
     },
   };
 }

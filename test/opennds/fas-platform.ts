@@ -66,7 +66,15 @@ function withAllowance(body: Record<string, unknown>, allowance: FasAllowance | 
   return { ...body, permission: { ...(body['permission'] as Record<string, unknown>), allowance } };
 }
 
-export async function fasPlatform(options: { inProcess?: boolean; allowance?: FasAllowance } = {}): Promise<FasPlatform> {
+/** In-process only: gateway settings a test changes (the running counters' interval; a QoS table without a quota). */
+export interface FasGatewaySettings {
+  /** OPENNDS_USAGE_SECONDS (60 unless given). */
+  usageSeconds?: number;
+  /** The QoS rows have no download quota: openNDS's quota is then the data allowance left. */
+  noQuota?: boolean;
+}
+
+export async function fasPlatform(options: { inProcess?: boolean; allowance?: FasAllowance; gateway?: FasGatewaySettings } = {}): Promise<FasPlatform> {
   if (process.env['PLATFORM_UP'] === '1' && options.inProcess !== true) {
     return {
       kind: 'the started platform (Keycloak sign-in)',
@@ -98,7 +106,13 @@ export async function fasPlatform(options: { inProcess?: boolean; allowance?: Fa
   const session = await listen((await createSessionApp(SessionConfig.parse({}), logger, { db: sessionDb, now })).app, 0);
   servers.push(session);
   const gatewayService = await createGatewayApp(
-    GatewayConfig.parse({ SESSION_URL: url(session), FEED_POLL_MS: '200', USAGE_PUSH_MS: '200', QOS_TABLE }),
+    GatewayConfig.parse({
+      SESSION_URL: url(session),
+      FEED_POLL_MS: '200',
+      USAGE_PUSH_MS: '200',
+      QOS_TABLE: options.gateway?.noQuota === true ? JSON.stringify({ '*': { up: 1_000_000, down: 5_000_000 } }) : QOS_TABLE,
+      ...(options.gateway?.usageSeconds === undefined ? {} : { OPENNDS_USAGE_SECONDS: String(options.gateway.usageSeconds) }),
+    }),
     logger,
     { db: gatewayDb },
   );
@@ -135,7 +149,7 @@ export async function fasPlatform(options: { inProcess?: boolean; allowance?: Fa
   servers.push(portal);
   return {
     kind: 'its services in-process (identity provider and entitlement stood in)',
-    downQuotaKB: QUOTA_KB,
+    downQuotaKB: options.gateway?.noQuota === true ? 0 : QUOTA_KB,
     portal: url(portal),
     gateway: url(gateway),
     session: url(session),

@@ -4,7 +4,7 @@
 // outside the namespaces: scripts/opennds/fas-relay.ts), router/revocation-poll.sh on the
 // gateway, and the calls the tests make. Started, it waits until the gateway's authmon polls the
 // platform (the portal takes arrivals only then). Needs root (host-support.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { startHarness, untilGatewayPolls, type Harness } from '../../scripts/ope
 import type { FasOptions } from '../../scripts/opennds/opennds-config.js';
 import type { ClientHost } from '../../scripts/opennds/topology.js';
 import { get, reachesInternet } from './client-http.js';
-import { fasPlatform, type FasAllowance, type FasPlatform } from './fas-platform.js';
+import { fasPlatform, type FasAllowance, type FasGatewaySettings, type FasPlatform } from './fas-platform.js';
 import { browse as browseAs, signInThroughPortal, type Reply } from './portal-client.js';
 
 export const NAS = 'demo-opennds';
@@ -50,6 +50,8 @@ export interface PortalFas {
   deauthAtGateway(host: ClientHost): Promise<void>;
   /** `ndsctl json <ip>`: openNDS's view of the client. */
   atGateway(host: ClientHost): Promise<Record<string, unknown>>;
+  /** The lines BinAuth (Debian's binauth_log.sh) logged at the gateway so far, MACs removed: what its notices carried. */
+  binauthLog(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,8 @@ export async function startPortalFas(options: {
   revocationPoll?: boolean;
   /** In-process only: the allowance every sign-in's entitlement carries. */
   allowance?: FasAllowance;
+  /** In-process only: gateway settings (fas-platform.ts). */
+  gateway?: FasGatewaySettings;
 }): Promise<PortalFas> {
   const folder = mkdtempSync(join(tmpdir(), 'ndst-portal-'));
   const socket = join(folder, 'portal.sock');
@@ -70,7 +74,13 @@ export async function startPortalFas(options: {
   };
   try {
     const platform = await fasPlatform(
-      options.inProcess === true ? { inProcess: true, ...(options.allowance === undefined ? {} : { allowance: options.allowance }) } : {},
+      options.inProcess === true
+        ? {
+            inProcess: true,
+            ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+            ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+          }
+        : {},
     );
     stops.push(() => platform.stop());
     const bridge: Server = await bridgeToTcp(socket, Number(new URL(platform.portal).port), new URL(platform.portal).hostname);
@@ -157,6 +167,18 @@ export async function startPortalFas(options: {
           10_000,
           200,
         ),
+      async binauthLog() {
+        // The log is in the gateway's private /tmp: a router script prints it into openNDS's output.
+        const script = join(folder, 'binauth-log.sh');
+        writeFileSync(script, '#!/bin/sh\nsed "s/^/binauth-log: /" /tmp/ndslog/binauthlog.log >&2\n');
+        const child = harness.gateway.runScript(script, []);
+        await new Promise((resolve) => child.on('exit', resolve));
+        const lines = harness.gateway
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('binauth-log: '));
+        return [...new Set(lines.map((line) => line.slice(line.indexOf('binauth-log: ') + 13)))];
+      },
       stop,
     };
   } catch (error) {
