@@ -16,7 +16,7 @@ import { replyOf, type Upstreams } from './upstreams.js';
 const SEALED_ATTRIBUTES = new Set(['cccd_link']);
 const SEALED_NAME = /hash|secret|token|seal|password|citizen|cccd/i;
 
-export const isSealedAttribute = (name: string): boolean => SEALED_ATTRIBUTES.has(name) || SEALED_NAME.test(name);
+const isSealedAttribute = (name: string): boolean => SEALED_ATTRIBUTES.has(name) || SEALED_NAME.test(name);
 
 export const DataCopyAccount = z
   .object({
@@ -48,8 +48,8 @@ const accountOf = (record: AccountRecord): z.output<typeof DataCopyAccount> => (
 
 /**
  * What a person downloads about themselves: their Keycloak account, every entitlement the
- * entitlement service holds of them (and, as before, the entitlement of this sign-in), and every network session with its state changes and gateway connections
- * (times, counters). Each part is parsed by its contract schema, so nothing a service might add
+ * entitlement service holds of them (and, as before, the entitlement of this sign-in), and every
+ * network session with its state changes and gateway connections (times, counters). Each part is parsed by its contract schema, so nothing a service might add
  * later (a device pseudonym, a sealed identity) passes through unseen.
  */
 export const DataCopy = z.object({
