@@ -72,7 +72,7 @@ export function serviceEnv(name: ServiceName, ctx: ServiceContext): Record<strin
         DECISION_URL: balancedUrl(ports, 'decision'),
         LOYALTY_URL: balancedUrl(ports, 'loyalty'),
         LOYALTY_API_KEY: secrets.LOYALTY_API_KEY,
-        ENTITLEMENT_API_KEYS: `portal:${secrets.ENTITLEMENT_PORTAL_KEY}:erase;keycloak:${secrets.SVC_ADMIN_ENTITLEMENT_KEY}:erase,copy`,
+        ENTITLEMENT_API_KEYS: `portal:${secrets.ENTITLEMENT_PORTAL_KEY}:erase,copy;keycloak:${secrets.SVC_ADMIN_ENTITLEMENT_KEY}:erase,copy`,
         DMN_DIR: ctx.dmnDir,
       };
     case 'portal':

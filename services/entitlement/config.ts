@@ -22,7 +22,10 @@ export const EntitlementConfig = z.object({
   ...purgeSettings,
   RETENTION_ENTITLEMENTS_DAYS: retentionDays(90).describe('Days an entitlement (and the request answered with it) is kept after it was granted; 0: for ever.'),
   // One key per caller: the portal erases the signed-in person, svc-admin (Keycloak) the person an operator erases.
-  ENTITLEMENT_API_KEYS: apiKeyList(ENTITLEMENT_SCOPES, 'portal:dev-entitlement-portal-key:erase;keycloak:dev-entitlement-keycloak-key:erase,copy').describe(
+  ENTITLEMENT_API_KEYS: apiKeyList(
+    ENTITLEMENT_SCOPES,
+    'portal:dev-entitlement-portal-key:erase,copy;keycloak:dev-entitlement-keycloak-key:erase,copy',
+  ).describe(
     "Keys callers of the subject routes send in X-API-Key: name:key:scope entries separated by ; or spaces (scopes: erase, copy: a person's entitlements read by an operator).",
   ),
   RETENTION_IDEMPOTENCY_DAYS: retentionDays(2).describe('Days an Idempotency-Key record is kept after its claim; 0: for ever.'),

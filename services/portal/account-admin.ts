@@ -47,7 +47,26 @@ export interface HoldOptions {
   voucher?: boolean;
 }
 
+/**
+ * A person's Keycloak account as their copy of their data shows it (data-copy.ts): the user
+ * representation's own fields and every attribute, read when the copy is asked for. Keycloak never
+ * puts credentials in a user representation; the copy drops the attributes that are keys, not data.
+ */
+export interface AccountRecord {
+  username: string;
+  email: string | null;
+  emailVerified: boolean;
+  firstName: string | null;
+  lastName: string | null;
+  /** Keycloak's createdTimestamp (ms); null when Keycloak did not say. */
+  createdMs: number | null;
+  enabled: boolean;
+  attributes: Record<string, string[]>;
+}
+
 export interface AccountAdmin {
+  /** The person's account for their copy of their data; undefined when Keycloak did not answer or the account is gone. */
+  readAccount(subjectId: string): Promise<AccountRecord | undefined>;
   /** Creates an enabled customer account with this password (spec 4.1 rule 2), then has Keycloak mail its verify-email link. */
   createAccount(email: string, password: string, displayName: string | undefined): Promise<CreateAccountOutcome>;
   /** First step of an erasure: the account disabled and its Keycloak sessions ended, unless it is an imported employee's. */
@@ -73,6 +92,39 @@ const directoryAccount = (user: { id?: string; username?: string; createdTimesta
   attributes: user.attributes ?? {},
 });
 
+type UserRepresentation = Parameters<typeof directoryAccount>[0] & {
+  email?: string;
+  emailVerified?: boolean;
+  firstName?: string;
+  lastName?: string;
+  enabled?: boolean;
+};
+
+const accountRecord = (user: UserRepresentation): AccountRecord => ({
+  username: user.username ?? '',
+  email: user.email ?? null,
+  emailVerified: user.emailVerified === true,
+  firstName: user.firstName ?? null,
+  lastName: user.lastName ?? null,
+  createdMs: user.createdTimestamp ?? null,
+  enabled: user.enabled !== false,
+  attributes: Object.fromEntries(Object.entries(user.attributes ?? {}).map(([name, value]) => [name, (Array.isArray(value) ? value : [value]).map(String)])),
+});
+
+// Keycloak's own verify-email action token (admin send-verify-email), mailed
+// through the realm's smtpServer; following the link sets email_verified, which the entitlement
+// service requires before it asks loyalty. Its link leads back to the portal (the client's
+// redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until
+// the link is followed, and a guest on a captive network needs the Wi-Fi to read the mail.
+async function sendVerifyEmail(admin: KcAdminClient, config: PortalConfig, id: string): Promise<'sent' | 'not-sent'> {
+  try {
+    await admin.users.sendVerifyEmail({ id, clientId: CUSTOMER_CLIENT, redirectUri: `${new URL(config.PORTAL_PUBLIC_URL).origin}/` });
+    return 'sent';
+  } catch {
+    return 'not-sent';
+  }
+}
+
 // Renew the service-account token this long before it expires.
 const RENEW_MARGIN_MS = 30_000;
 
@@ -89,19 +141,6 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
     await admin.auth({ grantType: 'client_credentials', clientId: CUSTOMER_CLIENT, clientSecret: config.PORTAL_API_CLIENT_SECRET });
     const exp = JSON.parse(Buffer.from(String(admin.accessToken).split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
     validUntil = (exp.exp ?? 0) * 1000 - RENEW_MARGIN_MS;
-  };
-  // Keycloak's own verify-email action token (admin send-verify-email), mailed
-  // through the realm's smtpServer; following the link sets email_verified, which the entitlement
-  // service requires before it asks loyalty. Its link leads back to the portal (the client's
-  // redirect URI). The realm's verifyEmail stays off: it would refuse the password grant until
-  // the link is followed, and a guest on a captive network needs the Wi-Fi to read the mail.
-  const sendVerifyEmail = async (id: string): Promise<'sent' | 'not-sent'> => {
-    try {
-      await admin.users.sendVerifyEmail({ id, clientId: CUSTOMER_CLIENT, redirectUri: `${new URL(config.PORTAL_PUBLIC_URL).origin}/` });
-      return 'sent';
-    } catch {
-      return 'not-sent';
-    }
   };
   const statusOf = (error: unknown): number | undefined => (error instanceof NetworkError ? (error.response as Response | undefined)?.status : undefined);
   const auditUrl = `${config.IDP_URL}/realms/${encodeURIComponent(config.IDP_REALM)}/svc-admin/api/audit/retention`;
@@ -158,6 +197,16 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
         return undefined;
       }
     },
+    async readAccount(subjectId) {
+      try {
+        await authenticate();
+        const user = await admin.users.findOne({ id: subjectId });
+        return user === undefined || user === null ? undefined : accountRecord(user);
+      } catch (error) {
+        if (statusOf(error) === 401) validUntil = 0;
+        return undefined;
+      }
+    },
     async removeAccount(subjectId) {
       try {
         await authenticate();
@@ -179,7 +228,7 @@ export function createAccountAdmin(config: PortalConfig): AccountAdmin & Account
           ...splitDisplayName(displayName),
           credentials: [{ type: 'password', value: password, temporary: false }],
         });
-        return { kind: 'created', verifyMail: await sendVerifyEmail(id) };
+        return { kind: 'created', verifyMail: await sendVerifyEmail(admin, config, id) };
       } catch (error) {
         if (error instanceof NetworkError) {
           const status = (error.response as Response | undefined)?.status;

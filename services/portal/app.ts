@@ -77,7 +77,7 @@ export async function createApp(config: PortalConfig, logger: Logger, deps: Port
     ...sessionRoutes(config, sessions, idp),
     captiveRoute(config, sessions, now),
     ...eraseAccountRoutes({ config, sessions, store, upstreams, accounts }),
-    ...dataCopyRoutes(sessions, upstreams, acceptances, now),
+    ...dataCopyRoutes(sessions, upstreams, accounts, acceptances, now),
     ...deviceRoutes(config, sessions, devices),
     deviceProfileRoute(config, sessions, devices, { registry, defaultWifi: loadDefaultWifi(config.GATEWAYS_FILE) }),
   ];

@@ -52,7 +52,7 @@ export const PortalConfig = z.object({
     .string()
     .min(8)
     .default('dev-entitlement-portal-key')
-    .describe("The portal's key to the entitlement service's erase route (an entry of its ENTITLEMENT_API_KEYS with scope erase)."),
+    .describe("The portal's key to the entitlement service's subject routes (an entry of its ENTITLEMENT_API_KEYS with scopes erase and copy)."),
   SESSION_URL: z.url().default('http://127.0.0.1:3003').describe('Session service base URL.'),
   PORTAL_SESSION_KEY: z
     .string()

@@ -58,6 +58,8 @@ export interface Upstreams {
   subjectSessions(subjectId: string, correlationId: string): Promise<PeerAnswer>;
   /** A person's copy of their data: every connection of one network session at the gateways. */
   connectionHistory(sessionId: string, correlationId: string): Promise<PeerAnswer>;
+  /** A person's copy of their data: every entitlement the entitlement service holds of the subject, oldest first. */
+  subjectEntitlements(subjectId: string, correlationId: string): Promise<PeerAnswer>;
   /** Erasure: the person's traces at the gateways, by their network sessions. */
   eraseConnections(sessionIds: readonly string[], correlationId: string): Promise<PeerAnswer>;
   /** Erasure: the person's network sessions revoked and anonymised, their allowance counters deleted. */
@@ -71,6 +73,7 @@ export function createUpstreams(config: PortalConfig): Upstreams {
   const gatewayKey = { 'X-API-Key': config.GATEWAY_API_KEY };
   const entitlementKey = { 'X-API-Key': config.PORTAL_ENTITLEMENT_KEY };
   const sessions = `${config.SESSION_URL}/api/v1/sessions`;
+  const entitlementSubject = (subjectId: string) => `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}`;
   return {
     evaluate: (accessToken, subjectId, idempotencyKey, correlationId) =>
       ask({
@@ -136,6 +139,8 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         correlationId,
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
+    subjectEntitlements: (subjectId, correlationId) =>
+      ask({ url: `${entitlementSubject(subjectId)}/entitlements`, headers: entitlementKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     eraseConnections: (sessionIds, correlationId) =>
       ask({ url: `${config.GATEWAY_URL}/api/v1/connections/erase`, body: { sessionIds }, headers: gatewayKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
     eraseSessions: (subjectId, correlationId) =>
@@ -148,13 +153,6 @@ export function createUpstreams(config: PortalConfig): Upstreams {
         timeoutMs: UPSTREAM_TIMEOUT_MS,
       }),
     eraseEntitlements: (subjectId, correlationId) =>
-      ask({
-        url: `${config.ENTITLEMENT_URL}/api/v1/subjects/${encodeURIComponent(subjectId)}/erase`,
-        method: 'POST',
-        body: {},
-        headers: entitlementKey,
-        correlationId,
-        timeoutMs: UPSTREAM_TIMEOUT_MS,
-      }),
+      ask({ url: `${entitlementSubject(subjectId)}/erase`, method: 'POST', body: {}, headers: entitlementKey, correlationId, timeoutMs: UPSTREAM_TIMEOUT_MS }),
   };
 }

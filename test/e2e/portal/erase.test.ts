@@ -56,6 +56,16 @@ test.serial('a customer who deletes their account is gone from Keycloak and ever
   const email = freshEmail('erase-canary');
   const browser = new PortalBrowser();
   t.is((await browser.register(email, 'erase-canary-pass', 'Erase Canary')).status, 200);
+  // Before the erasure, the person's copy holds their real Keycloak account and the entitlement of this sign-in.
+  const { sessionId } = await subjectOf(browser);
+  const { entitlementId } = (await networkSession(sessionId)) as { entitlementId: string };
+  const copy = await browser.call('GET', '/api/v1/me/data');
+  t.is(copy.status, 200, copy.text);
+  t.like(copy.body['account'], { username: email, email, firstName: 'Erase', lastName: 'Canary', enabled: true });
+  t.true(
+    (copy.body['entitlements'] as { entitlementId: string }[]).some((each) => each.entitlementId === entitlementId),
+    'the copy holds the entitlement of this sign-in',
+  );
   await eraseAndCheck(t, browser, email);
   const token = await adminToken();
   t.deepEqual(await adminApi(token, 'GET', `/users?email=${encodeURIComponent(email)}&exact=true`), []);

@@ -24,7 +24,7 @@ const entitlement = (subjectId: string) => ({
   issuedAt: at,
 });
 
-test("a key with the copy scope reads exactly one subject's entitlements; the portal's key (erase only) is refused", async (t) => {
+test("a key with the copy scope reads exactly one subject's entitlements (svc-admin's and, by default, the portal's); an erase-only key is refused", async (t) => {
   const db = await openEntitlementDb('memory');
   t.teardown(() => db.close());
   const service = await bootEntitlement(t, db, {});
@@ -38,7 +38,13 @@ test("a key with the copy scope reads exactly one subject's entitlements; the po
   t.deepEqual(reply.body, { subjectId: person, entitlements: [mine] });
   // What svc-admin parses the answer with (it reads nothing it cannot parse: a 502 to the operator).
   t.true(SubjectEntitlements.safeParse(reply.body).success, JSON.stringify(SubjectEntitlements.safeParse(reply.body).error?.issues));
-  assertError(t, await service.request('GET', `/api/v1/subjects/${person}/entitlements`, { headers: PORTAL_KEY }), 403, 'FORBIDDEN');
+  // The portal's own key reads them too, for the person's copy of their data.
+  const portal = await service.request('GET', `/api/v1/subjects/${person}/entitlements`, { headers: PORTAL_KEY });
+  t.is(portal.status, 200, portal.text);
+  t.deepEqual(portal.body, reply.body);
+  const eraseOnly = await bootEntitlement(t, db, { ENTITLEMENT_API_KEYS: 'eraser:dev-entitlement-eraser-key:erase' });
+  const refused = await eraseOnly.request('GET', `/api/v1/subjects/${person}/entitlements`, { headers: { 'X-API-Key': 'dev-entitlement-eraser-key' } });
+  assertError(t, refused, 403, 'FORBIDDEN');
   assertError(t, await service.request('GET', `/api/v1/subjects/${person}/entitlements`), 401, 'UNAUTHORIZED');
   assertError(t, await service.request('GET', '/api/v1/subjects/not-a-uuid/entitlements', { headers: KEYCLOAK_KEY }), 400, 'INVALID_REQUEST');
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { assertError } from '../../helpers/error-shape.js';
-import { answer, bootPortal, cookieOf, defaultFakes, SUBJECT } from './portal-fakes.js';
+import { answer, bootPortal, cookieOf, defaultFakes, entitlementBody, SUBJECT } from './portal-fakes.js';
 
 // A person's copy of their data: the portal asks the owning services about the signed-in subject
 // only, whatever the request says, and passes on only what the contract's schemas name.
@@ -35,15 +35,39 @@ const connection = (octets: number) => ({
   identity: 'sealed-identity-canary',
 });
 
+const grantedTo = (subjectId: string, entitlementId: string) => {
+  const { replayed: _replayed, ...body } = entitlementBody();
+  return { ...body, subjectId, entitlementId };
+};
+
 function twoPeople() {
   const fakes = defaultFakes();
+  const base = fakes.keycloakAccount(SUBJECT);
+  const accounts: Record<string, typeof base> = {
+    [SUBJECT]: base && {
+      ...base,
+      attributes: {
+        phone_number: ['+84901234567'],
+        employee_ref: ['E-1001'],
+        company: ['Acme'],
+        locale: ['vi'],
+        // A keyed hash of the citizen number: a key, never the person's data.
+        cccd_link: ['cccd-link-canary'],
+        password_hash: ['hash-canary'],
+      },
+    },
+    [OTHER]: base && { ...base, username: 'other@example.com', email: 'other@example.com' },
+  };
+  fakes.keycloakAccount = (subjectId) => accounts[subjectId];
+  const granted: Record<string, string[]> = { [SUBJECT]: ['ent-bob-old', 'ent-bob-new'], [OTHER]: ['ent-other'] };
+  fakes.subjectEntitlements = (subjectId) => answer(200, { subjectId, entitlements: (granted[subjectId] ?? []).map((id) => grantedTo(subjectId, id)) });
   const held: Record<string, string[]> = { [SUBJECT]: ['bob-one', 'bob-two'], [OTHER]: ['other-one'] };
   fakes.subjectSessions = (subjectId) => answer(200, { subjectId, sessions: (held[subjectId] ?? []).map(heldSession) });
   fakes.connectionHistory = (sessionId) => answer(200, { sessionId, connections: [connection(sessionId === 'other-one' ? 999 : 7)] });
   return fakes;
 }
 
-test("the signed-in person's copy holds their account, sessions and connections, and nothing of another person's", async (t) => {
+test("the signed-in person's copy holds their whole account, entitlements, sessions and connections, and nothing of another person's", async (t) => {
   const portal = await bootPortal(t, twoPeople());
   const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
 
@@ -53,7 +77,25 @@ test("the signed-in person's copy holds their account, sessions and connections,
   t.regex(String(reply.headers.get('content-disposition')), /^attachment; filename="my-wifi-data\.json"$/);
   t.is(reply.headers.get('cache-control'), 'no-store');
   t.is(reply.body['subjectId'], SUBJECT);
-  t.like(reply.body['account'], { sub: SUBJECT, preferred_username: 'bob@example.com' });
+  t.deepEqual(reply.body['account'], {
+    username: 'bob@example.com',
+    email: 'bob@example.com',
+    emailVerified: true,
+    firstName: 'Bob',
+    lastName: null,
+    createdAt: '2026-11-01T09:00:00.000Z',
+    enabled: true,
+    attributes: { phone_number: ['+84901234567'], employee_ref: ['E-1001'], company: ['Acme'], locale: ['vi'] },
+  });
+  t.deepEqual(
+    (reply.body['entitlements'] as { entitlementId: string; subjectId: string }[]).map((each) => [each.entitlementId, each.subjectId]),
+    [
+      ['ent-bob-old', SUBJECT],
+      ['ent-bob-new', SUBJECT],
+    ],
+  );
+  t.false(reply.text.includes('other@example.com'));
+  t.false(reply.text.includes('ent-other'));
   const sessions = reply.body['networkSessions'] as { sessionId: string; connections: { inputOctets: number }[] }[];
   t.deepEqual(
     sessions.map((session) => [session.sessionId, session.connections.map((each) => each.inputOctets)]),
@@ -66,8 +108,14 @@ test("the signed-in person's copy holds their account, sessions and connections,
   t.false(reply.text.includes('other-one'));
   t.false(/canary/.test(reply.text), 'no device pseudonym, sealed identity or token');
   t.deepEqual(
-    portal.fakes.calls.filter((call) => call.startsWith('session.subject-sessions') || call.startsWith('gateway.connection-history')),
-    [`session.subject-sessions ${SUBJECT}`, 'gateway.connection-history bob-one', 'gateway.connection-history bob-two'],
+    portal.fakes.calls.filter((call) => /^(accounts\.read|entitlement\.subject-entitlements|session\.subject-sessions|gateway\.connection-history)/.test(call)),
+    [
+      `accounts.read ${SUBJECT}`,
+      `entitlement.subject-entitlements ${SUBJECT}`,
+      `session.subject-sessions ${SUBJECT}`,
+      'gateway.connection-history bob-one',
+      'gateway.connection-history bob-two',
+    ],
   );
 });
 
@@ -81,5 +129,27 @@ test('the copy needs a sign-in, and a service that does not answer is a 502, nev
   assertError(t, await portal.get('/api/v1/me/data', { cookie }), 502, 'UPSTREAM_UNAVAILABLE');
   fakes.connectionHistory = (sessionId) => answer(200, { sessionId, connections: [] });
   fakes.subjectSessions = () => answer(200, { subjectId: OTHER, sessions: [heldSession('other-one')] });
+  assertError(t, await portal.get('/api/v1/me/data', { cookie }), 502, 'UPSTREAM_UNAVAILABLE');
+});
+
+test('Keycloak or the entitlement service not answering is a 502 with nothing of the copy', async (t) => {
+  const fakes = twoPeople();
+  const portal = await bootPortal(t, fakes);
+  const cookie = cookieOf(await portal.post('/api/v1/auth/login', BOB));
+  const whole = await portal.get('/api/v1/me/data', { cookie });
+  t.is(whole.status, 200, whole.text);
+
+  const keycloak = fakes.keycloakAccount;
+  fakes.keycloakAccount = () => undefined;
+  const noKeycloak = await portal.get('/api/v1/me/data', { cookie });
+  assertError(t, noKeycloak, 502, 'UPSTREAM_UNAVAILABLE');
+  t.false(noKeycloak.text.includes('ent-bob'), 'nothing partial');
+  fakes.keycloakAccount = keycloak;
+
+  fakes.subjectEntitlements = () => ({ kind: 'unreachable' });
+  const noEntitlements = await portal.get('/api/v1/me/data', { cookie });
+  assertError(t, noEntitlements, 502, 'UPSTREAM_UNAVAILABLE');
+  t.false(noEntitlements.text.includes('+84901234567'), 'nothing partial');
+  fakes.subjectEntitlements = () => answer(200, { subjectId: OTHER, entitlements: [grantedTo(OTHER, 'ent-other')] });
   assertError(t, await portal.get('/api/v1/me/data', { cookie }), 502, 'UPSTREAM_UNAVAILABLE');
 });

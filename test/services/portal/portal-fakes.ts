@@ -2,7 +2,7 @@ import type { DeviceGateway } from '../../../services/portal/devices.js';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type { Database } from '../../../services/kit/store/index.js';
-import type { AccountAdmin, CreateAccountOutcome, HoldOutcome } from '../../../services/portal/account-admin.js';
+import type { AccountAdmin, AccountRecord, CreateAccountOutcome, HoldOutcome } from '../../../services/portal/account-admin.js';
 import { createApp, MIGRATIONS } from '../../../services/portal/app.js';
 import { PortalConfig } from '../../../services/portal/config.js';
 import type { GrantOutcome, IdpClient } from '../../../services/portal/idp-client.js';
@@ -60,6 +60,9 @@ export interface Fakes {
   /** The session service's and the gateway service's parts of a person's copy of their data. */
   subjectSessions: (subjectId: string) => PeerAnswer;
   connectionHistory: (sessionId: string) => PeerAnswer;
+  /** Keycloak's account of a subject (undefined: Keycloak did not answer) and the entitlement service's entitlements of it. */
+  keycloakAccount: (subjectId: string) => AccountRecord | undefined;
+  subjectEntitlements: (subjectId: string) => PeerAnswer;
   /** An erasure's steps: Keycloak's hold and removal, and each service's erase answer. */
   hold: HoldOutcome;
   removed: boolean;
@@ -157,6 +160,17 @@ export function defaultFakes(): Fakes {
     openndsGateway: answer(200, { nasId: 'nds-1', polling: true, polledAt: new Date().toISOString() }),
     subjectSessions: (subjectId) => answer(200, { subjectId, sessions: [] }),
     connectionHistory: (sessionId) => answer(200, { sessionId, connections: [] }),
+    keycloakAccount: () => ({
+      username: 'bob@example.com',
+      email: 'bob@example.com',
+      emailVerified: true,
+      firstName: 'Bob',
+      lastName: null,
+      createdMs: Date.parse('2026-11-01T09:00:00.000Z'),
+      enabled: true,
+      attributes: {},
+    }),
+    subjectEntitlements: (subjectId) => answer(200, { subjectId, entitlements: [] }),
     hold: { kind: 'held' },
     removed: true,
     eraseConnections: answer(200, { sessions: 0, disconnectsPending: 0 }),
@@ -221,6 +235,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     readConnection: async () => (calls.push('gateway.connection'), fakes.connection),
     subjectSessions: async (subjectId) => (calls.push(`session.subject-sessions ${subjectId}`), fakes.subjectSessions(subjectId)),
     connectionHistory: async (sessionId) => (calls.push(`gateway.connection-history ${sessionId}`), fakes.connectionHistory(sessionId)),
+    subjectEntitlements: async (subjectId) => (calls.push(`entitlement.subject-entitlements ${subjectId}`), fakes.subjectEntitlements(subjectId)),
     eraseConnections: async (sessionIds) => (calls.push(`gateway.erase ${sessionIds.join(',')}`), fakes.eraseConnections),
     eraseSessions: async (subjectId) => (calls.push(`session.erase ${subjectId}`), fakes.eraseSessions),
     eraseEntitlements: async (subjectId) => (calls.push(`entitlement.erase ${subjectId}`), fakes.eraseEntitlements),
@@ -242,6 +257,7 @@ export async function bootPortal(t: ExecutionContext, fakes = defaultFakes(), en
     createAccount: async (email) => (calls.push(`accounts.create ${email}`), fakes.account),
     holdForErasure: async (subjectId) => (calls.push(`accounts.hold ${subjectId}`), fakes.hold),
     removeAccount: async (subjectId) => (calls.push(`accounts.remove ${subjectId}`), fakes.removed),
+    readAccount: async (subjectId) => (calls.push(`accounts.read ${subjectId}`), fakes.keycloakAccount(subjectId)),
   };
   const { logger, lines } = capturingLogger('portal');
   const config = PortalConfig.parse({ LOGIN_FAILURE_FLOOR_MS: '0', GATEWAYS_FILE: TEST_GATEWAYS, ...env });

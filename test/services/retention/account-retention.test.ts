@@ -68,6 +68,7 @@ function platform(fakes: Fake[]) {
   const ok = (body: Record<string, unknown> = {}): PeerAnswer => ({ kind: 'answer', status: 200, body });
   const accounts: AccountAdmin = {
     createAccount: () => Promise.reject(new Error('not used')),
+    readAccount: () => Promise.reject(new Error('not used')),
     holdForErasure: async (id, options): Promise<HoldOutcome> => {
       const account = realm.get(id);
       if (account === undefined) return { kind: 'gone' };
