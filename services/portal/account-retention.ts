@@ -1,12 +1,12 @@
 import { eraseSubjectEverywhere, isImportedEmployee, isVoucherAccount, type ErasureOutcome } from '../../contract/erasure.js';
-import { SubjectSessions } from '../../contract/session.js';
 import type { Logger } from '../kit/index.js';
 import type { Queryable, RetentionRule } from '../kit/store/index.js';
 import type { AccountAdmin, AccountDirectory, DirectoryAccount } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import type { PortalSessionStore } from './portal-session-store.js';
 import { dayOf } from './sign-in-days.js';
-import { replyOf, type PeerAnswer, type Upstreams } from './upstreams.js';
+import { portalErasureSteps } from './erase-account.js';
+import type { Upstreams } from './upstreams.js';
 
 /** Why the retention job erased an account, as its audit entry says. */
 export type RetentionReason = 'inactive' | 'voucher-expired';
@@ -56,8 +56,6 @@ export function voucherExpiredBefore(account: DirectoryAccount, cutoff: Date): b
   return Number.isFinite(until) && until < cutoff.getTime();
 }
 
-const done = (answer: PeerAnswer): boolean => answer.kind === 'answer' && answer.status === 200;
-
 /**
  * Inactive self-registered accounts and long-expired vouchers' accounts, erased by the portal's
  * purge job through the same steps as a person's own erasure (contract/erasure.ts): network
@@ -77,17 +75,7 @@ export function accountRetention(deps: AccountRetentionDeps): RetentionRule[] {
 
   const erase = async (subjectId: string, reason: RetentionReason): Promise<boolean> => {
     const correlationId = `retention-${reason}`;
-    const outcome = await eraseSubjectEverywhere(subjectId, {
-      hold: async (id) => (await accounts.holdForErasure(id, { voucher: reason === 'voucher-expired' })).kind,
-      listSessionIds: async (id) => {
-        const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(id, correlationId), [200]);
-        return listed === undefined || listed.subjectId !== id ? undefined : listed.sessions.map((session) => session.sessionId);
-      },
-      eraseConnections: async (ids) => done(await upstreams.eraseConnections(ids, correlationId)),
-      eraseSessions: async (id) => done(await upstreams.eraseSessions(id, correlationId)),
-      eraseEntitlements: async (id) => done(await upstreams.eraseEntitlements(id, correlationId)),
-      removeAccount: (id) => accounts.removeAccount(id),
-    });
+    const outcome = await eraseSubjectEverywhere(subjectId, portalErasureSteps(accounts, upstreams, correlationId, { voucher: reason === 'voucher-expired' }));
     // The sign-in day stays: the person's newest terms acceptance is kept counted from it (decision 0102).
     if (outcome === 'erased') await store.dropSubject(subjectId);
     await audit.record(subjectId, reason, outcome);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { eraseSubjectEverywhere } from '../../contract/erasure.js';
+import { eraseSubjectEverywhere, type ErasureSteps } from '../../contract/erasure.js';
 import { SubjectSessions } from '../../contract/session.js';
 import { ApiError, route, type Route } from '../kit/index.js';
-import type { AccountAdmin } from './account-admin.js';
+import type { AccountAdmin, HoldOptions } from './account-admin.js';
 import type { PortalConfig } from './config.js';
 import { sidCookie } from './cookies.js';
 import { crossSiteGuard } from './cross-site.js';
@@ -23,6 +23,25 @@ const employer = () => new ApiError('ACCOUNT_MANAGED_BY_EMPLOYER');
 const venue = () => new ApiError('ACCOUNT_MANAGED_BY_VENUE');
 
 const done = (answer: PeerAnswer): boolean => answer.kind === 'answer' && answer.status === 200;
+
+/**
+ * The portal's steps of a person's erasure (contract/erasure.ts): the hold and the account's
+ * removal through its Keycloak admin client, every other service's part through its upstreams.
+ * The person's own "Delete my account" and the retention job take the same steps.
+ */
+export function portalErasureSteps(accounts: AccountAdmin, upstreams: Upstreams, correlationId: string, holdOptions: HoldOptions = {}): ErasureSteps {
+  return {
+    hold: async (id) => (await accounts.holdForErasure(id, holdOptions)).kind,
+    listSessionIds: async (id) => {
+      const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(id, correlationId), [200]);
+      return listed === undefined || listed.subjectId !== id ? undefined : listed.sessions.map((session) => session.sessionId);
+    },
+    eraseConnections: async (ids) => done(await upstreams.eraseConnections(ids, correlationId)),
+    eraseSessions: async (id) => done(await upstreams.eraseSessions(id, correlationId)),
+    eraseEntitlements: async (id) => done(await upstreams.eraseEntitlements(id, correlationId)),
+    removeAccount: (id) => accounts.removeAccount(id),
+  };
+}
 
 export interface EraseDeps {
   config: PortalConfig;
@@ -68,17 +87,7 @@ export function eraseAccountRoutes(deps: EraseDeps): Route[] {
         const { subjectId } = found.stored;
         if (found.stored.claims['user_type'] === 'EMPLOYEE') throw employer();
         if (found.stored.claims['user_type'] === 'VOUCHER') throw venue();
-        const outcome = await eraseSubjectEverywhere(subjectId, {
-          hold: async (id) => (await accounts.holdForErasure(id)).kind,
-          listSessionIds: async (id) => {
-            const listed = replyOf(SubjectSessions, await upstreams.subjectSessions(id, correlationId), [200]);
-            return listed === undefined || listed.subjectId !== id ? undefined : listed.sessions.map((session) => session.sessionId);
-          },
-          eraseConnections: async (ids) => done(await upstreams.eraseConnections(ids, correlationId)),
-          eraseSessions: async (id) => done(await upstreams.eraseSessions(id, correlationId)),
-          eraseEntitlements: async (id) => done(await upstreams.eraseEntitlements(id, correlationId)),
-          removeAccount: (id) => accounts.removeAccount(id),
-        });
+        const outcome = await eraseSubjectEverywhere(subjectId, portalErasureSteps(accounts, upstreams, correlationId));
         if (outcome === 'employee') throw employer();
         if (outcome === 'voucher') throw venue();
         if (outcome === 'incomplete') throw incomplete();
